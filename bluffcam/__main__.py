@@ -1,0 +1,3 @@
+from bluffcam.cli import main
+
+raise SystemExit(main())
