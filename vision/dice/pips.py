@@ -1,0 +1,140 @@
+"""Stage 1: find pip candidates — small, round, high-contrast blobs — at every scale.
+
+Pips are found as dark-on-light (black-hat) and light-on-dark (top-hat) blobs on an image
+pyramid with one small kernel, so a 3 px pip and a 60 px pip are found the same way and no
+pixel size is tuned to a camera.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+#: kernel (px, at each pyramid level) of the black/top-hat; pips up to ~kernel-2 px across
+_KERNEL = 11
+#: a pip is kept at the level where its diameter (level px) falls in this range
+_LEVEL_MIN_D = 2.2
+_LEVEL_MAX_D = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pip:
+    """A pip candidate in work-image pixels.
+
+    ``cov`` is the 2x2 second-moment matrix of the blob (its ellipse shape: circles are
+    squashed into ellipses by the view, the same way for every pip of one face).
+    """
+
+    x: float
+    y: float
+    diameter: float
+    cov: NDArray[np.float64]
+    contrast: float
+    dark: bool
+    fill: float
+
+    @property
+    def elongation(self) -> float:
+        ev = np.linalg.eigvalsh(self.cov)
+        return float(np.sqrt(max(ev[1], 1e-9) / max(ev[0], 1e-9)))
+
+
+def find_pips(
+    gray: NDArray[np.uint8],
+    *,
+    min_contrast: float,
+    min_fill: float,
+    max_elongation: float,
+    min_diameter: float,
+    polarity: str,
+) -> list[Pip]:
+    """All pip candidates in ``gray`` (work image), deduplicated across pyramid levels."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_KERNEL, _KERNEL))
+    found: list[Pip] = []
+    level_img = gray
+    scale = 1.0
+    while min(level_img.shape[:2]) >= 24:
+        for dark in (True, False):
+            if (polarity == "dark" and not dark) or (polarity == "light" and dark):
+                continue
+            op = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
+            hat = cv2.morphologyEx(level_img, op, kernel)
+            found.extend(
+                _blobs(hat, scale, dark, min_contrast, min_fill, max_elongation,
+                       min_diameter, first_level=scale == 1.0)
+            )
+        level_img = cv2.pyrDown(level_img)
+        scale *= 2.0
+    return _dedupe(found)
+
+
+def _blobs(
+    hat: NDArray[np.uint8],
+    scale: float,
+    dark: bool,
+    min_contrast: float,
+    min_fill: float,
+    max_elongation: float,
+    min_diameter: float,
+    first_level: bool,
+) -> list[Pip]:
+    # Threshold at half the local peak so blurred pips keep their true size.
+    _, mask = cv2.threshold(hat, min_contrast * 0.5, 255, cv2.THRESH_BINARY)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[Pip] = []
+    lo = 1.2 if first_level else _LEVEL_MIN_D
+    for c in contours:
+        if len(c) < 4:
+            continue
+        m = cv2.moments(c)
+        area = m["m00"]
+        if area < 3.0:
+            continue
+        d_level = 2.0 * np.sqrt(area / np.pi)
+        if d_level < lo or d_level >= _LEVEL_MAX_D:
+            continue
+        cx, cy = m["m10"] / area, m["m01"] / area
+        cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / area
+        ev = np.linalg.eigvalsh(cov)
+        if ev[0] <= 1e-6:
+            continue
+        elong = float(np.sqrt(ev[1] / ev[0]))
+        if elong > max_elongation:
+            continue
+        # area of the moment-equivalent ellipse; a filled ellipse has ratio 1
+        ellipse_area = 4.0 * np.pi * np.sqrt(ev[0] * ev[1])
+        fill = area / ellipse_area
+        hull_area = cv2.contourArea(cv2.convexHull(c))
+        solidity = cv2.contourArea(c) / hull_area if hull_area > 0 else 0.0
+        if fill < min_fill or fill > 1.35 or solidity < 0.8:
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        peak = float(hat[y:y + h, x:x + w].max())
+        if peak < min_contrast:
+            continue
+        d = d_level * scale
+        if d < min_diameter:
+            continue
+        # pyrDown maps level pixel centres to (p + 0.5) * 2 - 0.5
+        fx = (cx + 0.5) * scale - 0.5
+        fy = (cy + 0.5) * scale - 0.5
+        out.append(Pip(fx, fy, d, cov * scale * scale, peak, dark, min(fill, 1.0)))
+    return out
+
+
+def _dedupe(pips: list[Pip]) -> list[Pip]:
+    """Drop a candidate found again at another level (same place, same polarity)."""
+    pips = sorted(pips, key=lambda p: -p.contrast * p.fill)
+    kept: list[Pip] = []
+    for p in pips:
+        if any(
+            q.dark == p.dark
+            and (q.x - p.x) ** 2 + (q.y - p.y) ** 2 < (0.5 * max(p.diameter, q.diameter)) ** 2
+            for q in kept
+        ):
+            continue
+        kept.append(p)
+    return kept

@@ -1,0 +1,35 @@
+"""Drawing a reading on a copy of the frame, for people to check what the reader saw."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.types import Reading
+
+_SURE = (60, 200, 60)
+_UNSURE = (0, 140, 255)
+
+
+def draw_reading(frame: NDArray[np.uint8], reading: Reading) -> NDArray[np.uint8]:
+    """Return a new image: each die's outline, value and confidence (orange when uncertain)."""
+    out = frame.copy()
+    if out.ndim == 2:
+        out = cv2.cvtColor(out, cv2.COLOR_GRAY2BGR)
+    scale = max(out.shape[:2]) / 640.0
+    thickness = max(1, round(2 * scale))
+    for die in reading.dice:
+        colour = _SURE if die.confidence >= reading.min_confidence else _UNSURE
+        pts = np.round(die.outline).astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], True, colour, thickness, cv2.LINE_AA)
+        label = f"{die.value} {die.confidence:.2f}"
+        top = int(np.min(die.outline[:, 1]))
+        left = int(np.min(die.outline[:, 0]))
+        org = (left, max(12, top - 4))
+        font_scale = 0.5 * scale
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0),
+                    thickness + 2, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour,
+                    thickness, cv2.LINE_AA)
+    return out

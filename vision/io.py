@@ -1,0 +1,32 @@
+"""Loading images from disk with errors that say what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+
+class ImageLoadError(ValueError):
+    """A path that cannot be read as an image (missing, not an image, or corrupt)."""
+
+
+def load_image(path: str | Path) -> NDArray[np.uint8]:
+    """Read an image file as a BGR uint8 array, or raise ImageLoadError naming the problem."""
+    p = Path(path)
+    if not p.exists():
+        raise ImageLoadError(f"{path}: no such file")
+    if p.is_dir():
+        raise ImageLoadError(f"{path}: is a directory, not an image")
+    try:
+        data = np.fromfile(p, dtype=np.uint8)
+    except OSError as exc:
+        raise ImageLoadError(f"{path}: cannot be read ({exc.strerror})") from exc
+    if data.size == 0:
+        raise ImageLoadError(f"{path}: empty file, not an image")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ImageLoadError(f"{path}: not a readable image (corrupt or unsupported format)")
+    return np.ascontiguousarray(image, dtype=np.uint8)

@@ -1,0 +1,91 @@
+"""The reader's settings: a frozen dataclass a calibration profile can override.
+
+Every size is relative to the image or estimated from it unless a profile pins it, so the
+defaults work on a photo from an unseen camera.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderParams:
+    """Settings for :func:`vision.read_dice`.
+
+    Attributes:
+        min_confidence: dice read with a confidence (0..1) below this are reported as
+            uncertain (``Reading.uncertain``); callers must not adjudicate on them.
+        work_max_side: frames whose longer side exceeds this many pixels are downscaled to it
+            before reading (speed); coordinates are always reported in the original frame.
+        pip_diameter_px: expected pip diameter in frame pixels; ``None`` estimates it from
+            the image (the usual case). A profile for a fixed camera may pin it.
+        pip_size_tolerance: how far (as a ratio) a pip may differ in size from the typical
+            pip of its die and still count (1.0 = identical only).
+        min_pip_contrast: the least grey-level difference (0..255) between a pip and the face
+            around it.
+        min_pip_circularity: the least 4*pi*area/perimeter^2 (0..1) of a pip's outline after
+            undoing the perspective squash (1 = perfect disc).
+        max_pip_elongation: the greatest major/minor axis ratio of a pip (oblique views).
+        min_pip_diameter_px: pips smaller than this (in work-image pixels) are ignored as noise.
+        pip_polarity: ``"auto"`` (pips darker or lighter than the face), ``"dark"`` or
+            ``"light"``.
+        max_dice: a reading with more dice than this is treated as unreliable (all uncertain).
+    """
+
+    min_confidence: float = 0.6
+    work_max_side: int = 1280
+    pip_diameter_px: float | None = None
+    pip_size_tolerance: float = 1.8
+    min_pip_contrast: float = 22.0
+    min_pip_circularity: float = 0.72
+    max_pip_elongation: float = 2.6
+    min_pip_diameter_px: float = 2.2
+    pip_polarity: str = "auto"
+    max_dice: int = 60
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.min_confidence <= 1.0:
+            raise ValueError(f"min_confidence must be in 0..1, got {self.min_confidence}")
+        if self.work_max_side < 64:
+            raise ValueError(f"work_max_side must be at least 64 px, got {self.work_max_side}")
+        if self.pip_diameter_px is not None and self.pip_diameter_px <= 0:
+            raise ValueError(f"pip_diameter_px must be positive, got {self.pip_diameter_px}")
+        if self.pip_size_tolerance < 1.0:
+            raise ValueError(f"pip_size_tolerance must be >= 1, got {self.pip_size_tolerance}")
+        if self.pip_polarity not in ("auto", "dark", "light"):
+            raise ValueError(
+                f"pip_polarity must be 'auto', 'dark' or 'light', got {self.pip_polarity!r}"
+            )
+        if self.max_dice < 1:
+            raise ValueError(f"max_dice must be at least 1, got {self.max_dice}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReaderParams:
+        """Build from a profile's ``[reader]`` table; unknown keys are an error, not ignored."""
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ValueError(
+                f"unknown reader setting(s): {', '.join(unknown)}; known: {', '.join(known)}"
+            )
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            default = getattr(cls(), name)
+            if isinstance(default, bool) or isinstance(value, bool):
+                raise ValueError(f"reader setting {name} must be a number or string, got {value!r}")
+            if isinstance(default, float) or (name == "pip_diameter_px" and value is not None):
+                if not isinstance(value, int | float):
+                    raise ValueError(f"reader setting {name} must be a number, got {value!r}")
+                value = float(value)
+            elif isinstance(default, int) and not isinstance(value, int):
+                raise ValueError(f"reader setting {name} must be an integer, got {value!r}")
+            elif isinstance(default, str) and not isinstance(value, str):
+                raise ValueError(f"reader setting {name} must be a string, got {value!r}")
+            values[name] = value
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as plain values; ``None`` entries are left out (TOML has no null)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}

@@ -1,0 +1,134 @@
+"""read_dice: the classical reader, frame in, Reading out.
+
+Pipeline: (1) pip candidates on an image pyramid (vision.dice.pips), (2) link pips that can
+share a face and check each group against the six layouts (vision.dice.faces), (3) settle
+overlaps — a die showing a side face next to its top face keeps only the top one — and
+reject lone blobs that do not look like a die's one-face.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.dice.faces import Face, link_pips, pip_context, read_face
+from vision.dice.pips import Pip, find_pips
+from vision.params import ReaderParams
+from vision.types import Die, Reading
+
+#: link reaches tried (in pip diameters), widest first, when splitting a group that is not a face
+_REACHES = (5.2, 4.0, 3.0, 2.3)
+
+
+def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> Reading:
+    """Read every die whose top face is visible in a BGR (or grey) uint8 frame."""
+    params = params or ReaderParams()
+    image = _as_bgr(frame)
+    h, w = image.shape[:2]
+    scale = min(1.0, params.work_max_side / max(h, w))
+    work = (
+        image if scale == 1.0
+        else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    )
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(
+        gray,
+        min_contrast=params.min_pip_contrast,
+        min_fill=params.min_pip_circularity,
+        max_elongation=params.max_pip_elongation,
+        min_diameter=params.min_pip_diameter_px,
+        polarity=params.pip_polarity,
+    )
+    if params.pip_diameter_px is not None:
+        want = params.pip_diameter_px * scale
+        tol = params.pip_size_tolerance
+        pips = [p for p in pips if want / tol <= p.diameter <= want * tol]
+    faces = _faces(work, pips, params)
+    faces = _settle_overlaps(faces)
+    faces = _drop_implausible_ones(faces)
+    dice = tuple(
+        Die(
+            value=f.value,
+            x=float((f.x + 0.5) / scale - 0.5),
+            y=float((f.y + 0.5) / scale - 0.5),
+            confidence=float(np.clip(f.confidence, 0.0, 1.0)),
+            outline=(f.outline + 0.5) / scale - 0.5,
+        )
+        for f in sorted(faces, key=lambda f: (f.y, f.x))
+    )
+    if len(dice) > params.max_dice:
+        dice = tuple(
+            Die(d.value, d.x, d.y, min(d.confidence, params.min_confidence * 0.5), d.outline)
+            for d in dice
+        )
+    return Reading(dice=dice, width=w, height=h, min_confidence=params.min_confidence)
+
+
+def _as_bgr(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    arr = np.asarray(frame)
+    if arr.dtype != np.uint8:
+        raise ValueError(f"frame must be uint8, got {arr.dtype}")
+    if arr.ndim == 2:
+        return cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
+    if arr.ndim == 3 and arr.shape[2] == 3:
+        return arr
+    if arr.ndim == 3 and arr.shape[2] == 4:
+        return cv2.cvtColor(arr, cv2.COLOR_BGRA2BGR)
+    raise ValueError(f"frame must be HxW or HxWx3 BGR, got shape {arr.shape}")
+
+
+def _faces(work: NDArray[np.uint8], pips: list[Pip], params: ReaderParams) -> list[Face]:
+    ctx = pip_context(work, pips)
+    faces: list[Face] = []
+    pending = [list(range(len(pips)))]
+    for reach in _REACHES:
+        next_pending: list[list[int]] = []
+        for subset in pending:
+            sub_pips = [pips[i] for i in subset]
+            sub_ctx = [ctx[i] for i in subset]
+            for group in link_pips(work, sub_pips, sub_ctx, params.pip_size_tolerance, reach):
+                face = read_face(sub_pips, group, sub_ctx)
+                if face is not None:
+                    faces.append(face)
+                elif len(group) > 1:
+                    next_pending.append([subset[i] for i in group])
+        pending = next_pending
+        if not pending:
+            break
+    return faces
+
+
+def _settle_overlaps(faces: list[Face]) -> list[Face]:
+    """Where two faces overlap they are one die's top and side: keep the top (the upper one,
+    unless the other is clearly more certain)."""
+    order = sorted(faces, key=lambda f: -f.confidence * (1.0 + 0.1 * min(f.value, 2)))
+    kept: list[Face] = []
+    for f in order:
+        clash = None
+        for k, g in enumerate(kept):
+            limit = 0.8 * max(f.side, g.side)
+            if np.hypot(f.x - g.x, f.y - g.y) < limit:
+                clash = k
+                break
+        if clash is None:
+            kept.append(f)
+            continue
+        g = kept[clash]
+        if f.value == 1 and g.value > 1:
+            continue  # a lone blob beside a real face is a side pip or noise
+        if g.value == 1 and f.value > 1:
+            kept[clash] = f
+            continue
+        if f.y < g.y - 0.25 * max(f.side, g.side) and f.confidence > 0.6 * g.confidence:
+            kept[clash] = f
+    return kept
+
+
+def _drop_implausible_ones(faces: list[Face]) -> list[Face]:
+    """A lone blob is only a one-face if it is about as big as other dice's pips, or larger."""
+    multi = [f.pip_diameter for f in faces if f.value > 1]
+    if not multi:
+        return faces
+    typical = float(np.median(multi))
+    return [f for f in faces if f.value > 1 or f.pip_diameter >= 0.75 * typical]

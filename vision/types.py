@@ -1,0 +1,79 @@
+"""The reader's result types: one die, and one reading of a frame.
+
+Kept apart from the algorithm so that callers (reveal, table, web) depend only on these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One die whose top face was read.
+
+    ``x``, ``y`` are the top face's centre in image pixels; ``outline`` is a (4, 2) float
+    array of the top face's corners (image pixels, clockwise); ``confidence`` is in 0..1.
+    """
+
+    value: int
+    x: float
+    y: float
+    confidence: float
+    outline: NDArray[np.float64] = field(compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.value <= 6:
+            raise ValueError(f"die value must be 1..6, got {self.value}")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"die confidence must be in 0..1, got {self.confidence}")
+        outline = np.asarray(self.outline, dtype=np.float64)
+        if outline.shape != (4, 2):
+            raise ValueError(f"die outline must have shape (4, 2), got {outline.shape}")
+        object.__setattr__(self, "outline", outline)
+
+    def to_json(self) -> dict[str, float | int]:
+        return {
+            "value": self.value,
+            "x": round(self.x, 1),
+            "y": round(self.y, 1),
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """Every die read in one frame. No dice is a valid, empty reading.
+
+    ``min_confidence`` is the threshold the reading was made with: dice below it are in
+    ``uncertain`` and must not be used to adjudicate without a human look.
+    """
+
+    dice: tuple[Die, ...] = ()
+    width: int = 0
+    height: int = 0
+    min_confidence: float = 0.6
+
+    @property
+    def values(self) -> list[int]:
+        return sorted(d.value for d in self.dice)
+
+    @property
+    def uncertain(self) -> tuple[Die, ...]:
+        return tuple(d for d in self.dice if d.confidence < self.min_confidence)
+
+    @property
+    def is_certain(self) -> bool:
+        return not self.uncertain
+
+    def face_counts(self) -> dict[int, int]:
+        counts = dict.fromkeys(range(1, 7), 0)
+        for die in self.dice:
+            counts[die.value] += 1
+        return counts
+
+    def to_json(self) -> list[dict[str, float | int]]:
+        return [d.to_json() for d in self.dice]
