@@ -1,0 +1,96 @@
+"""Plane geometry for zones: polygons, point-in-polygon, sectors and homographies (numpy only)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+Point = tuple[float, float]
+Polygon = tuple[Point, ...]
+
+
+def as_polygon(points: Sequence[Sequence[float]]) -> Polygon:
+    """Normalise a list of ``[x, y]`` pairs to a tuple of float pairs."""
+    return tuple((float(p[0]), float(p[1])) for p in points)
+
+
+def contains(polygon: Polygon, x: float, y: float) -> bool:
+    """Whether ``(x, y)`` lies inside ``polygon`` (even-odd ray casting; edges count as in)."""
+    inside = False
+    n = len(polygon)
+    for i in range(n):
+        x1, y1 = polygon[i]
+        x2, y2 = polygon[(i + 1) % n]
+        if _on_segment(x, y, x1, y1, x2, y2):
+            return True
+        if (y1 > y) != (y2 > y):
+            x_cross = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+            if x < x_cross:
+                inside = not inside
+    return inside
+
+
+def _on_segment(x: float, y: float, x1: float, y1: float, x2: float, y2: float) -> bool:
+    cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
+    if abs(cross) > 1e-9 * max(1.0, abs(x2 - x1) + abs(y2 - y1)):
+        return False
+    return (
+        min(x1, x2) - 1e-9 <= x <= max(x1, x2) + 1e-9
+        and min(y1, y2) - 1e-9 <= y <= max(y1, y2) + 1e-9
+    )
+
+
+def area(polygon: Polygon) -> float:
+    """Unsigned area (shoelace formula)."""
+    pts = np.asarray(polygon, dtype=np.float64)
+    x, y = pts[:, 0], pts[:, 1]
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2.0)
+
+
+def centroid(polygon: Polygon) -> Point:
+    """Mean of the vertices — good enough to place a label."""
+    pts = np.asarray(polygon, dtype=np.float64)
+    return float(pts[:, 0].mean()), float(pts[:, 1].mean())
+
+
+def sector(
+    centre: Point, start_deg: float, end_deg: float, inner: float, outer: float, *, steps: int = 16
+) -> Polygon:
+    """An annular sector as a polygon; angles in image degrees (0 = +x, 90 = +y = down)."""
+    if end_deg <= start_deg:
+        end_deg += 360.0
+    angles = [math.radians(start_deg + (end_deg - start_deg) * i / steps) for i in range(steps + 1)]
+    cx, cy = centre
+    outer_arc = [(cx + outer * math.cos(a), cy + outer * math.sin(a)) for a in angles]
+    if inner <= 0:
+        return ((cx, cy), *outer_arc)
+    inner_arc = [(cx + inner * math.cos(a), cy + inner * math.sin(a)) for a in reversed(angles)]
+    return (*outer_arc, *inner_arc)
+
+
+def apply_homography(matrix: NDArray[np.float64], polygon: Polygon) -> Polygon:
+    """Map every vertex through a 3×3 homography."""
+    pts = np.asarray(polygon, dtype=np.float64)
+    homogeneous = np.hstack([pts, np.ones((len(pts), 1))]) @ np.asarray(matrix, dtype=np.float64).T
+    mapped = homogeneous[:, :2] / homogeneous[:, 2:3]
+    return tuple((float(x), float(y)) for x, y in mapped)
+
+
+def homography_from_points(source: Sequence[Point], target: Sequence[Point]) -> NDArray[np.float64]:
+    """The 3×3 homography taking four (or more) source points onto target points (DLT)."""
+    src = np.asarray(source, dtype=np.float64)
+    dst = np.asarray(target, dtype=np.float64)
+    if src.shape != dst.shape or src.shape[0] < 4 or src.shape[1] != 2:
+        raise ValueError(f"need at least 4 matching point pairs, got {src.shape} and {dst.shape}")
+    rows = []
+    for (x, y), (u, v) in zip(src, dst, strict=True):
+        rows.append([-x, -y, -1, 0, 0, 0, u * x, u * y, u])
+        rows.append([0, 0, 0, -x, -y, -1, v * x, v * y, v])
+    _, _, vt = np.linalg.svd(np.asarray(rows))
+    matrix = vt[-1].reshape(3, 3)
+    if abs(matrix[2, 2]) < 1e-12:
+        raise ValueError("degenerate point configuration: no homography")
+    return np.asarray(matrix / matrix[2, 2], dtype=np.float64)

@@ -1,0 +1,71 @@
+"""ArUco markers at the mat's corners: find them and map mat coordinates into the image.
+
+With markers, zones are stored in mat coordinates, so a bumped camera only moves the
+homography, not the zones. cv2 is imported here only (profiles load without it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import Point, homography_from_points
+
+if TYPE_CHECKING:
+    from calibration.profile import MarkerConfig
+
+
+def _dictionary(name: str) -> object:
+    import cv2
+
+    code = getattr(cv2.aruco, name, None)
+    if not isinstance(code, int):
+        raise ValueError(f"unknown ArUco dictionary {name!r} (e.g. DICT_4X4_50)")
+    return cv2.aruco.getPredefinedDictionary(code)
+
+
+def detect_markers(frame: NDArray[np.uint8], dictionary: str) -> dict[int, Point]:
+    """Centres (pixels) of every marker of ``dictionary`` visible in ``frame``, by id."""
+    import cv2
+
+    detector = cv2.aruco.ArucoDetector(_dictionary(dictionary), cv2.aruco.DetectorParameters())
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    corners, ids, _ = detector.detectMarkers(gray)
+    found: dict[int, Point] = {}
+    if ids is None:
+        return found
+    for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
+        centre = np.asarray(quad, dtype=np.float64).reshape(4, 2).mean(axis=0)
+        found[int(marker_id)] = (float(centre[0]), float(centre[1]))
+    return found
+
+
+def find_mat_homography(
+    frame: NDArray[np.uint8], config: MarkerConfig
+) -> NDArray[np.float64] | None:
+    """Mat -> image homography from the markers in this frame; None if fewer than 4 are seen."""
+    seen = detect_markers(frame, config.dictionary)
+    pairs = [
+        (mat, seen[marker_id])
+        for marker_id, mat in zip(config.ids, config.mat_points, strict=True)
+        if marker_id in seen
+    ]
+    if len(pairs) < 4:
+        return None
+    return homography_from_points([m for m, _ in pairs], [i for _, i in pairs])
+
+
+def render_marker(
+    marker_id: int, size_px: int, dictionary: str = "DICT_4X4_50"
+) -> NDArray[np.uint8]:
+    """A printable marker image (grey, with a white quiet zone of one cell)."""
+    import cv2
+
+    inner = cv2.aruco.generateImageMarker(_dictionary(dictionary), marker_id, size_px)
+    border = max(2, size_px // 6)
+    return np.asarray(
+        cv2.copyMakeBorder(inner, border, border, border, border, cv2.BORDER_CONSTANT, value=255),
+        dtype=np.uint8,
+    )

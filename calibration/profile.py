@@ -1,0 +1,360 @@
+"""Table profiles: what the camera sees of one table, stored as TOML.
+
+A profile names the camera and resolution, the table area, one zone per seat (polygons in
+image pixels, or sectors around the table centre) with the area in front of each cup, the
+dice reader's settings for this table's dice and light, optional panel pin overrides, and
+optional ArUco markers. With markers, every polygon is in *mat* coordinates and is mapped into
+the image through the markers' homography, so the zones survive a bumped camera.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import tomli_w
+from numpy.typing import NDArray
+
+from calibration.geometry import Point, Polygon, area, as_polygon, homography_from_points, sector
+from calibration.zones import SeatZone, SeatZones
+
+if TYPE_CHECKING:
+    from vision import ReaderParams
+
+MAX_SEATS = 6
+
+
+class ProfileError(ValueError):
+    """A profile is missing a key or holds a bad value; the message names which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerConfig:
+    """ArUco markers at the mat's corners.
+
+    ``mat_points`` are the marker centres in mat coordinates (any unit, e.g. mm), in the
+    order of ``ids``; ``image_points`` are where they were seen at calibration time (pixels),
+    used when a frame shows too few markers.
+    """
+
+    dictionary: str
+    ids: tuple[int, ...]
+    mat_points: tuple[Point, ...]
+    image_points: tuple[Point, ...]
+
+    @property
+    def calibration_homography(self) -> NDArray[np.float64]:
+        """Mat -> image as the camera stood at calibration time."""
+        return homography_from_points(self.mat_points, self.image_points)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One table's calibration. Polygons are image pixels, or mat coordinates with markers."""
+
+    name: str
+    camera: str
+    resolution: tuple[int, int]
+    table_area: Polygon
+    seat_zones: SeatZones
+    reader: dict[str, Any] = field(default_factory=dict)
+    panel: dict[str, Any] = field(default_factory=dict)
+    markers: MarkerConfig | None = None
+    path: Path | None = None
+
+    @property
+    def zones(self) -> SeatZones:
+        """Seat zones in image pixels (through the calibration-time homography with markers)."""
+        if self.markers is None:
+            return self.seat_zones
+        return self.seat_zones.transformed(self.markers.calibration_homography)
+
+    @property
+    def image_table_area(self) -> Polygon:
+        if self.markers is None:
+            return self.table_area
+        from calibration.geometry import apply_homography
+
+        return apply_homography(self.markers.calibration_homography, self.table_area)
+
+    def zones_for_frame(self, frame: NDArray[np.uint8]) -> SeatZones:
+        """Seat zones in this frame's pixels: re-found from the markers when there are any."""
+        if self.markers is None:
+            return self.seat_zones
+        from calibration.markers import find_mat_homography
+
+        matrix = find_mat_homography(frame, self.markers)
+        if matrix is None:
+            return self.zones
+        return self.seat_zones.transformed(matrix)
+
+    @property
+    def reader_params(self) -> ReaderParams:
+        """The dice reader's settings for this table (``[reader]`` over the defaults)."""
+        from vision import ReaderParams  # imported lazily: calibration must not need vision
+
+        try:
+            return ReaderParams.from_dict(dict(self.reader))
+        except (ValueError, TypeError) as exc:
+            raise ProfileError(f"{self._where()}[reader]: {exc}") from exc
+
+    def _where(self) -> str:
+        return f"{self.path}: " if self.path else ""
+
+    def to_toml_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "camera": {"spec": self.camera, "resolution": list(self.resolution)},
+            "table": {"area": _points(self.table_area)},
+            "seats": [],
+        }
+        for seat in self.seat_zones:
+            entry: dict[str, Any] = {"name": seat.name, "zone": _points(seat.zone)}
+            if seat.front:
+                entry["front"] = _points(seat.front)
+            data["seats"].append(entry)
+        data["reader"] = dict(self.reader)
+        if self.panel:
+            data["panel"] = dict(self.panel)
+        if self.markers is not None:
+            data["markers"] = {
+                "dictionary": self.markers.dictionary,
+                "ids": list(self.markers.ids),
+                "mat_points": _points(self.markers.mat_points),
+                "image_points": _points(self.markers.image_points),
+            }
+        return data
+
+
+def _points(polygon: Polygon | tuple[Point, ...]) -> list[list[float]]:
+    return [[round(x, 2), round(y, 2)] for x, y in polygon]
+
+
+# --------------------------------------------------------------------------- load / save
+
+
+def load_profile(path: str | os.PathLike[str]) -> Profile:
+    """Read and check a profile; raise `ProfileError` naming the file, the key and the fault."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ProfileError(f"{path}: no such calibration profile") from None
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot read: {exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{path}: not valid TOML: {exc}") from exc
+    return profile_from_dict(data, path=path)
+
+
+def save_profile(profile: Profile, path: str | os.PathLike[str]) -> Path:
+    """Write a profile as TOML (checked by reading it back first, so a bad one is never saved)."""
+    path = Path(path)
+    data = profile.to_toml_dict()
+    profile_from_dict(tomllib.loads(tomli_w.dumps(data)), path=path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    return path
+
+
+def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Profile:
+    """Build a `Profile` from parsed TOML, checking every key."""
+    where = f"{path}: " if path else ""
+
+    def fail(key: str, problem: str) -> ProfileError:
+        return ProfileError(f"{where}{key}: {problem}")
+
+    known_top = {"name", "camera", "table", "seats", "reader", "panel", "markers"}
+    unknown = sorted(set(data) - known_top)
+    if unknown:
+        raise fail(unknown[0], f"unknown key; expected one of {', '.join(sorted(known_top))}")
+
+    name = data.get("name", path.stem if path else "table")
+    if not isinstance(name, str) or not name:
+        raise fail("name", f"must be a non-empty string, got {name!r}")
+
+    camera = _table(data, "camera", fail, required=True)
+    spec = camera.get("spec")
+    if not isinstance(spec, str) or not spec.strip():
+        raise fail("camera.spec", f"must be a camera spec string such as 'opencv:0', got {spec!r}")
+    resolution = _resolution(camera.get("resolution"), fail)
+
+    markers = _markers(data.get("markers"), fail)
+    table = _table(data, "table", fail, required=True)
+    centre = table.get("centre", table.get("center"))
+    centre_point = _point(centre, "table.centre", fail) if centre is not None else None
+    if "area" not in table:
+        raise fail("table.area", "missing; give the table's outline as [[x, y], ...]")
+    table_area = _polygon(table["area"], "table.area", fail)
+
+    seats_raw = data.get("seats")
+    if not isinstance(seats_raw, list) or not seats_raw:
+        raise fail("seats", "missing; add one [[seats]] table per seat")
+    if len(seats_raw) > MAX_SEATS:
+        raise fail("seats", f"at most {MAX_SEATS} seats, got {len(seats_raw)}")
+    seats = [
+        _seat(raw, i, centre_point, table.get("radius"), fail) for i, raw in enumerate(seats_raw)
+    ]
+    names = [s.name for s in seats]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise fail("seats", f"seat names must differ; repeated: {', '.join(duplicates)}")
+
+    reader = data.get("reader", {})
+    if not isinstance(reader, dict):
+        raise fail("reader", f"must be a table of reader settings, got {reader!r}")
+    panel = data.get("panel", {})
+    if not isinstance(panel, dict):
+        raise fail("panel", f"must be a table of pin overrides, got {panel!r}")
+    for key, value in panel.items():
+        if not _is_pin(value):
+            raise fail(
+                f"panel.{key}", f"must be a BCM pin number 0..27 or a list of them, got {value!r}"
+            )
+
+    profile = Profile(
+        name=name,
+        camera=spec.strip(),
+        resolution=resolution,
+        table_area=table_area,
+        seat_zones=SeatZones(tuple(seats)),
+        reader=dict(reader),
+        panel=dict(panel),
+        markers=markers,
+        path=path,
+    )
+    if reader:
+        try:
+            from vision import ReaderParams
+        except ImportError:  # vision not importable yet: checked again on first use
+            ReaderParams = None  # type: ignore[assignment,misc]  # noqa: N806
+        if ReaderParams is not None:
+            try:
+                ReaderParams.from_dict(dict(reader))
+            except (ValueError, TypeError) as exc:
+                raise fail("reader", str(exc)) from exc
+    return profile
+
+
+def _is_pin(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(_is_pin(v) for v in value)
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 27
+
+
+def _table(data: dict[str, Any], key: str, fail: Any, *, required: bool) -> dict[str, Any]:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise fail(key, f"missing; add a [{key}] table")
+        return {}
+    if not isinstance(value, dict):
+        raise fail(key, f"must be a [{key}] table, got {value!r}")
+    return value
+
+
+def _resolution(value: Any, fail: Any) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)
+    ):
+        raise fail("camera.resolution", f"must be [width, height] in pixels, got {value!r}")
+    return int(value[0]), int(value[1])
+
+
+def _point(value: Any, key: str, fail: Any) -> Point:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        raise fail(key, f"must be a point [x, y], got {value!r}")
+    return float(value[0]), float(value[1])
+
+
+def _polygon(value: Any, key: str, fail: Any) -> Polygon:
+    if not isinstance(value, list) or len(value) < 3:
+        count = len(value) if isinstance(value, list) else value
+        raise fail(key, f"must be a polygon of at least 3 points [[x, y], ...], got {count!r}")
+    polygon = as_polygon([_point(p, f"{key}[{i}]", fail) for i, p in enumerate(value)])
+    if area(polygon) <= 0:
+        raise fail(key, "polygon has no area (its points lie on one line)")
+    return polygon
+
+
+def _seat(raw: Any, index: int, centre: Point | None, table_radius: Any, fail: Any) -> SeatZone:
+    key = f"seats[{index}]"
+    if not isinstance(raw, dict):
+        raise fail(key, f"must be a [[seats]] table, got {raw!r}")
+    unknown = sorted(set(raw) - {"name", "zone", "front", "sector"})
+    if unknown:
+        raise fail(f"{key}.{unknown[0]}", "unknown key; expected name, zone, front or sector")
+    name = raw.get("name", f"Seat {index + 1}")
+    if not isinstance(name, str) or not name:
+        raise fail(f"{key}.name", f"must be a non-empty string, got {name!r}")
+    if "zone" in raw and "sector" in raw:
+        raise fail(key, "give either zone or sector, not both")
+    if "zone" in raw:
+        zone = _polygon(raw["zone"], f"{key}.zone", fail)
+    elif "sector" in raw:
+        zone = _sector(raw["sector"], f"{key}.sector", centre, table_radius, fail)
+    else:
+        raise fail(f"{key}.zone", "missing; give zone = [[x, y], ...] or sector = {start, end}")
+    front = _polygon(raw["front"], f"{key}.front", fail) if "front" in raw else None
+    return SeatZone(name, zone, front)
+
+
+def _sector(raw: Any, key: str, centre: Point | None, table_radius: Any, fail: Any) -> Polygon:
+    if centre is None:
+        raise fail(key, "a sector needs the table centre: add centre = [x, y] to [table]")
+    if not isinstance(raw, dict):
+        raise fail(key, f"must be {{start = deg, end = deg, inner = px, outer = px}}, got {raw!r}")
+    values: dict[str, float] = {}
+    for name in ("start", "end", "inner", "outer"):
+        value = raw.get(name)
+        if value is None and name == "outer":
+            value = table_radius
+        if value is None and name == "inner":
+            value = 0.0
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise fail(f"{key}.{name}", f"must be a number, got {value!r}")
+        values[name] = float(value)
+    if values["outer"] <= values["inner"] or values["outer"] <= 0:
+        raise fail(f"{key}.outer", "must be larger than inner and positive")
+    return sector(centre, values["start"], values["end"], values["inner"], values["outer"])
+
+
+def _markers(raw: Any, fail: Any) -> MarkerConfig | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise fail("markers", f"must be a [markers] table, got {raw!r}")
+    dictionary = raw.get("dictionary", "DICT_4X4_50")
+    if not isinstance(dictionary, str) or not dictionary.startswith("DICT_"):
+        raise fail("markers.dictionary", f"must name a cv2.aruco dictionary, got {dictionary!r}")
+    ids = raw.get("ids")
+    if not isinstance(ids, list) or len(ids) < 4 or not all(isinstance(i, int) for i in ids):
+        raise fail("markers.ids", f"must list at least 4 marker ids, got {ids!r}")
+    if len(set(ids)) != len(ids):
+        raise fail("markers.ids", f"ids must differ, got {ids!r}")
+    points = {}
+    for name in ("mat_points", "image_points"):
+        value = raw.get(name)
+        if not isinstance(value, list) or len(value) != len(ids):
+            raise fail(
+                f"markers.{name}", f"must give one [x, y] per id ({len(ids)}), got {value!r}"
+            )
+        points[name] = tuple(_point(p, f"markers.{name}[{i}]", fail) for i, p in enumerate(value))
+    config = MarkerConfig(dictionary, tuple(ids), points["mat_points"], points["image_points"])
+    try:
+        config.calibration_homography  # noqa: B018  # checks the points are not degenerate
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        raise fail("markers", f"points give no homography: {exc}") from exc
+    return config

@@ -1,0 +1,367 @@
+"""Camera sources behind one small interface, chosen by a spec string.
+
+Specs: ``picamera2`` or ``picamera2:2028x1520`` (the Pi camera), ``opencv:0`` (a USB webcam
+index), ``opencv:<url>`` (an RTSP/HTTP stream, e.g. a phone's IP-camera app) and
+``files:<dir>`` (recorded frames in name order — the demo and the tests).
+
+Every source hands out BGR ``uint8`` frames of shape ``(H, W, 3)`` and raises `CameraError`
+with a message a player can act on. `ResilientCamera` wraps a source so that a camera that
+fails mid-game is reported and retried, never crashing the caller.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType, TracebackType
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Frame = NDArray[np.uint8]
+
+#: picamera2 needs this long after ``start()`` for exposure and white balance to settle.
+PICAMERA2_SETTLE_S = 2.0
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+SPEC_HELP = "expected picamera2[:WxH], opencv:<index|url> or files:<dir>"
+
+
+class CameraError(RuntimeError):
+    """A camera could not be opened or stopped giving frames; the message says why."""
+
+
+class EndOfFrames(CameraError):
+    """A `files:` source has played every recorded frame (and is not looping)."""
+
+
+class CameraSource(ABC):
+    """One camera: ``read()`` a BGR frame, ``close()`` when done; also a context manager."""
+
+    spec: str
+
+    @abstractmethod
+    def read(self) -> Frame:
+        """Grab the next frame as BGR uint8 ``(H, W, 3)``; raise `CameraError` on failure."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the device; safe to call twice."""
+
+    def frames(self) -> Iterator[Frame]:
+        """Frames until the source ends (a `files:` source without loop) — for `vision.reveal`."""
+        while True:
+            try:
+                yield self.read()
+            except EndOfFrames:
+                return
+
+    def __enter__(self) -> CameraSource:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.spec!r})"
+
+
+def parse_resolution(text: str) -> tuple[int, int]:
+    """``"2028x1520"`` -> ``(2028, 1520)``; raise `CameraError` naming the bad text."""
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        width, height = (int(p) for p in parts)
+    except ValueError:
+        raise CameraError(
+            f"bad resolution {text!r}: expected WIDTHxHEIGHT, e.g. 2028x1520"
+        ) from None
+    if width <= 0 or height <= 0:
+        raise CameraError(f"bad resolution {text!r}: width and height must be positive")
+    return width, height
+
+
+def _as_bgr(frame: Any, spec: str) -> Frame:
+    """Check a frame's shape and drop an alpha/padding channel (XBGR8888 arrives as 4 bytes)."""
+    array = np.asarray(frame)
+    if array.ndim == 2:
+        array = cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
+    if array.ndim != 3 or array.shape[2] not in (3, 4) or array.size == 0:
+        raise CameraError(f"{spec}: got a frame of shape {array.shape}, expected (H, W, 3)")
+    if array.shape[2] == 4:
+        array = array[:, :, :3]
+    if array.dtype != np.uint8:
+        raise CameraError(f"{spec}: got {array.dtype} pixels, expected uint8")
+    return np.ascontiguousarray(array)
+
+
+# --------------------------------------------------------------------------- picamera2
+
+
+def _import_picamera2() -> ModuleType:
+    try:
+        return importlib.import_module("picamera2")
+    except ImportError as exc:
+        raise CameraError(
+            "picamera2 is not installed (it only runs on a Raspberry Pi). On the Pi run "
+            "`sudo apt install python3-picamera2` and make the virtual environment with "
+            "`python3 -m venv --system-site-packages .venv` so it can see the apt package "
+            f"(do not pip-install picamera2). Import error: {exc}"
+        ) from exc
+
+
+class Picamera2Camera(CameraSource):
+    """The Raspberry Pi camera through picamera2, asking for RGB888 (= OpenCV's BGR bytes)."""
+
+    def __init__(
+        self,
+        *,
+        resolution: tuple[int, int] | None = None,
+        settle_s: float = PICAMERA2_SETTLE_S,
+        module: ModuleType | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.spec = "picamera2" + (f":{resolution[0]}x{resolution[1]}" if resolution else "")
+        picamera2 = module if module is not None else _import_picamera2()
+        main: dict[str, Any] = {"format": "RGB888"}
+        if resolution is not None:
+            main["size"] = resolution
+        try:
+            self._camera = picamera2.Picamera2()
+        except Exception as exc:  # picamera2 raises bare RuntimeError/IndexError for "no camera"
+            raise CameraError(
+                f"picamera2: no camera found ({exc}); check the ribbon cable and "
+                "`rpicam-hello --list-cameras`"
+            ) from exc
+        try:
+            config = self._camera.create_still_configuration(main=main)
+            self._camera.configure(config)
+            self._camera.start()
+        except Exception as exc:
+            self._camera.close()
+            raise CameraError(f"{self.spec}: could not start the camera: {exc}") from exc
+        sleep(settle_s)  # let auto-exposure and white balance settle before the first frame
+        self._closed = False
+
+    def read(self) -> Frame:
+        if self._closed:
+            raise CameraError(f"{self.spec}: camera is closed")
+        try:
+            frame = self._camera.capture_array()
+        except Exception as exc:
+            raise CameraError(f"{self.spec}: capture failed: {exc}") from exc
+        return _as_bgr(frame, self.spec)
+
+    def close(self) -> None:
+        if getattr(self, "_closed", True):
+            return
+        self._closed = True
+        try:
+            self._camera.stop()
+        finally:
+            self._camera.close()
+
+
+# --------------------------------------------------------------------------- OpenCV
+
+
+class OpenCVCamera(CameraSource):
+    """A USB webcam (``opencv:0``) or a network stream (``opencv:rtsp://…``)."""
+
+    def __init__(self, target: int | str, *, resolution: tuple[int, int] | None = None) -> None:
+        self.spec = f"opencv:{target}"
+        self._capture = cv2.VideoCapture(target)
+        if not self._capture.isOpened():
+            self._capture.release()
+            hint = (
+                "is the webcam plugged in, and is the index right? (`ls /dev/video*`)"
+                if isinstance(target, int)
+                else "is the stream URL right and reachable from here?"
+            )
+            raise CameraError(f"{self.spec}: could not open the camera; {hint}")
+        if resolution is not None:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, resolution[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, resolution[1])
+
+    def read(self) -> Frame:
+        ok, frame = self._capture.read()
+        if not ok or frame is None:
+            raise CameraError(f"{self.spec}: no frame (camera disconnected or stream ended)")
+        return _as_bgr(frame, self.spec)
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+# --------------------------------------------------------------------------- recorded files
+
+
+def list_frame_files(directory: Path) -> list[Path]:
+    """Image files under ``directory`` in name order, entering sub-folders where they sort."""
+    found: list[Path] = []
+    for entry in sorted(directory.iterdir(), key=lambda p: p.name):
+        if entry.is_dir():
+            found.extend(list_frame_files(entry))
+        elif entry.suffix.lower() in IMAGE_SUFFIXES:
+            found.append(entry)
+    return found
+
+
+class FileCamera(CameraSource):
+    """Recorded frames played back in name order; ``loop=True`` starts again at the end."""
+
+    def __init__(self, directory: str | os.PathLike[str], *, loop: bool = False) -> None:
+        self.directory = Path(directory)
+        self.spec = f"files:{directory}"
+        if not self.directory.is_dir():
+            raise CameraError(f"{self.spec}: {self.directory} is not a folder")
+        self.paths = list_frame_files(self.directory)
+        if not self.paths:
+            raise CameraError(
+                f"{self.spec}: no image files ({', '.join(IMAGE_SUFFIXES)}) in {self.directory}"
+            )
+        self.loop = loop
+        self.position = 0
+
+    def read(self) -> Frame:
+        if self.position >= len(self.paths):
+            if not self.loop:
+                raise EndOfFrames(f"{self.spec}: all {len(self.paths)} recorded frames played")
+            self.position = 0
+        path = self.paths[self.position]
+        self.position += 1
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CameraError(f"{self.spec}: could not decode {path}")
+        return _as_bgr(frame, self.spec)
+
+    def close(self) -> None:
+        self.position = len(self.paths)
+
+
+# --------------------------------------------------------------------------- spec -> source
+
+
+def open_camera(
+    spec: str,
+    *,
+    resolution: tuple[int, int] | None = None,
+    loop: bool = False,
+    picamera2_module: ModuleType | None = None,
+) -> CameraSource:
+    """Open the camera a spec names; raise `CameraError` with what to fix.
+
+    ``resolution`` applies where the spec gives none; ``loop`` only to ``files:`` sources.
+    """
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "picamera2":
+        size = parse_resolution(rest) if rest else resolution
+        return Picamera2Camera(resolution=size, module=picamera2_module)
+    if kind == "opencv":
+        if not rest:
+            raise CameraError(
+                f"bad camera spec {spec!r}: opencv needs an index or URL, e.g. opencv:0"
+            )
+        target: int | str = int(rest) if rest.isdigit() else rest
+        return OpenCVCamera(target, resolution=resolution)
+    if kind == "files":
+        if not rest:
+            raise CameraError(f"bad camera spec {spec!r}: files needs a folder, e.g. files:frames/")
+        return FileCamera(rest, loop=loop)
+    raise CameraError(f"unknown camera spec {spec!r}: {SPEC_HELP}")
+
+
+# --------------------------------------------------------------------------- resilience
+
+
+class ResilientCamera:
+    """Keeps a camera going through failures: reports status, retries with backoff.
+
+    ``read()`` returns a frame, or ``None`` while the camera is offline; it never raises, so
+    the game goes on and a reveal can still be entered by hand. ``status`` reads ``"ok"`` or
+    ``"camera offline: <why>"`` for the dashboard.
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        opener: Callable[[str], CameraSource] = open_camera,
+        first_retry_s: float = 1.0,
+        max_retry_s: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.spec = spec
+        self._opener = opener
+        self._first_retry_s = first_retry_s
+        self._max_retry_s = max_retry_s
+        self._clock = clock
+        self._source: CameraSource | None = None
+        self._retry_s = first_retry_s
+        self._next_attempt = clock()
+        self.status = "camera offline: not opened yet"
+        self.failures = 0
+
+    @property
+    def online(self) -> bool:
+        return self._source is not None
+
+    def read(self) -> Frame | None:
+        """The next frame, or ``None`` when offline (retried at most once per backoff step)."""
+        if self._source is None:
+            if self._clock() < self._next_attempt:
+                return None
+            try:
+                self._source = self._opener(self.spec)
+            except Exception as exc:  # any failure is reported, never raised into the game
+                self._fail(exc)
+                return None
+        try:
+            frame = self._source.read()
+        except Exception as exc:
+            self._drop_source()
+            self._fail(exc)
+            return None
+        self.status = "ok"
+        self._retry_s = self._first_retry_s
+        return frame
+
+    def frames(self) -> Iterator[Frame]:
+        """Frames while the camera is online; ends at the first failure (the caller reports it)."""
+        while (frame := self.read()) is not None:
+            yield frame
+
+    def close(self) -> None:
+        self._drop_source()
+        self.status = "camera offline: closed"
+
+    def _drop_source(self) -> None:
+        if self._source is not None:
+            # closing a broken device may fail too; it is gone either way
+            with contextlib.suppress(Exception):
+                self._source.close()
+            self._source = None
+
+    def _fail(self, exc: BaseException) -> None:
+        self.failures += 1
+        message = str(exc) or type(exc).__name__
+        self.status = f"camera offline: {message} (retrying in {self._retry_s:g} s)"
+        self._next_attempt = self._clock() + self._retry_s
+        self._retry_s = min(self._retry_s * 2, self._max_retry_s)
+
+    def __enter__(self) -> ResilientCamera:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

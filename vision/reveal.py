@@ -1,0 +1,565 @@
+"""Reveal capture: wait for a still scene, read several frames, vote per die, assign to seats.
+
+Pure — frames in, result out; no camera, no engine. A result that is not certain says so
+(`needs_review`, with every problem and where it is) instead of guessing: a seat whose count
+differs from what the engine expects, a die outside every seat zone, an uncertain die.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.stillness import StillnessParams, moving_fraction, prepare
+from vision.zones import ZoneMap
+
+if TYPE_CHECKING:
+    from vision.params import ReaderParams
+    from vision.types import Reading
+
+Frame = NDArray[np.uint8]
+Reader = Callable[[Frame, Any], "Reading"]
+
+#: Default confidence below which a voted die is "uncertain" when params give none.
+DEFAULT_MIN_CONFIDENCE = 0.6
+#: A die must be seen in at least this fraction of the voting frames to exist at all.
+DEFAULT_MIN_PRESENCE = 0.34
+#: Match radius when the reader gives no die outlines (pixels).
+FALLBACK_MATCH_RADIUS_PX = 20.0
+#: Wait for about half a second of stillness at 10 fps.
+DEFAULT_STILLNESS = StillnessParams()
+
+
+class SceneNotStillError(RuntimeError):
+    """The frames ended, or the frame budget ran out, before the scene was still."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDie:
+    """One die after voting: its majority value, position (pixels) and voted confidence."""
+
+    value: int
+    x: float
+    y: float
+    confidence: float
+
+    def to_json(self) -> dict[str, float | int]:
+        return {
+            "value": self.value,
+            "x": round(self.x, 1),
+            "y": round(self.y, 1),
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why a reveal needs a human look. ``kind``: count_mismatch, set_aside_mismatch,
+    outside_zones, uncertain, not_still. ``seat`` and ``x``/``y`` say where, when known."""
+
+    kind: str
+    seat: str | None
+    x: float | None
+    y: float | None
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "x": None if self.x is None else round(self.x, 1),
+            "y": None if self.y is None else round(self.y, 1),
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class RevealResult:
+    """Per seat the voted dice, the set-aside dice, and whether a human must check."""
+
+    seats: dict[str, list[SeatDie]]
+    set_aside: dict[str, list[SeatDie]]
+    problems: list[Problem]
+    annotated: Frame
+    frame: Frame
+    frames_voted: int
+    outside: list[SeatDie] = field(default_factory=list)
+
+    @property
+    def needs_review(self) -> bool:
+        return bool(self.problems)
+
+    def values(self) -> dict[str, list[int]]:
+        """Each seat's zone dice values, sorted (what a reveal action carries)."""
+        return {seat: sorted(d.value for d in dice) for seat, dice in self.seats.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "needs_review": self.needs_review,
+            "seats": {s: [d.to_json() for d in dice] for s, dice in self.seats.items()},
+            "set_aside": {s: [d.to_json() for d in dice] for s, dice in self.set_aside.items()},
+            "outside": [d.to_json() for d in self.outside],
+            "problems": [p.to_json() for p in self.problems],
+            "frames_voted": self.frames_voted,
+        }
+
+
+@dataclass(frozen=True)
+class SetAsideResult:
+    """The dice a player set aside in front of their cup (for a raise-and-re-roll)."""
+
+    seat: str
+    dice: list[SeatDie]
+    problems: list[Problem]
+    annotated: Frame
+    frame: Frame
+
+    @property
+    def needs_review(self) -> bool:
+        return bool(self.problems)
+
+    @property
+    def values(self) -> list[int]:
+        return sorted(d.value for d in self.dice)
+
+
+# --------------------------------------------------------------------------- stillness
+
+
+def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = None) -> list[Frame]:
+    """Consume frames until ``still_frames`` consecutive pairs barely differ.
+
+    Returns the still window (``still_frames + 1`` frames, oldest first). Raises
+    `SceneNotStillError` when the frames end or ``max_frames`` pass first.
+    """
+    params = params or StillnessParams()
+    window: deque[Frame] = deque(maxlen=params.still_frames + 1)
+    previous: NDArray[np.uint8] | None = None
+    still_run = 0
+    last_motion = 0.0
+    seen = 0
+    for frame in frames:
+        seen += 1
+        small = prepare(frame, params)
+        if previous is not None:
+            last_motion = moving_fraction(previous, small, params)
+            still_run = still_run + 1 if last_motion <= params.max_moving_fraction else 0
+        previous = small
+        window.append(frame)
+        if still_run >= params.still_frames:
+            return list(window)
+        if params.max_frames is not None and seen >= params.max_frames:
+            raise SceneNotStillError(
+                f"scene not still after {seen} frames (last change: {last_motion:.1%} of the "
+                "picture moved); keep hands out of the picture"
+            )
+    if seen == 0:
+        raise SceneNotStillError("no frames: the camera gave none")
+    raise SceneNotStillError(
+        f"frames ended after {seen} before the scene was still for {params.still_frames} frames"
+    )
+
+
+# --------------------------------------------------------------------------- voting
+
+
+@dataclass
+class _Track:
+    xs: list[float] = field(default_factory=list)
+    ys: list[float] = field(default_factory=list)
+    values: list[int] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)
+
+    @property
+    def position(self) -> tuple[float, float]:
+        return float(np.mean(self.xs)), float(np.mean(self.ys))
+
+
+def _match_radius(readings: Sequence[Reading]) -> float:
+    """Half a die's side: two dice never sit closer than a side apart."""
+    sides = []
+    for reading in readings:
+        for die in reading.dice:
+            outline = getattr(die, "outline", None)
+            if outline is None or np.shape(outline) != (4, 2):
+                continue
+            corners = np.asarray(outline, dtype=np.float64)
+            edges = corners - np.roll(corners, 1, axis=0)
+            sides.append(float(np.linalg.norm(edges, axis=1).mean()))
+    return 0.5 * float(np.median(sides)) if sides else FALLBACK_MATCH_RADIUS_PX
+
+
+def vote(
+    readings: Sequence[Reading],
+    *,
+    match_radius: float | None = None,
+    min_presence: float = DEFAULT_MIN_PRESENCE,
+) -> list[SeatDie]:
+    """Match dice across readings by position and vote on each die's value.
+
+    A die's confidence is agreement (votes for its majority value / number of readings)
+    times the reader's mean confidence in those votes, so flicker and disagreement lower it.
+    Dice seen in fewer than ``min_presence`` of the readings are dropped as noise.
+    """
+    if not readings:
+        return []
+    radius = match_radius if match_radius is not None else _match_radius(readings)
+    tracks: list[_Track] = []
+    for reading in readings:
+        taken: set[int] = set()
+        for die in sorted(reading.dice, key=lambda d: -d.confidence):
+            best, best_distance = None, radius
+            for index, track in enumerate(tracks):
+                if index in taken:
+                    continue
+                tx, ty = track.position
+                distance = float(np.hypot(die.x - tx, die.y - ty))
+                if distance <= best_distance:
+                    best, best_distance = index, distance
+            if best is None:
+                tracks.append(_Track())
+                best = len(tracks) - 1
+            taken.add(best)
+            track = tracks[best]
+            track.xs.append(die.x)
+            track.ys.append(die.y)
+            track.values.append(die.value)
+            track.confidences.append(die.confidence)
+    total = len(readings)
+    voted = []
+    for track in tracks:
+        if len(track.values) / total < min_presence:
+            continue
+        counts = Counter(track.values)
+        value, votes = max(counts.items(), key=lambda item: (item[1], _conf_sum(track, item[0])))
+        agreeing = [c for v, c in zip(track.values, track.confidences, strict=True) if v == value]
+        confidence = (votes / total) * float(np.mean(agreeing))
+        x, y = track.position
+        voted.append(SeatDie(value, x, y, round(confidence, 4)))
+    return sorted(voted, key=lambda d: (d.y, d.x))
+
+
+def _conf_sum(track: _Track, value: int) -> float:
+    return sum(c for v, c in zip(track.values, track.confidences, strict=True) if v == value)
+
+
+# --------------------------------------------------------------------------- capture
+
+
+def _expected_split(expected: Any) -> tuple[int, tuple[int, ...]]:
+    """``(total dice, set-aside values)`` from an int or an engine ``ExpectedHand``.
+
+    ``ExpectedHand.count`` is the player's whole hand, set-aside dice included.
+    """
+    if isinstance(expected, int) and not isinstance(expected, bool):
+        return expected, ()
+    count = getattr(expected, "count", None)
+    if not isinstance(count, int):
+        raise TypeError(f"expected count must be an int or have .count, got {expected!r}")
+    return count, tuple(int(v) for v in getattr(expected, "set_aside", ()) or ())
+
+
+def _default_reader() -> Reader:
+    from vision import read_dice  # lazily: the reader is heavy and tests may pass their own
+
+    return read_dice
+
+
+def _read_frames(
+    frames: Iterable[Frame],
+    vote_frames: int,
+    stillness: StillnessParams | None,
+) -> list[Frame]:
+    iterator: Iterator[Frame] = iter(frames)
+    if stillness is None:
+        chosen = []
+        for frame in iterator:
+            chosen.append(frame)
+            if len(chosen) >= vote_frames:
+                break
+        if not chosen:
+            raise SceneNotStillError("no frames: the camera gave none")
+        return chosen
+    window = wait_for_still(iterator, stillness)[-vote_frames:]
+    for frame in iterator:
+        if len(window) >= vote_frames:
+            break
+        window.append(frame)
+    return window
+
+
+def capture_reveal(
+    frames: Iterable[Frame],
+    zones: ZoneMap,
+    expected_counts: Mapping[str, Any],
+    params: ReaderParams | None = None,
+    *,
+    stillness: StillnessParams | None = DEFAULT_STILLNESS,
+    vote_frames: int = 5,
+    reader: Reader | None = None,
+    min_confidence: float | None = None,
+    match_radius: float | None = None,
+) -> RevealResult:
+    """Wait for a still scene, vote over several frames, and check dice against expectations.
+
+    ``expected_counts`` maps players, in seat order, to their dice (an int, or the engine's
+    ``ExpectedHand`` with ``.count`` and ``.set_aside``); player *i* sits at zone *i*.
+    ``stillness=None`` skips the wait (frames known to be still, e.g. one photo).
+    ``reader`` defaults to `vision.read_dice`; tests pass a stand-in.
+    """
+    players = list(expected_counts)
+    if len(players) > len(zones.names):
+        raise ValueError(f"{len(players)} players but only {len(zones.names)} seat zones")
+    read = reader or _default_reader()
+    try:
+        chosen = _read_frames(frames, vote_frames, stillness)
+    except SceneNotStillError as exc:
+        return _not_still_result(players, exc)
+    readings = [read(frame, params) for frame in chosen]
+    threshold = _threshold(params, min_confidence)
+    dice = vote(readings, match_radius=match_radius)
+
+    seats: dict[str, list[SeatDie]] = {p: [] for p in players}
+    set_aside: dict[str, list[SeatDie]] = {p: [] for p in players}
+    outside: list[SeatDie] = []
+    problems: list[Problem] = []
+    for die in dice:
+        front = zones.front_seat_of(die.x, die.y)
+        seat = zones.seat_of(die.x, die.y) if front is None else front
+        owner = players[seat] if seat is not None and seat < len(players) else None
+        if owner is None:
+            outside.append(die)
+            where = (
+                f"in the zone of {zones.names[seat]}, where nobody plays"
+                if seat is not None
+                else "outside every seat zone"
+            )
+            problems.append(
+                Problem(
+                    "outside_zones",
+                    None,
+                    die.x,
+                    die.y,
+                    f"a die showing {die.value} at ({die.x:.0f}, {die.y:.0f}) lies {where}",
+                )
+            )
+            continue
+        (set_aside if front is not None else seats)[owner].append(die)
+        if die.confidence < threshold:
+            problems.append(
+                Problem(
+                    "uncertain",
+                    owner,
+                    die.x,
+                    die.y,
+                    f"{owner}: the die at ({die.x:.0f}, {die.y:.0f}) looks like "
+                    f"a {die.value} but only with confidence {die.confidence:.2f}",
+                )
+            )
+    for player in players:
+        problems.extend(
+            _count_problems(player, expected_counts[player], seats[player], set_aside[player])
+        )
+    frame = chosen[-1]
+    result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
+    annotated = draw_reveal(frame, zones, result, players)
+    return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside)
+
+
+def _threshold(params: Any, min_confidence: float | None) -> float:
+    if min_confidence is not None:
+        return min_confidence
+    return float(getattr(params, "min_confidence", DEFAULT_MIN_CONFIDENCE))
+
+
+def _count_problems(
+    player: str, expected: Any, in_zone: list[SeatDie], in_front: list[SeatDie]
+) -> list[Problem]:
+    total, expected_aside = _expected_split(expected)
+    problems = []
+    seen = len(in_zone) + len(in_front)
+    if seen != total:
+        problems.append(
+            Problem(
+                "count_mismatch",
+                player,
+                None,
+                None,
+                f"{player}: expected {total} dice, the camera sees {seen}",
+            )
+        )
+    front_values = sorted(d.value for d in in_front)
+    if front_values != sorted(expected_aside):
+        problems.append(
+            Problem(
+                "set_aside_mismatch",
+                player,
+                None,
+                None,
+                f"{player}: expected set-aside dice {sorted(expected_aside)} in front of the cup, "
+                f"the camera sees {front_values}",
+            )
+        )
+    return problems
+
+
+def _not_still_result(players: list[str], exc: SceneNotStillError) -> RevealResult:
+    blank = np.zeros((1, 1, 3), dtype=np.uint8)
+    return RevealResult(
+        {p: [] for p in players},
+        {p: [] for p in players},
+        [Problem("not_still", None, None, None, str(exc))],
+        blank,
+        blank,
+        0,
+    )
+
+
+def read_set_aside(
+    frames: Iterable[Frame],
+    seat: int,
+    zones: ZoneMap,
+    params: ReaderParams | None = None,
+    *,
+    stillness: StillnessParams | None = DEFAULT_STILLNESS,
+    vote_frames: int = 3,
+    reader: Reader | None = None,
+    min_confidence: float | None = None,
+    match_radius: float | None = None,
+) -> SetAsideResult:
+    """Read the dice in front of one seat's cup (REROLL), voting over a few still frames."""
+    name = zones.names[seat]
+    if zones.front_of_cup(seat) is None:
+        raise ValueError(f"{name} has no front-of-cup area in the calibration profile")
+    read = reader or _default_reader()
+    blank = np.zeros((1, 1, 3), dtype=np.uint8)
+    try:
+        chosen = _read_frames(frames, vote_frames, stillness)
+    except SceneNotStillError as exc:
+        return SetAsideResult(
+            name, [], [Problem("not_still", name, None, None, str(exc))], blank, blank
+        )
+    dice = vote([read(f, params) for f in chosen], match_radius=match_radius)
+    threshold = _threshold(params, min_confidence)
+    mine = [d for d in dice if zones.front_seat_of(d.x, d.y) == seat]
+    problems = [
+        Problem(
+            "uncertain",
+            name,
+            d.x,
+            d.y,
+            f"{name}: the set-aside die at ({d.x:.0f}, {d.y:.0f}) looks like a {d.value} "
+            f"but only with confidence {d.confidence:.2f}",
+        )
+        for d in mine
+        if d.confidence < threshold
+    ]
+    if not mine:
+        problems.append(
+            Problem("count_mismatch", name, None, None, f"{name}: no dice seen in front of the cup")
+        )
+    annotated = chosen[-1].copy()
+    _draw_polygon(annotated, zones.front_of_cup(seat), _seat_colour(seat), 2)
+    for die in mine:
+        _draw_die(annotated, die, die.confidence < threshold)
+    return SetAsideResult(name, mine, problems, annotated, chosen[-1])
+
+
+# --------------------------------------------------------------------------- drawing
+
+_SEAT_COLOURS = [
+    (60, 180, 75),
+    (255, 130, 0),
+    (200, 50, 200),
+    (0, 200, 255),
+    (255, 255, 0),
+    (130, 0, 255),
+]
+_RED = (0, 0, 255)
+
+
+def _seat_colour(seat: int) -> tuple[int, int, int]:
+    return _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
+
+
+def _draw_polygon(
+    image: Frame,
+    polygon: Sequence[tuple[float, float]] | None,
+    colour: tuple[int, int, int],
+    thickness: int,
+) -> None:
+    if not polygon:
+        return
+    pts = np.round(np.asarray(polygon, dtype=np.float64)).astype(np.int32).reshape(-1, 1, 2)
+    cv2.polylines(image, [pts], True, colour, thickness, cv2.LINE_AA)
+
+
+def _draw_die(image: Frame, die: SeatDie, uncertain: bool) -> None:
+    scale = max(image.shape[:2]) / 1000
+    centre = (round(die.x), round(die.y))
+    colour = _RED if uncertain else (255, 255, 255)
+    cv2.circle(
+        image, centre, max(6, round(18 * scale)), colour, max(1, round(2 * scale)), cv2.LINE_AA
+    )
+    label = f"{die.value}" + ("?" if uncertain else "")
+    cv2.putText(
+        image,
+        label,
+        (centre[0] + round(20 * scale), centre[1]),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.8 * max(scale, 0.5),
+        colour,
+        max(1, round(2 * scale)),
+        cv2.LINE_AA,
+    )
+
+
+def draw_reveal(
+    frame: Frame, zones: ZoneMap, result: RevealResult, players: Sequence[str]
+) -> Frame:
+    """A copy of the frame with zones, voted dice and problems drawn on it."""
+    image = frame.copy()
+    scale = max(image.shape[:2]) / 1000
+    thick = max(1, round(2 * scale))
+    font = 0.7 * max(scale, 0.5)
+    threshold_hits = {(p.x, p.y) for p in result.problems if p.kind == "uncertain"}
+    for index, name in enumerate(zones.names):
+        colour = _seat_colour(index)
+        polygon = zones.zone(index)
+        _draw_polygon(image, polygon, colour, thick)
+        _draw_polygon(image, zones.front_of_cup(index), colour, max(1, thick // 2))
+        label = players[index] if index < len(players) else f"{name} (empty)"
+        x, y = np.asarray(polygon, dtype=np.float64).min(axis=0)
+        cv2.putText(
+            image,
+            label,
+            (round(x) + 5, round(y) + round(25 * scale) + 5),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            font,
+            colour,
+            thick,
+            cv2.LINE_AA,
+        )
+    for dice in [*result.seats.values(), *result.set_aside.values()]:
+        for die in dice:
+            _draw_die(image, die, (die.x, die.y) in threshold_hits)
+    for die in result.outside:
+        _draw_die(image, die, True)
+    header = f"NEEDS REVIEW: {len(result.problems)} problem(s)" if result.problems else "reading OK"
+    cv2.putText(
+        image,
+        header,
+        (10, round(30 * scale) + 10),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        font * 1.2,
+        _RED if result.problems else (0, 200, 0),
+        thick + 1,
+        cv2.LINE_AA,
+    )
+    return image

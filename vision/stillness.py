@@ -1,0 +1,63 @@
+"""Is the scene still? Frame differencing on a small blurred grey copy of each frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+
+@dataclass(frozen=True, slots=True)
+class StillnessParams:
+    """Settings for deciding that hands are out of the picture and nothing moves.
+
+    Attributes:
+        work_width: frames are shrunk to this width (pixels) before comparing (speed, noise).
+        blur_px: Gaussian blur kernel (odd, work pixels) against sensor noise.
+        pixel_threshold: a grey-level change (0..255) above this marks a pixel as moving.
+        max_moving_fraction: a frame pair is "still" when at most this fraction of pixels moved.
+        still_frames: consecutive still frame pairs needed (5 at 10 fps is half a second).
+        max_frames: give up after this many frames (None: watch until the frames end).
+    """
+
+    work_width: int = 160
+    blur_px: int = 5
+    pixel_threshold: float = 25.0
+    max_moving_fraction: float = 0.002
+    still_frames: int = 5
+    max_frames: int | None = 300
+
+    def __post_init__(self) -> None:
+        if self.work_width < 16:
+            raise ValueError(f"work_width must be at least 16, got {self.work_width}")
+        if self.blur_px < 1 or self.blur_px % 2 == 0:
+            raise ValueError(f"blur_px must be odd and positive, got {self.blur_px}")
+        if not 0.0 <= self.max_moving_fraction <= 1.0:
+            raise ValueError(f"max_moving_fraction must be in 0..1, got {self.max_moving_fraction}")
+        if self.still_frames < 1:
+            raise ValueError(f"still_frames must be at least 1, got {self.still_frames}")
+        if self.max_frames is not None and self.max_frames < 2:
+            raise ValueError(f"max_frames must be at least 2, got {self.max_frames}")
+
+
+def prepare(frame: NDArray[np.uint8], params: StillnessParams) -> NDArray[np.uint8]:
+    """The small blurred grey copy that motion is measured on."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    height, width = gray.shape[:2]
+    scale = params.work_width / width
+    small = cv2.resize(
+        gray, (params.work_width, max(1, round(height * scale))), interpolation=cv2.INTER_AREA
+    )
+    return np.asarray(cv2.GaussianBlur(small, (params.blur_px, params.blur_px), 0), dtype=np.uint8)
+
+
+def moving_fraction(
+    previous: NDArray[np.uint8], current: NDArray[np.uint8], params: StillnessParams
+) -> float:
+    """Fraction (0..1) of work pixels whose grey level changed by more than the threshold."""
+    if previous.shape != current.shape:
+        return 1.0  # a resolution change is not a still scene
+    diff = cv2.absdiff(previous, current)
+    return float(np.count_nonzero(diff > params.pixel_threshold)) / diff.size
