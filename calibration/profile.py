@@ -215,7 +215,8 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     for key, value in panel.items():
         if not _is_pin(value):
             raise fail(
-                f"panel.{key}", f"must be a BCM pin number 0..27 or a list of them, got {value!r}"
+                f"panel.{key}",
+                f"must be a BCM pin number 0..27, a list of them, -1 or true, got {value!r}",
             )
 
     profile = Profile(
@@ -243,9 +244,10 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
 
 
 def _is_pin(value: Any) -> bool:
+    """A BCM pin, a list of pins, -1 (not wired) or true/false (``encoder = true``)."""
     if isinstance(value, list):
         return all(_is_pin(v) for v in value)
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 27
+    return isinstance(value, bool) or (isinstance(value, int) and -1 <= value <= 27)
 
 
 def _table(data: dict[str, Any], key: str, fail: Any, *, required: bool) -> dict[str, Any]:
