@@ -1,0 +1,99 @@
+"""Reveal records on disk: the annotated photo and what was read, corrected and applied.
+
+The SQLite journal holds the game's actions; this store holds the evidence behind each
+reveal action: the camera's reading, the problems that sent it to review, the seats a
+person confirmed and the corrections between the two. A record is written (and fsynced)
+before its reveal action is appended to the journal, so a journalled reveal always has
+its record. Ids are ``r<N>``; nothing outside ``<data>/reveals`` is ever opened.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+REVEAL_ID = re.compile(r"^r[0-9]{1,9}$")
+
+
+class UnknownRevealError(LookupError):
+    """A reveal id that is malformed or has no record."""
+
+
+def corrections(read: dict[str, list[int]], confirmed: dict[str, list[int]]) -> dict[str, Any]:
+    """Per seat: the values a person removed from and added to the camera's reading."""
+    changes: dict[str, Any] = {}
+    for seat in sorted(set(read) | set(confirmed)):
+        before = Counter(read.get(seat, []))
+        after = Counter(confirmed.get(seat, []))
+        removed = sorted((before - after).elements())
+        added = sorted((after - before).elements())
+        if removed or added:
+            changes[seat] = {"removed": removed, "added": added}
+    return changes
+
+
+class RevealStore:
+    """``<data>/reveals/<id>.json`` and ``<id>.jpg``, written atomically."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def _path(self, reveal_id: str, suffix: str) -> Path:
+        if not REVEAL_ID.match(reveal_id):
+            raise UnknownRevealError(f"not a reveal id: {reveal_id!r} (expected r<number>)")
+        return self.folder / f"{reveal_id}{suffix}"
+
+    def next_id(self) -> str:
+        numbers = [int(p.stem[1:]) for p in self.folder.glob("r*.json") if REVEAL_ID.match(p.stem)]
+        return f"r{max(numbers, default=0) + 1}"
+
+    def image_path(self, reveal_id: str) -> Path:
+        path = self._path(reveal_id, ".jpg")
+        if not path.is_file():
+            raise UnknownRevealError(f"no image for reveal {reveal_id}")
+        return path
+
+    def save_image(self, reveal_id: str, jpeg: bytes) -> None:
+        self._write(self._path(reveal_id, ".jpg"), jpeg)
+
+    def save(self, reveal_id: str, record: dict[str, Any]) -> None:
+        data = json.dumps(record, indent=1, sort_keys=True).encode()
+        self._write(self._path(reveal_id, ".json"), data)
+
+    def load(self, reveal_id: str) -> dict[str, Any]:
+        path = self._path(reveal_id, ".json")
+        try:
+            record: dict[str, Any] = json.loads(path.read_text())
+        except FileNotFoundError:
+            raise UnknownRevealError(f"no reveal {reveal_id}") from None
+        return record
+
+    def all(self) -> list[dict[str, Any]]:
+        """Every record, oldest first (unreadable files are skipped: they were torn writes)."""
+        records = []
+        for path in self.folder.glob("r*.json"):
+            if not REVEAL_ID.match(path.stem):
+                continue
+            try:
+                records.append(json.loads(path.read_text()))
+            except (OSError, ValueError):
+                continue
+        return sorted(records, key=lambda r: int(str(r.get("id", "r0"))[1:] or 0))
+
+    def _write(self, path: Path, data: bytes) -> None:
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

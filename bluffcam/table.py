@@ -1,0 +1,660 @@
+"""The Table service: the one place run-time game state lives.
+
+Everything that changes the game (the web API, the button panel, the demo player) calls a
+`Table` method; each one takes the table's lock, so actions apply one at a time and each
+is either applied exactly once or refused with nothing changed. The order is always:
+validate against the engine → append to the SQLite journal (committed) → apply in memory →
+publish. A crash after the journal write replays the action on restart; a crash before it
+loses an action that was never acknowledged.
+
+Undo: the game is rebuilt from its setup and every action but the last
+(`Game.without_last`), then the journal drops that last action row in one committed
+transaction (`Journal.drop_last`), so a restart resumes exactly the undone state; the undo
+is announced in the dashboard messages. A reveal cannot be undone: its verdict stands.
+
+Reveals: `capture_reveal` reads frames from the camera outside the lock, runs
+`vision.reveal.capture_reveal` with the engine's expected dice per seat (players map to the
+profile's seats in order), stores the annotated JPEG and a record (see `bluffcam.reveals`),
+then either applies the reveal (confident, counts match) or leaves a pending review that
+only `confirm_review` (journalled with its corrections) or a re-capture resolves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from bluffcam.reveals import RevealStore, UnknownRevealError, corrections
+from bluffcam.vision_adapter import RevealReading, read_front_of_cup, read_reveal
+from engine import (
+    Game,
+    IllegalActionError,
+    Journal,
+    action_to_json,
+    parse_action,
+)
+from engine.game import game_from_setup
+
+#: how many frames one reveal may read from the camera (the still-scene wait votes over them)
+REVEAL_MAX_FRAMES = 40
+#: dashboard messages kept (newest last)
+MESSAGES_KEPT = 6
+#: events a slow subscriber may fall behind before its oldest are dropped
+SUBSCRIBER_BACKLOG = 32
+
+
+class TableError(ValueError):
+    """A refusal by the table itself (not the rules): nothing was changed.
+
+    ``status`` is the HTTP status the API answers with; ``rule`` follows the engine's
+    convention ("format" for unreadable input, "table" for table-level refusals).
+    """
+
+    def __init__(self, message: str, *, rule: str = "table", status: int = 409) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.status = status
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": self.rule, "message": self.message}
+
+
+class Camera(Protocol):
+    """What the table needs from a camera: `hardware.cameras.ResilientCamera` fits."""
+
+    spec: str
+
+    def frames(self) -> Iterator[Any]: ...
+
+
+@dataclass
+class PendingReview:
+    """A reading that needs a person before its verdict applies."""
+
+    id: str
+    seats: dict[str, list[dict[str, Any]]]
+    set_aside: dict[str, list[int]]
+    problems: list[dict[str, Any]]
+    expected: dict[str, int]
+    action_index: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "image_url": f"/api/reveals/{self.id}/image",
+            "status": "needs_review",
+            "problems": self.problems,
+            "seats": self.seats,
+            "set_aside": self.set_aside,
+            "expected": self.expected,
+        }
+
+
+@dataclass
+class _Message:
+    level: str
+    text: str
+    at: float = field(default_factory=time.time)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "text": self.text, "at": round(self.at, 3)}
+
+
+#: reads a reveal: (frames, the engine's expected hands per player in seat order) -> reading
+RevealReader = Callable[[Iterator[Any], Mapping[str, Any]], RevealReading]
+#: reads one seat's front-of-cup dice: (frames, seat index) -> (faces, problems)
+SetAsideReader = Callable[[Iterator[Any], int], tuple[list[int], list[str]]]
+
+
+class Table:
+    """Journal-first, thread-safe game state with change events for SSE and LEDs."""
+
+    def __init__(
+        self,
+        journal_path: str | Path,
+        camera: Camera | None = None,
+        profile: Any | None = None,
+        *,
+        data_dir: str | Path | None = None,
+        reveal_reader: RevealReader | None = None,
+        set_aside_reader: SetAsideReader | None = None,
+    ) -> None:
+        self.journal_path = Path(journal_path)
+        self.data_dir = Path(data_dir) if data_dir is not None else self.journal_path.parent
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.camera = camera
+        self.profile = profile
+        self.reveals = RevealStore(self.data_dir / "reveals")
+        self._reveal_reader = reveal_reader or (lambda f, e: read_reveal(f, e, self.profile))
+        self._set_aside_reader = set_aside_reader or (
+            lambda f, seat: read_front_of_cup(f, seat, self.profile)
+        )
+        self._lock = threading.RLock()
+        self._capture_lock = threading.Lock()
+        self._journal = Journal(str(self.journal_path))
+        self._setup: dict[str, Any] | None = None
+        self._game: Game | None = None
+        self._actions: list[dict[str, Any]] = []
+        self._review: PendingReview | None = None
+        self._reveal_ids: dict[int, str] = {}
+        self._last_reveal: dict[str, Any] | None = None
+        self._messages: deque[_Message] = deque(maxlen=MESSAGES_KEPT)
+        self._subscribers: list[queue.Queue[str]] = []
+        # Monotonic across restarts, so a client never mistakes new state for an old one.
+        self._version = int(time.time() * 1000)
+        self._resume()
+
+    # ------------------------------------------------------------------ resume
+
+    def _resume(self) -> None:
+        loaded = self._journal.load()
+        if loaded is None:
+            return
+        setup, actions = loaded
+        for warning in self._journal.warnings:
+            self._messages.append(_Message("warning", f"journal: {warning}"))
+        game = _start(setup)
+        for action in actions:
+            game.apply(parse_action(action))
+        self._setup, self._game, self._actions = setup, game, list(actions)
+        self._restore_reveals()
+
+    def _restore_reveals(self) -> None:
+        """Re-link reveal records (ids, last photo, a pending review) to the resumed game."""
+        for record in self.reveals.all():
+            if record.get("setup") != self._setup:
+                continue
+            index = int(record.get("action_index", -1))
+            status = record.get("status")
+            if status == "applied" and 0 <= index < len(self._actions):
+                if self._actions[index] == record.get("action"):
+                    self._reveal_ids[index] = record["id"]
+                    self._last_reveal = _last_reveal_json(record)
+            elif status == "needs_review" and index == len(self._actions) and self._in_reveal():
+                self._review = PendingReview(
+                    id=record["id"],
+                    seats=record["read"],
+                    set_aside=record.get("set_aside", {}),
+                    problems=record.get("problems", []),
+                    expected=record.get("expected", {}),
+                    action_index=index,
+                )
+
+    # ------------------------------------------------------------------ events
+
+    def subscribe(self) -> queue.Queue[str]:
+        """A queue of SSE-ready JSON strings, one per state change; starts with the current one."""
+        q: queue.Queue[str] = queue.Queue(maxsize=SUBSCRIBER_BACKLOG)
+        with self._lock:
+            q.put(self._event_json())
+            self._subscribers.append(q)
+        return q
+
+    def unsubscribe(self, q: queue.Queue[str]) -> None:
+        with self._lock:
+            if q in self._subscribers:
+                self._subscribers.remove(q)
+
+    @property
+    def subscriber_count(self) -> int:
+        with self._lock:
+            return len(self._subscribers)
+
+    def _changed(self) -> None:
+        """Bump the version and hand the new state to every subscriber (never blocks)."""
+        self._version += 1
+        event = self._event_json()
+        for q in list(self._subscribers):
+            while True:
+                try:
+                    q.put_nowait(event)
+                    break
+                except queue.Full:  # a stalled client: drop its oldest, it only needs the latest
+                    with contextlib.suppress(queue.Empty):
+                        q.get_nowait()
+
+    def _event_json(self) -> str:
+        return json.dumps(self._state_unlocked(), separators=(",", ":"))
+
+    def note(self, text: str, level: str = "info") -> None:
+        """Show a message on the dashboard (camera faults, demo narration)."""
+        with self._lock:
+            self._messages.append(_Message(level, text))
+            self._changed()
+
+    # ------------------------------------------------------------------ game changes
+
+    @property
+    def version(self) -> int:
+        with self._lock:
+            return self._version
+
+    @property
+    def game(self) -> Game | None:
+        return self._game
+
+    def new_game(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """Start a new game (validated by the engine first); the old one stays in the journal."""
+        if not isinstance(setup, Mapping):
+            raise TableError("a game setup must be a JSON object", rule="format", status=400)
+        script = json.loads(json.dumps(dict(setup)))
+        script.pop("comment", None)
+        game = Game.from_script(script)  # an exported game (with "actions") resumes as it was
+        setup_json = game.setup_json()
+        actions = [action_to_json(a) for a in game.actions]
+        with self._lock:
+            self._journal.start(setup_json)
+            for action in actions:
+                self._journal.append(action)
+            self._setup, self._game, self._actions = setup_json, game, actions
+            self._review, self._reveal_ids, self._last_reveal = None, {}, None
+            self._changed()
+            return self._state_unlocked()
+
+    def submit(self, action: Any, source: str = "web") -> dict[str, Any]:
+        """Apply one replay-script action; raise `IllegalActionError`/`TableError` on refusal."""
+        if not isinstance(action, Mapping):
+            raise TableError(
+                "an action must be a JSON object such as {\"player\": \"Ann\", \"bid\": \"3x4\"}",
+                rule="format",
+                status=400,
+            )
+        action = dict(action)
+        if _wants_camera_set_aside(action):
+            action = self._fill_set_aside(action)
+        with self._lock:
+            game = self._require_game()
+            parsed = parse_action(action)
+            game.check(parsed)
+            canonical = action_to_json(parsed)
+            is_reveal = "reveal" in canonical
+            review = self._review
+            self._journal.append(canonical)
+            game.apply(parsed)
+            index = len(self._actions)
+            self._actions.append(canonical)
+            if is_reveal and review is not None:
+                self._settle_review(review, canonical, index, how=f"entered by hand ({source})")
+            self._review = None if is_reveal else self._review
+            self._changed()
+            return self._state_unlocked()
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the last action, unless it was a reveal (a verdict stands)."""
+        with self._lock:
+            self._require_game()
+            assert self._setup is not None
+            if not self._actions:
+                raise TableError("nothing to undo: no action in this game yet")
+            last = self._actions[-1]
+            if "reveal" in last:
+                raise TableError("a reveal cannot be undone: its verdict stands")
+            kept = self._actions[:-1]
+            game = self._require_game().without_last()
+            dropped = self._journal.drop_last()
+            if dropped != last:
+                raise TableError(f"the journal's last action {dropped} is not {last}; "
+                                 "restart the server to resume from the journal", status=500)
+            self._game, self._actions = game, kept
+            if self._review is not None:
+                self._discard_review(self._review, "the challenge was undone")
+            self._messages.append(_Message("info", f"undone: {_describe(last)}"))
+            self._changed()
+            return self._state_unlocked()
+
+    # ------------------------------------------------------------------ reveals
+
+    def capture_reveal(self, *, truth: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
+        """Read the reveal with the camera; apply it when sure, else leave a pending review.
+
+        ``truth`` (the demo's ground truth) sends any disagreeing reading to review too, so
+        a recorded game can never be adjudicated on a misread.
+        """
+        with self._capture_lock:
+            with self._lock:
+                self._require_game()
+                if not self._in_reveal():
+                    raise TableError("no reveal is due: challenge a bid first")
+                if self.camera is None:
+                    raise TableError(
+                        "no camera: enter the reveal by hand", rule="camera", status=409
+                    )
+                hands = self._require_game().expected_reveal()
+                expected = {name: int(hand.count) for name, hand in hands.items()}
+                action_index = len(self._actions)
+                previous_review = self._review
+            reading = self._read_camera(hands)
+            if reading is None:
+                return self.state()
+            if truth is not None:
+                reading.problems.extend(_disagreements(reading.values(), truth))
+                reading.needs_review = reading.needs_review or bool(reading.problems)
+            with self._lock:
+                if len(self._actions) != action_index or not self._in_reveal():
+                    raise TableError("the game moved on while the camera was reading; try again")
+                reveal_id = self.reveals.next_id()
+                if reading.annotated_jpeg is not None:
+                    self.reveals.save_image(reveal_id, reading.annotated_jpeg)
+                if previous_review is not None:
+                    self._discard_review(previous_review, f"re-captured as {reveal_id}")
+                record = {
+                    "id": reveal_id,
+                    "setup": self._setup,
+                    "action_index": action_index,
+                    "read": reading.seats,
+                    "set_aside": reading.set_aside,
+                    "problems": reading.problems,
+                    "expected": expected,
+                    "captured_at": time.time(),
+                    "has_image": reading.annotated_jpeg is not None,
+                }
+                counts_match = all(
+                    len(reading.seats.get(s, [])) == n for s, n in expected.items()
+                )
+                if reading.needs_review or not counts_match:
+                    if not counts_match and not reading.problems:
+                        reading.problems.append(
+                            {"kind": "count_mismatch", "seat": None, "x": None, "y": None,
+                             "message": "the number of dice read does not match the dice in play"}
+                        )
+                    record["status"] = "needs_review"
+                    self.reveals.save(reveal_id, record)
+                    self._review = PendingReview(
+                        id=reveal_id, seats=reading.seats, set_aside=reading.set_aside,
+                        problems=reading.problems, expected=expected, action_index=action_index,
+                    )
+                    self._messages.append(
+                        _Message("warning", f"reveal {reveal_id} needs a look before its verdict")
+                    )
+                    self._changed()
+                    return self._state_unlocked()
+                self._apply_reveal(reveal_id, record, reading.values(), how="camera")
+                return self._state_unlocked()
+
+    def confirm_review(self, review_id: str, seats: Mapping[str, Any]) -> dict[str, Any]:
+        """Apply a person's confirmed (maybe corrected) reading of a pending review."""
+        with self._lock:
+            self._require_game()
+            review = self._review
+            if review is None or review.id != review_id:
+                raise TableError(f"no pending review {review_id!r}", status=404)
+            confirmed = _seat_values(seats, list(review.expected))
+            record = self.reveals.load(review_id)
+            self._apply_reveal(review_id, record, confirmed, how="confirmed")
+            return self._state_unlocked()
+
+    def reveal_image(self, reveal_id: str) -> Path:
+        """The annotated JPEG of one reveal (raises `UnknownRevealError`)."""
+        return self.reveals.image_path(reveal_id)
+
+    def _apply_reveal(
+        self, reveal_id: str, record: dict[str, Any], values: dict[str, list[int]], how: str
+    ) -> None:
+        """Journal the reveal record, then the reveal action; caller holds the lock."""
+        game = self._require_game()
+        action = {"reveal": values}
+        parsed = parse_action(action)
+        game.check(parsed)
+        canonical = action_to_json(parsed)
+        read_values = {s: [int(d["value"]) for d in dice] for s, dice in record["read"].items()}
+        index = len(self._actions)
+        record.update(
+            status="applied", how=how, action=canonical, action_index=index,
+            confirmed=values, corrections=corrections(read_values, values),
+            applied_at=time.time(),
+        )
+        self.reveals.save(reveal_id, record)
+        self._journal.append(canonical)
+        game.apply(parsed)
+        self._actions.append(canonical)
+        self._reveal_ids[index] = reveal_id
+        self._review = None
+        self._last_reveal = _last_reveal_json(record)
+        if record["corrections"]:
+            self._messages.append(_Message("info", f"reveal {reveal_id} corrected by hand"))
+        self._changed()
+
+    def _settle_review(
+        self, review: PendingReview, action: dict[str, Any], index: int, how: str
+    ) -> None:
+        record = self.reveals.load(review.id)
+        read_values = {s: [int(d["value"]) for d in dice] for s, dice in record["read"].items()}
+        confirmed = action["reveal"] if isinstance(action["reveal"], dict) else {}
+        record.update(
+            status="applied", how=how, action=action, action_index=index, confirmed=confirmed,
+            corrections=corrections(read_values, confirmed), applied_at=time.time(),
+        )
+        self.reveals.save(review.id, record)
+        self._reveal_ids[index] = review.id
+        self._last_reveal = _last_reveal_json(record)
+
+    def _discard_review(self, review: PendingReview, why: str) -> None:
+        try:
+            record = self.reveals.load(review.id)
+        except UnknownRevealError:
+            return
+        record.update(status="discarded", why=why)
+        self.reveals.save(review.id, record)
+        self._review = None
+
+    def _read_camera(self, hands: Mapping[str, Any]) -> RevealReading | None:
+        """Run the reader over camera frames; a camera fault becomes a message, not an error."""
+        assert self.camera is not None
+        frames = _limited(self.camera.frames(), REVEAL_MAX_FRAMES)
+        try:
+            reading = self._reveal_reader(frames, hands)
+        except Exception as exc:  # a broken camera or reader must not stop the game
+            self.note(f"camera reading failed: {exc} — enter the reveal by hand", "warning")
+            return None
+        if any(p.get("kind") == "not_still" for p in reading.problems) and not any(
+            reading.seats.values()
+        ):
+            reason = "; ".join(str(p.get("message")) for p in reading.problems)
+            self.note(f"no reading ({reason}; {self.camera_status()}) — re-capture or enter "
+                      "the reveal by hand", "warning")
+            return None
+        return reading
+
+    # ------------------------------------------------------------------ raise and re-roll
+
+    def _fill_set_aside(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A re-roll from the panel names no faces: read them from the player's front area."""
+        player = str(action.get("player"))
+        with self._lock:
+            game = self._require_game()
+            if player not in game.players:
+                raise TableError(f"{player} is not at this table", rule="format", status=400)
+            seat = game.players.index(player)
+            before = list(_set_aside_of(game).get(player, []))
+        if self.camera is None:
+            raise TableError(
+                "raise and re-roll: no camera to read the set-aside dice; "
+                "give their faces (\"set_aside\": [4, 4])", rule="camera", status=409,
+            )
+        try:
+            seen, problems = self._set_aside_reader(
+                _limited(self.camera.frames(), REVEAL_MAX_FRAMES), seat
+            )
+        except Exception as exc:
+            problems, seen = [f"the camera could not read them ({exc})"], []
+        new = _multiset_minus(list(seen), before)
+        if problems or not new:
+            why = "; ".join(problems) or f"no newly set-aside dice seen in front of {player}'s cup"
+            raise TableError(f"raise and re-roll: {why}; give their faces by hand",
+                             rule="camera", status=409)
+        filled = {k: v for k, v in action.items() if k not in ("reroll", "set_aside")}
+        filled["set_aside"] = sorted(new)
+        return filled
+
+    # ------------------------------------------------------------------ camera
+
+    def set_camera(self, camera: Camera | None) -> None:
+        """Swap the camera (the demo points it at each recorded reveal)."""
+        with self._lock:
+            self.camera = camera
+            self._changed()
+
+    def camera_status(self) -> str:
+        if self.camera is None:
+            return "none"
+        status = getattr(self.camera, "status", "ok")
+        return str(status)
+
+    def snapshot(self) -> Any:
+        """One frame for the calibration page, or None when the camera is offline/absent."""
+        if self.camera is None:
+            return None
+        read = getattr(self.camera, "read", None)
+        try:
+            return read() if read is not None else next(iter(self.camera.frames()), None)
+        except Exception:
+            return None
+
+    # ------------------------------------------------------------------ state
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            return self._state_unlocked()
+
+    def export(self) -> dict[str, Any]:
+        """The current game as a replay script (setup + accepted actions)."""
+        with self._lock:
+            game = self._require_game()
+            exported: dict[str, Any] = game.export()
+            return exported
+
+    @property
+    def review(self) -> PendingReview | None:
+        return self._review
+
+    def _state_unlocked(self) -> dict[str, Any]:
+        from bluffcam.table_state import build_state
+
+        return build_state(
+            version=self._version,
+            setup=self._setup,
+            game=self._game,
+            actions=self._actions,
+            reveal_ids=self._reveal_ids,
+            review=self._review.to_json() if self._review else None,
+            last_reveal=self._last_reveal,
+            camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
+            messages=[m.to_json() for m in self._messages],
+        )
+
+    # ------------------------------------------------------------------ helpers
+
+    def _require_game(self) -> Game:
+        if self._game is None:
+            raise TableError("no game yet: start one first (POST /api/game)")
+        return self._game
+
+    def _in_reveal(self) -> bool:
+        return self._game is not None and str(self._game.phase) in ("reveal", "Phase.REVEAL")
+
+    def close(self) -> None:
+        close = getattr(self._journal, "close", None)
+        if close is not None:
+            close()
+
+
+# ---------------------------------------------------------------------- module helpers
+
+
+def _start(setup: Mapping[str, Any]) -> Game:
+    """A fresh game from a stored setup (the engine validates it)."""
+    return game_from_setup({k: v for k, v in setup.items() if k != "actions"})
+
+
+def _wants_camera_set_aside(action: Mapping[str, Any]) -> bool:
+    return bool(action.get("reroll")) and action.get("set_aside") in (None, "camera")
+
+
+def _set_aside_of(game: Game) -> dict[str, list[int]]:
+    value = getattr(game, "set_aside", None)
+    if callable(value):
+        value = value()
+    return {str(k): list(v) for k, v in (value or {}).items()}
+
+
+def _multiset_minus(items: list[int], remove: list[int]) -> list[int]:
+    left = list(items)
+    for value in remove:
+        if value in left:
+            left.remove(value)
+    return left
+
+
+def _limited(frames: Iterator[Any], limit: int) -> Iterator[Any]:
+    for i, frame in enumerate(frames):
+        if i >= limit:
+            return
+        yield frame
+
+
+def _seat_values(seats: Any, players: list[str]) -> dict[str, list[int]]:
+    """Validate ``{"Ann": [1, 4, 4], ...}`` (values or {"value": v} objects)."""
+    if not isinstance(seats, Mapping):
+        raise TableError("\"seats\" must be an object: {\"Ann\": [1, 4, 4], ...}",
+                         rule="format", status=400)
+    unknown = sorted(set(seats) - set(players))
+    if unknown:
+        raise TableError(f"unknown seats {unknown}; the reveal is for {players}",
+                         rule="format", status=400)
+    result: dict[str, list[int]] = {}
+    for name in players:
+        dice = seats.get(name, [])
+        if not isinstance(dice, list):
+            raise TableError(f"seat {name}: dice must be a list of values 1–6",
+                             rule="format", status=400)
+        values = []
+        for die in dice:
+            value = die.get("value") if isinstance(die, Mapping) else die
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+                raise TableError(f"seat {name}: {value!r} is not a die value 1–6",
+                                 rule="format", status=400)
+            values.append(value)
+        result[name] = values
+    return result
+
+
+def _disagreements(
+    read: dict[str, list[int]], truth: Mapping[str, list[int]]
+) -> list[dict[str, Any]]:
+    problems = []
+    for seat, values in truth.items():
+        if sorted(read.get(seat, [])) != sorted(values):
+            problems.append({
+                "kind": "ground_truth", "seat": seat, "x": None, "y": None,
+                "message": f"{seat}: read {sorted(read.get(seat, []))}, "
+                           f"recorded {sorted(values)}",
+            })
+    return problems
+
+
+def _last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": record["id"],
+        "image_url": f"/api/reveals/{record['id']}/image" if record.get("has_image") else None,
+        "seats": record.get("confirmed", {}),
+        "read": record.get("read", {}),
+        "corrections": record.get("corrections", {}),
+        "how": record.get("how"),
+        "action_index": record.get("action_index"),
+    }
+
+
+def _describe(action: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in action.items())
+
+
+__all__ = ["IllegalActionError", "PendingReview", "Table", "TableError"]

@@ -1,0 +1,130 @@
+"""The dashboard state JSON (docs/api.md), derived from the engine's game and the table's extras.
+
+Pure: takes values, returns a dict. The Table calls it under its lock; nothing here changes
+anything, so the same state can be rebuilt any time (GET /api/state, every SSE event).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine import Game
+
+#: the Bluff board's joker face when the options do not name one (B4)
+DEFAULT_JOKER_FACE = 1
+
+
+def build_state(
+    *,
+    version: int,
+    setup: Mapping[str, Any] | None,
+    game: Game | None,
+    actions: list[dict[str, Any]],
+    reveal_ids: Mapping[int, str],
+    review: dict[str, Any] | None,
+    last_reveal: dict[str, Any] | None,
+    camera: dict[str, Any],
+    messages: list[dict[str, Any]],
+) -> dict[str, Any]:
+    state: dict[str, Any] = {
+        "version": version,
+        "setup": dict(setup) if setup is not None else None,
+        "game": None,
+        "bidder": None,
+        "set_aside": {},
+        "legal": {"kinds": [], "lowest_raises": []},
+        "board": None,
+        "odds": None,
+        "history": [],
+        "review": review,
+        "last_reveal": last_reveal,
+        "camera": camera,
+        "messages": messages,
+        "pin_required": True,
+        "actions_count": len(actions),
+        "undo": None,
+    }
+    if game is None:
+        return state
+    details = game.details()
+    state["game"] = game.to_json()
+    _add_losses(state["game"], game)
+    state["bidder"] = details.get("bidder")
+    state["set_aside"] = {str(k): list(v) for k, v in (details.get("set_aside") or {}).items() if v}
+    state["legal"] = {
+        "kinds": list(details.get("legal", [])),
+        "lowest_raises": list(details.get("lowest_raises", [])),
+        "expected_reveal": details.get("expected_reveal", {}),
+    }
+    state["history"] = _history(details.get("history", []), actions, reveal_ids)
+    if game.kind == "bluff":
+        state["board"] = _board(game)
+        state["odds"] = _odds(game, details.get("odds"))
+    if actions and "reveal" not in actions[-1]:
+        state["undo"] = actions[-1]
+    for key, value in details.items():
+        if key not in ("legal", "lowest_raises", "expected_reveal", "history", "odds"):
+            state.setdefault("details", {})[key] = value
+    return state
+
+
+def _add_losses(game_json: dict[str, Any], game: Game) -> None:
+    """Dice lost this game, when the engine reports starting dice (Bluff)."""
+    start = getattr(game, "start_dice", None)
+    if not isinstance(start, int):
+        return
+    for player in game_json.get("players", []):
+        if "lost" not in player and "dice" in player:
+            player["lost"] = start - int(player["dice"])
+
+
+def _history(
+    entries: list[dict[str, Any]], actions: list[dict[str, Any]], reveal_ids: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    """Each finished round plus the id of the reveal (photo) that settled it."""
+    reveal_order = [reveal_ids.get(i) for i, a in enumerate(actions) if "reveal" in a]
+    out = []
+    for number, entry in enumerate(entries, start=1):
+        item = dict(entry)
+        item.setdefault("round", number)
+        reveal_id = reveal_order[number - 1] if number - 1 < len(reveal_order) else None
+        item.setdefault("reveal_id", reveal_id)
+        out.append(item)
+    return out
+
+
+def joker_face(game: Game) -> int:
+    face = game.options_json.get("joker_face", DEFAULT_JOKER_FACE)
+    return face if face in (1, 6) else DEFAULT_JOKER_FACE
+
+
+def _dice_in_play(game: Game) -> int:
+    return sum(int(p.get("dice", 0)) for p in game.to_json().get("players", []))
+
+
+def _board(game: Game) -> dict[str, Any]:
+    """The B6 bid ladder up to every die in play: what the board page draws."""
+    joker = joker_face(game)
+    faces = [f for f in range(1, 7) if f != joker]
+    total = max(_dice_in_play(game), 1)
+    track: list[str] = []
+    for count in range(1, total + 1):
+        track.extend(f"{count}x{face}" for face in faces)
+        if count % 2 == 1:  # N★ sits right after the number bids of count 2N-1
+            track.append(f"{(count + 1) // 2}*")
+    return {"track": track, "joker_face": joker, "dice_in_play": total}
+
+
+def _odds(game: Game, odds: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """How likely the current bid holds, from public information only (engine.odds, B17)."""
+    if game.current_bid is None or not odds:
+        return None
+    return {
+        "bid": str(game.current_bid),
+        "probability": round(float(odds["probability"]), 4),
+        "expected": round(float(odds["expected"]), 2),
+    }
+
+
+__all__ = ["build_state", "joker_face"]

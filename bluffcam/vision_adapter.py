@@ -1,0 +1,78 @@
+"""The table's bridge to `vision.reveal`: camera frames + profile zones -> plain JSON values.
+
+Kept apart from the Table so the Table never imports OpenCV until a camera reveal happens,
+and so tests can hand the Table a stand-in reader with the same shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+
+#: quality of the stored annotated reveal photos
+REVEAL_JPEG_QUALITY = 88
+
+
+@dataclass
+class RevealReading:
+    """One reveal as vision saw it, as JSON-ready values.
+
+    ``seats[name]`` lists every die of that player (the cup's zone first, then the dice set
+    aside in front of it, marked ``"set_aside": true``): the engine's reveal wants them all.
+    """
+
+    seats: dict[str, list[dict[str, Any]]]
+    set_aside: dict[str, list[int]]
+    problems: list[dict[str, Any]]
+    needs_review: bool
+    annotated_jpeg: bytes | None
+
+    def values(self) -> dict[str, list[int]]:
+        return {seat: [int(d["value"]) for d in dice] for seat, dice in self.seats.items()}
+
+
+class NoProfileError(RuntimeError):
+    """A camera reveal needs a calibration profile (the seat zones)."""
+
+
+def encode_jpeg(image: Any, quality: int = REVEAL_JPEG_QUALITY) -> bytes | None:
+    if image is None or getattr(image, "size", 0) <= 3:
+        return None
+    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return bytes(buffer.tobytes()) if ok else None
+
+
+def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any) -> RevealReading:
+    """Run `vision.reveal.capture_reveal`; players map to the profile's seats in order."""
+    if profile is None:
+        raise NoProfileError("no calibration profile: the camera cannot tell the seats apart")
+    from vision.reveal import capture_reveal
+
+    result = capture_reveal(frames, profile.zones, dict(expected), profile.reader_params)
+    seats: dict[str, list[dict[str, Any]]] = {}
+    for name in expected:
+        in_zone = [d.to_json() for d in result.seats.get(name, [])]
+        in_front = [dict(d.to_json(), set_aside=True) for d in result.set_aside.get(name, [])]
+        seats[name] = in_zone + in_front
+    return RevealReading(
+        seats=seats,
+        set_aside={n: sorted(d.value for d in ds) for n, ds in result.set_aside.items() if ds},
+        problems=[p.to_json() for p in result.problems],
+        needs_review=result.needs_review,
+        annotated_jpeg=encode_jpeg(result.annotated),
+    )
+
+
+def read_front_of_cup(
+    frames: Iterator[Any], seat: int, profile: Any
+) -> tuple[list[int], list[str]]:
+    """The faces in front of one seat's cup, and the problems (empty when sure)."""
+    if profile is None:
+        raise NoProfileError("no calibration profile: the camera cannot find the front of the cup")
+    from vision.reveal import read_set_aside
+
+    result = read_set_aside(frames, seat, profile.zones, profile.reader_params)
+    return result.values, [p.message for p in result.problems]

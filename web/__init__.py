@@ -1,0 +1,64 @@
+"""The dashboard: a Flask app factory in the style of Flask's tutorial (flaskr).
+
+    app = create_app({"DATA_DIR": "/tmp/t", "TABLE_PIN": "1234"})   # makes its own Table
+    app = create_app(table=my_table)                                 # serve/demo/tests pass one
+
+The factory never opens hardware: `bluffcam serve` opens the camera and the panel once and
+hands the app a ready `Table`, so ``flask --debug`` calling the factory twice is harmless.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from web.security import generate_pin
+
+#: uploads (calibration test photos) and JSON bodies larger than this are refused (413)
+MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+
+
+def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        SECRET_KEY=secrets.token_hex(32),
+        DATA_DIR=None,
+        TABLE_PIN=os.environ.get("BLUFFCAM_PIN") or None,
+        MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        SSE_HEARTBEAT_S=15.0,
+        SSE_RETRY_MS=2000,
+        PIN_FREE_TRIES=3,
+        PIN_MAX_LOCK_S=60.0,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    if table is None:
+        from bluffcam.table import Table
+
+        data_dir = Path(app.config["DATA_DIR"] or app.instance_path)
+        data_dir.mkdir(parents=True, exist_ok=True)
+        table = Table(data_dir / "journal.sqlite", data_dir=data_dir)
+    app.extensions["bluffcam.table"] = table
+
+    pin = str(app.config["TABLE_PIN"] or generate_pin())
+    app.config["TABLE_PIN"] = pin
+
+    from web import api, events, security
+
+    security.init_app(app, pin)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(events.bp)
+    api.register_error_handlers(app)
+
+    from web import pages
+
+    app.register_blueprint(pages.bp)
+    return app

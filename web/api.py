@@ -1,0 +1,278 @@
+"""The JSON API: read the table's state, and change it (with the table PIN).
+
+Every refusal is ``{"error": {"rule": ..., "message": ...}}`` with a 4xx status, and the
+table is unchanged: 400 unreadable input, 401/403/429 PIN, 404 unknown thing, 409 an action
+the rules (or the table) refuse now, 413 too large, 415 not JSON.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import cv2
+import numpy as np
+from flask import Blueprint, Response, current_app, jsonify, request, send_file
+
+from bluffcam.reveals import UnknownRevealError
+from bluffcam.table import Table, TableError
+from engine import EngineError, SetupError
+from web.security import Refused, csrf_token, guard_change, is_loopback
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+#: JPEG quality of snapshots and test reads sent to the calibration page
+JPEG_QUALITY = 85
+
+
+def table() -> Table:
+    found: Table = current_app.extensions["bluffcam.table"]
+    return found
+
+
+def json_body(*, required: bool = True) -> Any:
+    """The request's JSON value; refuse unreadable JSON with a message that says so."""
+    if not request.get_data(cache=True):
+        if required:
+            raise Refused(400, "empty body: send a JSON object", rule="format")
+        return {}
+    if request.mimetype != "application/json":
+        raise Refused(415, f"send JSON with Content-Type: application/json "
+                           f"(got {request.mimetype!r})", rule="format")
+    try:
+        return json.loads(request.get_data(as_text=True))
+    except ValueError as exc:
+        where = (f" at line {exc.lineno} column {exc.colno}"
+                 if isinstance(exc, json.JSONDecodeError) else "")
+        message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise Refused(400, f"body is not valid JSON: {message}{where}", rule="format") from None
+
+
+def _json_object(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise Refused(400, f"{what} must be a JSON object, not {type(value).__name__}",
+                      rule="format")
+    return value
+
+
+# ---------------------------------------------------------------------- reading
+
+
+@bp.get("/state")
+def state() -> Response:
+    return jsonify(table().state())
+
+
+@bp.get("/game/export")
+def export() -> Response:
+    script = table().export()
+    response = jsonify(script)
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = 'attachment; filename="bluffcam-game.json"'
+    return response
+
+
+@bp.get("/reveals/<reveal_id>/image")
+def reveal_image(reveal_id: str) -> Response:
+    path = table().reveal_image(reveal_id)
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
+@bp.get("/camera/snapshot")
+def camera_snapshot() -> Response:
+    """A fresh frame, with the profile's seat zones drawn unless ``?zones=0``."""
+    t = table()
+    frame = t.snapshot()
+    if frame is None:
+        raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
+    if request.args.get("zones", "1") != "0" and t.profile is not None:
+        frame = draw_zones(frame, t.profile)
+    return Response(encode_jpeg(frame), mimetype="image/jpeg",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/csrf")
+def csrf() -> Response:
+    """The session's CSRF token, for pages that post forms (uploads)."""
+    return jsonify({"csrf_token": csrf_token()})
+
+
+@bp.get("/pin")
+def pin() -> Response:
+    """The table PIN, told only to a browser on this machine (the board on the TV)."""
+    if not is_loopback():
+        raise Refused(403, "the PIN is shown on the table's own screen only", rule="pin")
+    return jsonify({"pin": current_app.extensions["bluffcam.pin"].pin})
+
+
+# ---------------------------------------------------------------------- changing
+
+
+@bp.post("/pin/check")
+def pin_check() -> Response:
+    """Lets the control page verify a PIN before storing it (throttled like any change)."""
+    guard_change()
+    return jsonify({"ok": True})
+
+
+@bp.post("/action")
+def action() -> Response:
+    guard_change()
+    body = _json_object(json_body(), "an action")
+    source = str(request.headers.get("X-Source", "web"))[:20]
+    return jsonify(table().submit(body, source=source))
+
+
+@bp.post("/game")
+def new_game() -> Response:
+    guard_change()
+    body = _json_object(json_body(), "a game setup")
+    return jsonify(table().new_game(body))
+
+
+@bp.post("/undo")
+def undo() -> Response:
+    guard_change()
+    return jsonify(table().undo())
+
+
+@bp.post("/reveal/capture")
+def capture() -> Response:
+    guard_change()
+    return jsonify(table().capture_reveal())
+
+
+@bp.post("/reveals/<reveal_id>/recapture")
+def recapture(reveal_id: str) -> Response:
+    guard_change()
+    t = table()
+    review = t.review
+    if review is None or review.id != reveal_id:
+        raise TableError(f"no pending review {reveal_id!r} to re-capture", status=404)
+    return jsonify(t.capture_reveal())
+
+
+@bp.post("/reveals/<reveal_id>/confirm")
+def confirm(reveal_id: str) -> Response:
+    guard_change()
+    body = _json_object(json_body(), "a confirmation")
+    if "seats" not in body:
+        raise Refused(400, "send {\"seats\": {\"Ann\": [1, 4, 4], ...}}: the confirmed dice",
+                      rule="format")
+    return jsonify(table().confirm_review(reveal_id, body["seats"]))
+
+
+@bp.post("/calibration/read")
+def calibration_read() -> Response:
+    """Test the reader on an uploaded photo (multipart ``image``) or, without one, the camera."""
+    guard_change(pin=False)
+    t = table()
+    upload = request.files.get("image")
+    if upload is not None:
+        frame = decode_image(upload.read())
+    else:
+        frame = t.snapshot()
+        if frame is None:
+            raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
+    from vision import ReaderParams, draw_reading, read_dice
+
+    params = t.profile.reader_params if t.profile is not None else ReaderParams()
+    reading = read_dice(frame, params)
+    annotated = draw_reading(frame, reading)
+    if t.profile is not None:
+        annotated = draw_zones(annotated, t.profile)
+    image = base64.b64encode(encode_jpeg(annotated)).decode()
+    return jsonify({
+        "dice": reading.to_json(),
+        "values": reading.values,
+        "uncertain": len(reading.uncertain),
+        "width": reading.width,
+        "height": reading.height,
+        "image": f"data:image/jpeg;base64,{image}",
+    })
+
+
+# ---------------------------------------------------------------------- images
+
+
+def decode_image(data: bytes) -> Any:
+    """Decode an uploaded image, or refuse it: it must really be an image."""
+    if not data:
+        raise Refused(400, "the upload is empty: choose a photo", rule="format")
+    frame = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise Refused(400, "the upload is not an image this server can decode "
+                           "(JPEG, PNG, BMP, WebP)", rule="format")
+    return frame
+
+
+def encode_jpeg(frame: Any) -> bytes:
+    ok, buffer = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise Refused(500, "could not encode the image as JPEG", rule="camera")
+    return bytes(buffer.tobytes())
+
+
+def draw_zones(frame: Any, profile: Any) -> Any:
+    """The profile's seat zones (and front-of-cup areas) over a copy of the frame."""
+    out = frame.copy()
+    try:
+        zones = profile.zones_for_frame(frame)
+    except Exception:
+        return out
+    palette = [(0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233),
+               (213, 94, 0)]  # Okabe-Ito, colour-blind safe (BGR order does not matter here)
+    for index, seat in enumerate(zones):
+        colour = palette[index % len(palette)]
+        points = np.array(seat.zone, dtype=np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [points], True, colour, 3)
+        if seat.front:
+            front = np.array(seat.front, dtype=np.int32).reshape(-1, 1, 2)
+            cv2.polylines(out, [front], True, colour, 2, lineType=cv2.LINE_AA)
+        x, y = points[:, 0, :].mean(axis=0)
+        cv2.putText(out, seat.name, (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 1.2, colour, 3)
+    return out
+
+
+# ---------------------------------------------------------------------- errors
+
+
+def error_response(status: int, rule: str, message: str,
+                   headers: dict[str, str] | None = None) -> tuple[Response, int]:
+    response = jsonify({"error": {"rule": rule, "message": message}})
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response, status
+
+
+def register_error_handlers(app: Any) -> None:
+    @app.errorhandler(Refused)
+    def _refused(error: Refused) -> tuple[Response, int]:
+        return error_response(error.status, error.rule, error.message, error.headers)
+
+    @app.errorhandler(TableError)
+    def _table_error(error: TableError) -> tuple[Response, int]:
+        return error_response(error.status, error.rule, error.message)
+
+    @app.errorhandler(EngineError)
+    def _engine_error(error: EngineError) -> tuple[Response, int]:
+        status = 400 if error.rule == "format" or isinstance(error, SetupError) else 409
+        return error_response(status, error.rule, error.message)
+
+    @app.errorhandler(UnknownRevealError)
+    def _unknown_reveal(error: UnknownRevealError) -> tuple[Response, int]:
+        return error_response(404, "reveal", str(error))
+
+    @app.errorhandler(413)
+    def _too_large(error: Any) -> tuple[Response, int]:
+        limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+        return error_response(413, "format", f"the upload is too large (limit {limit // 1024} KiB)")
+
+    for status in (404, 405):
+        def _http(error: Any, status: int = status) -> Any:
+            if request.path.startswith("/api/"):
+                return error_response(status, "http", str(getattr(error, "description", error)))
+            return error
+
+        app.register_error_handler(status, _http)

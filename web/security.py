@@ -1,0 +1,174 @@
+"""Who may change the game: the table PIN, wrong-PIN throttling, cross-site and upload guards.
+
+Viewing is open on the local network; every request that changes anything must
+
+* carry the table PIN (header ``X-Table-PIN``, or a ``pin`` form field);
+* come from this site: an ``Origin`` (or, without one, a ``Referer``) naming another host is
+  refused, and a form post must also carry the session's CSRF token (``csrf_token`` field or
+  ``X-CSRF-Token`` header). JSON bodies must be sent as ``application/json``, which a
+  cross-site form cannot do without a CORS preflight this app never grants.
+
+Wrong PINs are throttled per client IP: ``PIN_FREE_TRIES`` free tries, then the client waits
+1, 2, 4 … up to ``PIN_MAX_LOCK_S`` seconds before the next try is even looked at.
+
+The PIN is configured (``--pin``, ``BLUFFCAM_PIN``) or generated at start; it is printed on
+the console and ``GET /api/pin`` tells it only to a browser on the table's own machine
+(loopback), which is where the board runs on the TV.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, request, session
+
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+PIN_HEADER = "X-Table-PIN"
+CSRF_HEADER = "X-CSRF-Token"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
+
+
+class Refused(Exception):
+    """A request refused before it reached the table: status, rule and a clear message."""
+
+    def __init__(self, status: int, message: str, *, rule: str = "access",
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.rule = rule
+        self.headers = headers or {}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"rule": self.rule, "message": self.message}}
+
+
+def generate_pin() -> str:
+    """Four digits: easy to read off the board and type on a phone."""
+    return f"{secrets.randbelow(10_000):04d}"
+
+
+@dataclass
+class _Strikes:
+    count: int = 0
+    locked_until: float = 0.0
+
+
+class PinGuard:
+    """Checks the table PIN with per-IP exponential backoff after a few wrong tries."""
+
+    def __init__(self, pin: str, *, free_tries: int = 3, max_lock_s: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if not pin:
+            raise ValueError("the table PIN must not be empty")
+        self.pin = pin
+        self.free_tries = free_tries
+        self.max_lock_s = max_lock_s
+        self._clock = clock
+        self._strikes: dict[str, _Strikes] = {}
+        self._lock = threading.Lock()
+
+    def check(self, client: str, offered: str | None) -> None:
+        """Pass quietly, or raise `Refused` (401 missing, 403 wrong, 429 wait)."""
+        with self._lock:
+            strikes = self._strikes.get(client)
+            now = self._clock()
+            if strikes is not None and now < strikes.locked_until:
+                wait = max(1, int(strikes.locked_until - now + 0.999))
+                raise Refused(429, f"too many wrong PINs from {client}: wait {wait} s",
+                              rule="pin", headers={"Retry-After": str(wait)})
+            if not offered:
+                raise Refused(401, f"this changes the game: send the table PIN ({PIN_HEADER} "
+                                   "header), shown on the board", rule="pin")
+            if hmac.compare_digest(offered.strip().encode(), self.pin.encode()):
+                self._strikes.pop(client, None)
+                return
+            strikes = self._strikes.setdefault(client, _Strikes())
+            strikes.count += 1
+            if strikes.count >= self.free_tries:
+                lock_s = min(2.0 ** (strikes.count - self.free_tries), self.max_lock_s)
+                strikes.locked_until = now + lock_s
+            raise Refused(403, "wrong table PIN", rule="pin")
+
+
+# ---------------------------------------------------------------------- request guards
+
+
+def client_ip() -> str:
+    return request.remote_addr or "unknown"
+
+
+def is_loopback() -> bool:
+    return client_ip() in LOOPBACK
+
+
+def csrf_token() -> str:
+    """The session's CSRF token (made on first use); templates call it for form posts."""
+    token = session.get("csrf_token")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(24)
+        session["csrf_token"] = token
+    return token
+
+
+def check_same_origin() -> None:
+    """Refuse a state-changing request whose Origin/Referer names another site."""
+    source = request.headers.get("Origin") or request.headers.get("Referer")
+    if not source or source == "null":
+        if request.headers.get("Origin") == "null":
+            raise Refused(403, "cross-site request refused (Origin: null)", rule="csrf")
+        return
+    host = urlsplit(source).netloc
+    if host.lower() != request.host.lower():
+        raise Refused(403, f"cross-site request refused: {source} is not {request.host}",
+                      rule="csrf")
+
+
+def check_body_type() -> None:
+    """JSON as application/json; form posts only with the session's CSRF token."""
+    if not request.content_length and not request.data and not request.form:
+        return  # no body at all (e.g. undo): the PIN header already needs a preflight
+    mimetype = request.mimetype
+    if mimetype == "application/json":
+        return
+    if mimetype in FORM_TYPES:
+        offered = request.headers.get(CSRF_HEADER) or request.form.get("csrf_token", "")
+        expected = session.get("csrf_token")
+        if not expected or not hmac.compare_digest(str(offered), str(expected)):
+            raise Refused(403, "form post without a valid CSRF token (reload the page)",
+                          rule="csrf")
+        return
+    raise Refused(415, f"send JSON with Content-Type: application/json (got {mimetype!r})",
+                  rule="format")
+
+
+def require_pin() -> None:
+    """The table PIN from the header or a form field, checked with throttling."""
+    guard: PinGuard = current_app.extensions["bluffcam.pin"]
+    offered = request.headers.get(PIN_HEADER)
+    if offered is None and request.mimetype in FORM_TYPES[:2]:
+        offered = request.form.get("pin")
+    guard.check(client_ip(), offered)
+
+
+def guard_change(*, pin: bool = True) -> None:
+    """Everything a state-changing request must pass, in order."""
+    check_same_origin()
+    check_body_type()
+    if pin:
+        require_pin()
+
+
+def init_app(app: Flask, pin: str) -> PinGuard:
+    guard = PinGuard(pin, free_tries=int(app.config["PIN_FREE_TRIES"]),
+                     max_lock_s=float(app.config["PIN_MAX_LOCK_S"]))
+    app.extensions["bluffcam.pin"] = guard
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    return guard
