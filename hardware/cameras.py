@@ -129,7 +129,7 @@ class Picamera2Camera(CameraSource):
         resolution: tuple[int, int] | None = None,
         settle_s: float = PICAMERA2_SETTLE_S,
         module: ModuleType | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.spec = "picamera2" + (f":{resolution[0]}x{resolution[1]}" if resolution else "")
         picamera2 = module if module is not None else _import_picamera2()
@@ -150,7 +150,9 @@ class Picamera2Camera(CameraSource):
         except Exception as exc:
             self._camera.close()
             raise CameraError(f"{self.spec}: could not start the camera: {exc}") from exc
-        sleep(settle_s)  # let auto-exposure and white balance settle before the first frame
+        (sleep or time.sleep)(
+            settle_s
+        )  # let auto-exposure and white balance settle before the first frame
         self._closed = False
 
     def read(self) -> Frame:

@@ -319,10 +319,13 @@ class ButtonPanel:
 
     def close(self) -> None:
         self.wait_feedback()
-        while self._devices:
-            device = self._devices.pop()
-            with contextlib.suppress(Exception):
-                device.close()
+        devices, self._devices = self._devices, []
+        # each Button's hold thread takes ~0.1 s to stop: close them side by side
+        closers = [threading.Thread(target=_close_quietly, args=(d,)) for d in devices]
+        for closer in closers:
+            closer.start()
+        for closer in closers:
+            closer.join()
 
     def __enter__(self) -> ButtonPanel:
         return self
@@ -334,6 +337,11 @@ class ButtonPanel:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _close_quietly(device: Any) -> None:
+    with contextlib.suppress(Exception):
+        device.close()
 
 
 def _no_args(function: Callable[[], None]) -> Callable[[], None]:

@@ -1,0 +1,266 @@
+"""Turns button-panel events into game actions for the player whose turn it is.
+
+The panel only reports presses; this is where they mean something. The controller keeps the
+bid being composed (face and count, starting from the lowest legal raise), submits actions
+through the `Table` (``submit(action, source="panel")``), and keeps the seat LEDs on the
+player whose turn it is. A press that cannot apply — a bid that is not a raise, DOUBT with no
+bid, anything out of phase — blinks and buzzes and changes nothing; the engine is the judge.
+
+Keys: FACE cycles the face (lowest legal count for it); UP/DOWN change the count; BID bids;
+REROLL bids and re-rolls (the table's camera reads the set-aside dice); DOUBT challenges
+(Bluff), calls "Scam!" (Scam) or says "don't believe" (Impus); PASS passes (Scam); OK takes
+the reveal with the camera; UNDO clears the composed bid, a long UNDO undoes the last action.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from hardware.panel import Key, PanelEvent
+
+log = logging.getLogger(__name__)
+
+#: The most dice any game has on the table (6 players × 6 dice, rounded up).
+MAX_COUNT = 40
+#: What DOUBT means in each game.
+DOUBT_ACTION = {"bluff": "challenge", "scam": "scam", "impus": "doubt"}
+
+
+class TableLike(Protocol):
+    """What the controller needs from `bluffcam.table.Table`."""
+
+    def state(self) -> dict[str, Any]: ...
+
+    def submit(self, action: Any, source: str = "web") -> dict[str, Any]: ...
+
+    def undo(self) -> dict[str, Any]: ...
+
+    def capture_reveal(self) -> dict[str, Any]: ...
+
+
+class PanelLike(Protocol):
+    """What the controller needs from `hardware.panel.ButtonPanel`."""
+
+    events: queue.Queue[PanelEvent]
+
+    def show_turn(self, seat: int | None) -> None: ...
+
+    def refuse(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """The bid being composed: ``face=None`` is a joker (★) bid."""
+
+    count: int
+    face: int | None
+
+    def __str__(self) -> str:
+        return f"{self.count}*" if self.face is None else f"{self.count}x{self.face}"
+
+    @classmethod
+    def parse(cls, text: str) -> Draft:
+        text = text.strip().replace("×", "x").replace("★", "*")
+        if text.endswith("*"):
+            return cls(int(text[:-1]), None)
+        count, _, face = text.partition("x")
+        return cls(int(count), int(face))
+
+
+class PanelController:
+    """Consumes `PanelEvent`s; one instance per table. Thread-safe: one event at a time."""
+
+    def __init__(
+        self,
+        table: TableLike,
+        panel: PanelLike,
+        *,
+        on_message: Callable[[str], None] | None = None,
+    ) -> None:
+        self.table = table
+        self.panel = panel
+        self.on_message = on_message or (lambda text: log.info("panel: %s", text))
+        self.draft: Draft | None = None
+        self._draft_basis: tuple[Any, ...] | None = None
+        self._lock = threading.Lock()
+        self.refused = 0
+
+    # ------------------------------------------------------------------ state helpers
+
+    def _state(self) -> dict[str, Any]:
+        return self.table.state()
+
+    @staticmethod
+    def _game(state: Mapping[str, Any]) -> Mapping[str, Any]:
+        game = state.get("game")
+        return game if isinstance(game, Mapping) else {}
+
+    @staticmethod
+    def _lowest_raises(state: Mapping[str, Any]) -> list[Draft]:
+        legal = state.get("legal") or {}
+        return [Draft.parse(text) for text in legal.get("lowest_raises", [])]
+
+    @staticmethod
+    def _legal_kinds(state: Mapping[str, Any]) -> list[str]:
+        legal = state.get("legal") or {}
+        return list(legal.get("kinds", []))
+
+    def _sync_draft(self, state: Mapping[str, Any]) -> None:
+        """Start again from the lowest legal raise whenever the turn or the bid changed."""
+        game = self._game(state)
+        basis = (game.get("turn"), game.get("bid"), game.get("phase"))
+        if basis != self._draft_basis:
+            self._draft_basis = basis
+            raises = self._lowest_raises(state)
+            self.draft = raises[0] if raises else None
+
+    def refresh(self) -> None:
+        """Follow the table: seat LEDs on whoever's turn it is, the draft reset if needed."""
+        with self._lock:
+            state = self._state()
+            self._sync_draft(state)
+            self._show_turn(state)
+
+    def _show_turn(self, state: Mapping[str, Any]) -> None:
+        game = self._game(state)
+        names = [p.get("name") if isinstance(p, Mapping) else p for p in game.get("players", [])]
+        turn = game.get("turn")
+        self.panel.show_turn(names.index(turn) if turn in names else None)
+
+    # ------------------------------------------------------------------ events
+
+    def handle(self, event: PanelEvent) -> bool:
+        """Act on one event; returns whether it did something (False = refused)."""
+        with self._lock:
+            state = self._state()
+            self._sync_draft(state)
+            try:
+                done = self._dispatch(event, state)
+            except ValueError as exc:  # IllegalActionError and TableError: the table said no
+                done = self._refuse(str(getattr(exc, "message", exc)))
+            except Exception as exc:  # a camera or table fault must not kill the panel
+                log.exception("panel action failed")
+                done = self._refuse(f"{type(exc).__name__}: {exc}")
+            new_state = self._state()
+            self._sync_draft(new_state)
+            self._show_turn(new_state)
+            return done
+
+    def _refuse(self, why: str) -> bool:
+        self.refused += 1
+        self.on_message(f"refused: {why}")
+        self.panel.refuse()
+        return False
+
+    def _dispatch(self, event: PanelEvent, state: Mapping[str, Any]) -> bool:
+        game = self._game(state)
+        if not game:
+            return self._refuse("no game: start one on the dashboard")
+        kind = str(game.get("game", ""))
+        turn = game.get("turn")
+        kinds = self._legal_kinds(state)
+        key = event.key
+        if key is Key.UNDO:
+            if event.is_long:
+                self.table.undo()
+                self.on_message("undone")
+                return True
+            self._draft_basis = None
+            self._sync_draft(state)
+            self.on_message(f"bid reset to {self.draft}" if self.draft else "nothing to reset")
+            return True
+        if key is Key.OK:
+            if "reveal" not in kinds:
+                return self._refuse("OK takes the reveal, and no reveal is due")
+            if state.get("review"):
+                return self._refuse("a reading waits for review on the dashboard")
+            self.table.capture_reveal()
+            self.on_message("reveal taken")
+            return True
+        if turn is None:
+            return self._refuse(f"{key.value}: nobody's turn now (phase {game.get('phase')})")
+        if key in (Key.FACE, Key.UP, Key.DOWN):
+            return self._compose(key, state)
+        if key is Key.BID or key is Key.REROLL:
+            return self._bid(turn, reroll=key is Key.REROLL, kinds=kinds, game_kind=kind)
+        if key is Key.DOUBT:
+            action = DOUBT_ACTION.get(kind)
+            if action is None or action not in kinds:
+                return self._refuse("DOUBT: there is no bid to doubt")
+            self.table.submit({"player": turn, action: True}, source="panel")
+            self.on_message(f"{turn}: {'Scam!' if action == 'scam' else action}")
+            return True
+        if key is Key.PASS:
+            if "pass" not in kinds:
+                return self._refuse(f"PASS: {kind} has no pass")
+            self.table.submit({"player": turn, "pass": True}, source="panel")
+            self.on_message(f"{turn}: pass")
+            return True
+        return self._refuse(f"{key.value}: not used in {kind}")
+
+    def _compose(self, key: Key, state: Mapping[str, Any]) -> bool:
+        raises = self._lowest_raises(state)
+        if not raises or self.draft is None:
+            return self._refuse("no bid can be made now")
+        lowest_for = {r.face: r.count for r in raises}
+        draft = self.draft
+        if key is Key.FACE:
+            faces = sorted(lowest_for, key=lambda f: (f is None, f or 0))  # 2..6 then ★
+            at = faces.index(draft.face) if draft.face in faces else -1
+            face = faces[(at + 1) % len(faces)]
+            self.draft = Draft(lowest_for[face], face)
+        elif key is Key.UP:
+            if draft.count >= MAX_COUNT:
+                return self._refuse(f"count cannot go above {MAX_COUNT}")
+            self.draft = Draft(draft.count + 1, draft.face)
+        else:
+            floor = lowest_for.get(draft.face, 1)
+            if draft.count <= floor:
+                return self._refuse(f"{draft} is already the lowest legal bid for this face")
+            self.draft = Draft(draft.count - 1, draft.face)
+        self.on_message(f"bid: {self.draft}")
+        return True
+
+    def _bid(self, turn: str, *, reroll: bool, kinds: list[str], game_kind: str) -> bool:
+        if "bid" not in kinds:
+            return self._refuse(f"BID: {game_kind} bids are made on the dashboard")
+        if self.draft is None:
+            return self._refuse("no bid composed")
+        action: dict[str, Any] = {"player": turn, "bid": str(self.draft)}
+        if reroll:
+            if "set_aside" not in kinds:
+                return self._refuse("REROLL: not allowed now (needs 2+ dice in the cup)")
+            action["reroll"] = True
+        self.table.submit(action, source="panel")
+        self.on_message(f"{turn}: {'raise and re-roll ' if reroll else ''}{self.draft}")
+        return True
+
+    # ------------------------------------------------------------------ loop
+
+    def run(self, stop: threading.Event, *, poll_s: float = 0.1) -> None:
+        """Consume panel events (and follow table changes) until ``stop`` is set."""
+        changes = getattr(self.table, "subscribe", None)
+        updates: queue.Queue[Any] | None = changes() if callable(changes) else None
+        try:
+            self.refresh()
+            while not stop.is_set():
+                try:
+                    event = self.panel.events.get(timeout=poll_s)
+                except queue.Empty:
+                    event = None
+                if event is not None:
+                    self.handle(event)
+                if updates is not None and not updates.empty():
+                    while not updates.empty():
+                        updates.get_nowait()
+                    self.refresh()
+        finally:
+            if updates is not None:
+                unsubscribe = getattr(self.table, "unsubscribe", None)
+                if callable(unsubscribe):
+                    unsubscribe(updates)
