@@ -1,0 +1,694 @@
+"""Impus Bluff (RULES.md I1–I9): the card game, adjudicated from what a referee can know.
+
+The engine never sees a hand. It knows each player's card count, the pile (batches face down,
+polymorphs face up), the pile's claim, who played the last batch, the discards, who is safe
+and who lost. A doubted batch is turned up (``{"reveal": ["orc", "imp"]}``, typed or read by
+the camera) and that decides who takes the pile.
+
+Choices where the seed is silent (each also in docs/impus.md):
+- A polymorph is a whole turn; it cannot be doubted, so the next player must add cards (I8).
+- Four of a kind are discarded "at once" (I7): after the deal, or by the player who just took
+  the pile, before the next play. A later discard is refused.
+- A player whose hand empties becomes safe when the next player acts on their batch without a
+  successful doubt (I9); the game ends when one player is not safe, and that player loses.
+- A polymorph turned up inside a doubted batch is not the named kind (it is a lie).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.actions import (
+    Action,
+    CardReveal,
+    JsonObject,
+    register_action,
+)
+from engine.cards import (
+    IMP,
+    POLYMORPH,
+    CardOptions,
+    Deck,
+    build_deck,
+    deal_counts,
+    normalise_kind,
+    plural,
+)
+from engine.errors import IllegalActionError
+from engine.game import Game, Phase
+
+# ----------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCards(Action):
+    """I3/I4: put ``count`` cards face down; ``claim`` names the kind on a new pile only."""
+
+    player: str
+    count: int
+    claim: str | None = None
+    key: ClassVar[str] = "play"
+
+    @property
+    def actor(self) -> str | None:
+        return self.player
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {"player": self.player, "play": self.count}
+        if self.claim is not None:
+            out["claim"] = self.claim
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt(Action):
+    """I4: "don't believe" — the previous player's batch is turned up."""
+
+    player: str
+    key: ClassVar[str] = "doubt"
+
+    @property
+    def actor(self) -> str | None:
+        return self.player
+
+    def to_json(self) -> JsonObject:
+        return {"player": self.player, "doubt": True}
+
+
+@dataclass(frozen=True, slots=True)
+class Polymorph(Action):
+    """I8: a polymorph put face up; from now on the pile's claims are of ``kind``."""
+
+    player: str
+    kind: str
+    key: ClassVar[str] = "polymorph"
+
+    @property
+    def actor(self) -> str | None:
+        return self.player
+
+    def to_json(self) -> JsonObject:
+        return {"player": self.player, "polymorph": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """I7: four of a kind (or the two polymorphs) laid aside face up."""
+
+    player: str
+    kind: str
+    key: ClassVar[str] = "discard"
+
+    @property
+    def actor(self) -> str | None:
+        return self.player
+
+    def to_json(self) -> JsonObject:
+        return {"player": self.player, "discard": self.kind}
+
+
+def _format_error(obj: Mapping[str, Any], text: str) -> IllegalActionError:
+    return IllegalActionError("format", f"{dict(obj)!r}: {text}")
+
+
+def _only_keys(obj: Mapping[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise _format_error(obj, f"unexpected key(s) {', '.join(extra)}")
+
+
+def _player(obj: Mapping[str, Any]) -> str:
+    name = obj.get("player")
+    if not isinstance(name, str) or not name:
+        raise _format_error(obj, '"player" must be a player\'s name')
+    return name
+
+
+def _kind(obj: Mapping[str, Any], key: str) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise _format_error(obj, f'"{key}" must name a card kind, e.g. "orc"')
+    return normalise_kind(value)
+
+
+def _parse_play(obj: Mapping[str, Any]) -> Action:
+    _only_keys(obj, {"player", "play", "claim"})
+    count = obj["play"]
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise _format_error(obj, '"play" must be a whole number of cards')
+    claim = _kind(obj, "claim") if "claim" in obj else None
+    return PlayCards(_player(obj), count, claim)
+
+
+def _parse_doubt(obj: Mapping[str, Any]) -> Action:
+    _only_keys(obj, {"player", "doubt"})
+    if obj.get("doubt") is not True:
+        raise _format_error(obj, '"doubt" must be true')
+    return Doubt(_player(obj))
+
+
+def _parse_polymorph(obj: Mapping[str, Any]) -> Action:
+    _only_keys(obj, {"player", "polymorph"})
+    return Polymorph(_player(obj), _kind(obj, "polymorph"))
+
+
+def _parse_discard(obj: Mapping[str, Any]) -> Action:
+    _only_keys(obj, {"player", "discard"})
+    return Discard(_player(obj), _kind(obj, "discard"))
+
+
+register_action("play", _parse_play)
+register_action("doubt", _parse_doubt)
+register_action("polymorph", _parse_polymorph)
+register_action("discard", _parse_discard)
+
+
+# ------------------------------------------------------------------------ table state
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Cards put face down on the pile by one player under the pile's claim."""
+
+    player: str
+    count: int
+    claim: str
+
+    def to_json(self) -> JsonObject:
+        return {"player": self.player, "count": self.count, "claim": self.claim}
+
+
+@dataclass(frozen=True, slots=True)
+class PolymorphPlay:
+    """A polymorph lying face up on the pile (I8)."""
+
+    player: str
+    kind: str
+
+    @property
+    def count(self) -> int:
+        return 1
+
+    def to_json(self) -> JsonObject:
+        return {"player": self.player, "polymorph": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardEntry:
+    player: str
+    kind: str
+    count: int
+
+    def to_json(self) -> JsonObject:
+        return {"player": self.player, "kind": self.kind, "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class PileResult:
+    """One pile ended by a doubt (I4, I5): the history entry a dashboard lists."""
+
+    number: int
+    claim: str
+    count: int
+    player: str
+    doubter: str
+    revealed: tuple[str, ...]
+    truthful: bool
+    taker: str
+    pile_size: int
+    became_safe: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        text = (
+            f"{self.count} {plural(self.claim, self.count)} claimed: {', '.join(self.revealed)}"
+            f" — {self.taker} takes the pile ({self.pile_size} {plural('card', self.pile_size)})"
+        )
+        if self.became_safe:
+            text += f"; {self.became_safe} is safe"
+        return text
+
+    def to_json(self) -> JsonObject:
+        return {
+            "pile": self.number,
+            "claim": self.claim,
+            "count": self.count,
+            "player": self.player,
+            "doubter": self.doubter,
+            "revealed": list(self.revealed),
+            "truthful": self.truthful,
+            "taker": self.taker,
+            "pile_size": self.pile_size,
+            "verdict": self.verdict,
+        }
+
+
+@dataclass(slots=True)
+class _Table:
+    """Everything the referee knows, apart from the phase and the turn."""
+
+    cards: dict[str, int]
+    pile: list[Batch | PolymorphPlay] = field(default_factory=list)
+    claim: str | None = None
+    discards: list[DiscardEntry] = field(default_factory=list)
+    safe: list[str] = field(default_factory=list)
+    pending: str | None = None
+    doubter: str | None = None
+    discard_window: set[str] = field(default_factory=set)
+
+
+# ------------------------------------------------------------------------------- game
+
+
+class ImpusGame(Game):
+    """Impus Bluff for 2–6 players. Options: ``kinds``, ``polymorphs``, ``remove_kinds``."""
+
+    kind: ClassVar[str] = "impus"
+    title: ClassVar[str] = "Impus Bluff"
+    seat_rule: ClassVar[str] = "I2"
+    end_rule: ClassVar[str] = "I9"
+    reveal_rule: ClassVar[str] = "I4"
+    starter_rule: ClassVar[str] = "I3"
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        starter: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(players, starter, options)
+        self.deck: Deck = build_deck(len(self.players), self.card_options)
+        hands = deal_counts(len(self.players), self.deck)
+        self.loser: str | None = None
+        self.table = _Table(cards=dict(zip(self.players, hands, strict=True)))
+        self.table.discard_window = set(self.players)
+
+    def _configure(self, options: JsonObject) -> None:
+        self.card_options = CardOptions.from_dict(options)
+
+    # ------------------------------------------------------------ what is known
+    @property
+    def pile_size(self) -> int:
+        return sum(entry.count for entry in self.table.pile)
+
+    @property
+    def claim(self) -> str | None:
+        return self.table.claim
+
+    @property
+    def last_batch(self) -> Batch | None:
+        """The batch a doubt would turn up: the top of the pile, when it is a batch."""
+        top = self.table.pile[-1] if self.table.pile else None
+        return top if isinstance(top, Batch) else None
+
+    def cards_of(self, name: str) -> int:
+        return self.table.cards[name]
+
+    def discarded_cards(self) -> int:
+        return sum(entry.count for entry in self.table.discards)
+
+    def is_out(self, name: str) -> bool:
+        return name in self.table.safe
+
+    def _polymorphs_visible(self) -> int:
+        on_pile = sum(isinstance(entry, PolymorphPlay) for entry in self.table.pile)
+        discarded = sum(e.count for e in self.table.discards if e.kind == POLYMORPH)
+        return on_pile + discarded
+
+    def _not_safe(self) -> list[str]:
+        return [name for name in self.players if name not in self.table.safe]
+
+    def _next_active(self, after: str) -> str | None:
+        """The next player clockwise who holds cards and is not safe (I6)."""
+        start = self.players.index(after)
+        for step in range(1, len(self.players) + 1):
+            name = self.players[(start + step) % len(self.players)]
+            if name not in self.table.safe and self.table.cards[name] > 0:
+                return name
+        return None
+
+    # ------------------------------------------------------------------ checks
+    def check(self, action: Action) -> None:
+        if self.phase is Phase.OVER:
+            raise IllegalActionError(
+                "I9", f"{_describe(action)}: the game is over, {self.loser} lost"
+            )
+        super().check(action)
+
+    def _check(self, action: Action) -> None:
+        if isinstance(action, PlayCards):
+            self._check_play(action)
+        elif isinstance(action, Doubt):
+            self._check_doubt(action)
+        elif isinstance(action, CardReveal):
+            self._check_reveal(action)
+        elif isinstance(action, Polymorph):
+            self._check_polymorph(action)
+        elif isinstance(action, Discard):
+            self._check_discard(action)
+        else:
+            raise IllegalActionError(
+                "I4",
+                f"{_describe(action)} is not an Impus Bluff action (play, doubt, reveal, "
+                "polymorph, discard)",
+            )
+
+    def _check_turn(self, action: Action, player: str) -> None:
+        if self.phase is Phase.REVEAL:
+            raise IllegalActionError(
+                "I4", f"{_describe(action)}: the doubted batch must be turned up (reveal) first"
+            )
+        if player in self.table.safe:
+            raise IllegalActionError("I9", f"{_describe(action)}: {player} is safe, out of play")
+        if player != self.turn:
+            raise IllegalActionError("I6", f"{_describe(action)}: it is {self.turn}'s turn")
+
+    def _check_claimable(self, action: Action, kind: str, rule: str) -> None:
+        if kind == IMP:
+            raise IllegalActionError(rule, f"{_describe(action)}: an imp may never be named")
+        if kind not in self.deck.claimable:
+            raise IllegalActionError(
+                rule,
+                f"{_describe(action)}: {kind!r} is not a kind in this deck "
+                f"({', '.join(self.deck.claimable)})",
+            )
+
+    def _check_play(self, action: PlayCards) -> None:
+        self._check_turn(action, action.player)
+        held = self.table.cards[action.player]
+        if action.count < 1:
+            raise IllegalActionError("I3", f"{_describe(action)}: a batch is one or more cards")
+        if action.count > held:
+            raise IllegalActionError(
+                "I3",
+                f"{_describe(action)}: {action.player} holds only {held} {plural('card', held)}",
+            )
+        current = self.table.claim
+        if current is None:
+            if action.claim is None:
+                raise IllegalActionError(
+                    "I3", f"{_describe(action)}: a new pile's first batch must name a kind"
+                )
+            self._check_claimable(action, action.claim, "I3")
+        elif action.claim is not None and action.claim != current:
+            raise IllegalActionError(
+                "I4",
+                f"{_describe(action)}: the pile's claim is {current!r}; a believer adds "
+                "cards of the same kind",
+            )
+
+    def _check_doubt(self, action: Doubt) -> None:
+        self._check_turn(action, action.player)
+        if not self.table.pile:
+            raise IllegalActionError("I4", f"{_describe(action)}: there is no batch to doubt")
+        if self.last_batch is None:
+            raise IllegalActionError(
+                "I8",
+                f"{_describe(action)}: a polymorph lies face up on top; the next player "
+                "must add cards",
+            )
+
+    def _check_reveal(self, action: CardReveal) -> None:
+        batch = self.last_batch
+        if self.phase is not Phase.REVEAL or batch is None:
+            raise IllegalActionError("I4", f"{_describe(action)}: no batch has been doubted")
+        if len(action.cards) != batch.count:
+            raise IllegalActionError(
+                "I4",
+                f"{_describe(action)}: the doubted batch is {batch.count} "
+                f"{plural('card', batch.count)}, the reveal shows {len(action.cards)}",
+            )
+        shown: dict[str, int] = {}
+        for raw in action.cards:
+            card = normalise_kind(raw)
+            if self.deck.count_of(card) == 0:
+                cards = [*self.deck.kinds_in_play, *([POLYMORPH] if self.deck.polymorphs else [])]
+                raise IllegalActionError(
+                    "I1",
+                    f"{_describe(action)}: {card!r} is not a card in this deck "
+                    f"({', '.join(cards)})",
+                )
+            shown[card] = shown.get(card, 0) + 1
+        for card, count in shown.items():
+            available = self.hidden_count(card)
+            if count > available:
+                raise IllegalActionError(
+                    "I1",
+                    f"{_describe(action)}: shows {count} {plural(card, count)} but only "
+                    f"{available} can be in a hand or the pile",
+                )
+
+    def hidden_count(self, card: str) -> int:
+        """How many ``card`` cards (a kind, or polymorph) may be in hands or face down."""
+        return self.deck.count_of(card) - self._visible_elsewhere(card)
+
+    def _visible_elsewhere(self, card: str) -> int:
+        """Cards of ``card`` known to be face up (discarded, or a polymorph on the pile)."""
+        if card == POLYMORPH:
+            return self._polymorphs_visible()
+        return sum(e.count for e in self.table.discards if e.kind == card)
+
+    def _check_polymorph(self, action: Polymorph) -> None:
+        self._check_turn(action, action.player)
+        if self.deck.polymorphs == 0:
+            raise IllegalActionError(
+                "I2", f"{_describe(action)}: this game is dealt without polymorph cards"
+            )
+        if self.table.claim is None:
+            raise IllegalActionError(
+                "I8",
+                f"{_describe(action)}: a polymorph changes the pile's claim, and no pile "
+                "has been started",
+            )
+        self._check_claimable(action, action.kind, "I8")
+        if action.kind == self.table.claim:
+            raise IllegalActionError(
+                "I8",
+                f"{_describe(action)}: the pile is already {plural(action.kind)}; "
+                "a polymorph names another kind",
+            )
+        if self._polymorphs_visible() >= self.deck.polymorphs:
+            raise IllegalActionError(
+                "I8", f"{_describe(action)}: every polymorph card is already face up"
+            )
+
+    def _check_discard(self, action: Discard) -> None:
+        if self.phase is Phase.REVEAL:
+            raise IllegalActionError(
+                "I7", f"{_describe(action)}: the doubted batch must be turned up first"
+            )
+        player = action.player
+        if action.kind == IMP:
+            raise IllegalActionError(
+                "I7", f"{_describe(action)}: imps are never discarded, even four of them"
+            )
+        if action.kind == POLYMORPH:
+            need = self.deck.polymorphs
+            if need == 0 or self._polymorphs_visible() > 0:
+                raise IllegalActionError(
+                    "I7", f"{_describe(action)}: both polymorph cards must be in hand to discard"
+                )
+        else:
+            need = self.deck.count_of(action.kind)
+            if need == 0:
+                raise IllegalActionError(
+                    "I7", f"{_describe(action)}: {action.kind!r} is not a kind in this deck"
+                )
+            if any(e.kind == action.kind for e in self.table.discards):
+                raise IllegalActionError(
+                    "I7", f"{_describe(action)}: the {plural(action.kind)} are already discarded"
+                )
+        held = self.table.cards[player]
+        if held < need:
+            raise IllegalActionError(
+                "I7", f"{_describe(action)}: {player} holds only {held} {plural('card', held)}"
+            )
+        if player not in self.table.discard_window:
+            raise IllegalActionError(
+                "I7",
+                f"{_describe(action)}: four of a kind are discarded at once — after the "
+                "deal, or by whoever just took the pile, before the next play",
+            )
+
+    # ------------------------------------------------------------------- apply
+    def _play(self, action: Action) -> None:
+        if isinstance(action, PlayCards):
+            self._play_cards(action)
+        elif isinstance(action, Doubt):
+            self.table.discard_window.clear()
+            self.table.doubter = action.player
+            self.phase = Phase.REVEAL
+            self.turn = None
+        elif isinstance(action, CardReveal):
+            self._resolve_doubt(action)
+        elif isinstance(action, Polymorph):
+            self._play_polymorph(action)
+        elif isinstance(action, Discard):
+            self._discard(action)
+
+    def _believed(self, actor: str) -> None:
+        """``actor`` acted on the pile without doubting: a pending empty hand is now safe (I9)."""
+        self.table.discard_window.clear()
+        pending = self.table.pending
+        if pending is not None:
+            self.table.safe.append(pending)
+            self.table.pending = None
+        if self.table.cards[actor] == 0:
+            self.table.pending = actor
+
+    def _play_cards(self, action: PlayCards) -> None:
+        claim = self.table.claim or action.claim
+        assert claim is not None  # _check_play guarantees it
+        self.table.claim = claim
+        self.table.cards[action.player] -= action.count
+        self.table.pile.append(Batch(action.player, action.count, claim))
+        self._believed(action.player)
+        self._next_turn(action.player)
+
+    def _play_polymorph(self, action: Polymorph) -> None:
+        self.table.cards[action.player] -= 1
+        self.table.pile.append(PolymorphPlay(action.player, action.kind))
+        self.table.claim = action.kind
+        self._believed(action.player)
+        self._next_turn(action.player)
+
+    def _resolve_doubt(self, action: CardReveal) -> None:
+        batch = self.last_batch
+        doubter = self.table.doubter
+        assert batch is not None and doubter is not None  # _check_reveal guarantees them
+        revealed = tuple(normalise_kind(card) for card in action.cards)
+        truthful = all(card == batch.claim for card in revealed)
+        taker = doubter if truthful else batch.player
+        size = self.pile_size
+        became_safe = None
+        if self.table.pending is not None and self.table.pending != taker:
+            became_safe = self.table.pending
+            self.table.safe.append(became_safe)
+        self.table.pending = None
+        self.table.cards[taker] += size
+        self.history.append(
+            PileResult(
+                number=len(self.history) + 1,
+                claim=batch.claim,
+                count=batch.count,
+                player=batch.player,
+                doubter=doubter,
+                revealed=revealed,
+                truthful=truthful,
+                taker=taker,
+                pile_size=size,
+                became_safe=became_safe,
+            )
+        )
+        self.table.pile.clear()
+        self.table.claim = None
+        self.table.doubter = None
+        self.table.discard_window = {taker}
+        self.phase = Phase.BIDDING
+        self._next_turn(taker)
+
+    def _discard(self, action: Discard) -> None:
+        count = self.deck.count_of(action.kind)
+        self.table.cards[action.player] -= count
+        self.table.discards.append(DiscardEntry(action.player, action.kind, count))
+        if self.table.cards[action.player] == 0:
+            self.table.safe.append(action.player)
+            self.table.discard_window.discard(action.player)
+            if self.turn == action.player:
+                self._next_turn(action.player)
+                return
+        self._end_if_decided()
+
+    def _next_turn(self, after: str) -> None:
+        if self._end_if_decided():
+            return
+        self.turn = self._next_active(after)
+
+    def _end_if_decided(self) -> bool:
+        """I9: when one player is not safe, that player loses and the game is over."""
+        remaining = self._not_safe()
+        if len(remaining) > 1:
+            return False
+        self.loser = remaining[0]
+        self.phase = Phase.OVER
+        self.turn = None
+        self.table.discard_window.clear()
+        return True
+
+    # ------------------------------------------------------------------ output
+    def legal_action_kinds(self) -> list[str]:
+        """What the player whose turn it is may do now (a reveal while one is due)."""
+        if self.phase is Phase.OVER:
+            return []
+        if self.phase is Phase.REVEAL:
+            return ["reveal"]
+        kinds = ["play"]
+        if self.last_batch is not None:
+            kinds.append("doubt")
+        if (
+            self.table.claim is not None
+            and self.deck.polymorphs > self._polymorphs_visible()
+            and len(self.deck.claimable) > 1
+        ):
+            kinds.append("polymorph")
+        return kinds
+
+    def discard_candidates(self) -> list[str]:
+        """Players who may still discard four of a kind at once (I7), in seat order."""
+        if self.phase is not Phase.BIDDING:
+            return []
+        smallest = 2 if self.deck.polymorphs else 4
+        window = self.table.discard_window
+        return [n for n in self.players if n in window and self.cards_of(n) >= smallest]
+
+    def reveal_due(self) -> int | None:
+        """How many cards the pending reveal must name, or None when none is due."""
+        batch = self.last_batch
+        return batch.count if self.phase is Phase.REVEAL and batch is not None else None
+
+    def _player_json(self, name: str) -> JsonObject:
+        safe = name in self.table.safe
+        return {
+            "name": name,
+            "cards": self.table.cards[name],
+            "out": safe,
+            "safe": safe,
+            "lost": name == self.loser,
+        }
+
+    def to_json(self) -> JsonObject:
+        out = super().to_json()
+        batch = self.last_batch
+        out.update(
+            {
+                "loser": self.loser,
+                "claim": self.table.claim,
+                "pile": self.pile_size,
+                "last_batch": None if batch is None else batch.to_json(),
+                "doubter": self.table.doubter,
+                "reveal_due": self.reveal_due(),
+                "discards": [entry.to_json() for entry in self.table.discards],
+                "safe": list(self.table.safe),
+                "deck": self.deck.size,
+                "kinds": list(self.deck.claimable),
+                "polymorphs": self.deck.polymorphs,
+            }
+        )
+        return out
+
+    def details(self) -> JsonObject:
+        out = super().details()
+        out["pile_entries"] = [entry.to_json() for entry in self.table.pile]
+        out["discard_candidates"] = self.discard_candidates()
+        return out
+
+
+def _describe(action: Action) -> str:
+    """The refused input, as its replay object, for error messages."""
+    try:
+        return json.dumps(action.to_json(), ensure_ascii=False)
+    except NotImplementedError:
+        return repr(action)
