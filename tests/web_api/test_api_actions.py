@@ -1,0 +1,180 @@
+"""Every action kind through POST /api/action, refusals with clear 4xx messages, undo, export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+from web_api_helpers import HANDS, SETUP, play_to_reveal, post
+
+from bluffcam.table import Table
+
+
+def state(client: FlaskClient) -> dict[str, Any]:
+    response = client.get("/api/state")
+    assert response.status_code == 200
+    body: dict[str, Any] = response.json
+    return body
+
+
+def test_state_is_open_and_empty_before_a_game(client: FlaskClient) -> None:
+    body = state(client)
+    assert body["game"] is None
+    assert body["setup"] is None
+    assert body["pin_required"] is True
+    assert isinstance(body["version"], int)
+
+
+def test_bluff_bid_reroll_challenge_and_manual_reveal(client: FlaskClient) -> None:
+    after_challenge = play_to_reveal(client)
+    assert after_challenge["game"]["phase"] == "reveal"
+    assert after_challenge["bidder"] == "Ben"
+    assert after_challenge["set_aside"] == {"Ben": [4, 4]}
+    assert after_challenge["legal"]["kinds"] == ["reveal"]
+    assert after_challenge["odds"]["bid"] == "4x4"
+    assert 0.0 < after_challenge["odds"]["probability"] <= 1.0
+
+    response = post(client, "/api/action", {"reveal": HANDS})
+    assert response.status_code == 200, response.json
+    body = response.json
+    [round_one] = body["history"]
+    assert round_one["actual"] == 6 and round_one["bid"] == "4x4"
+    assert "Cho loses 2 dice" in round_one["verdict"]
+    cho = next(p for p in body["game"]["players"] if p["name"] == "Cho")
+    assert cho["dice"] == 3 and cho["lost"] == 2
+    assert body["game"]["phase"] == "bidding"
+    assert body["set_aside"] == {}
+
+
+def test_scam_bid_pass_scam_call_and_reveal(client: FlaskClient) -> None:
+    setup = {"game": "scam", "players": ["Ann", "Ben", "Cho"], "starter": "Ann"}
+    assert post(client, "/api/game", setup).status_code == 200
+    assert post(client, "/api/action", {"player": "Ann", "bid": "2x3"}).status_code == 200
+    assert post(client, "/api/action", {"player": "Ben", "pass": True}).status_code == 200
+    response = post(client, "/api/action", {"player": "Cho", "scam": True})
+    assert response.status_code == 200
+    assert response.json["game"]["phase"] == "reveal"
+    hands = {"Ann": [3, 3, 1], "Ben": [2, 5, 6], "Cho": [3, 4, 4]}
+    response = post(client, "/api/action", {"reveal": hands})
+    assert response.status_code == 200
+    scores = {p["name"]: p["score"] for p in response.json["game"]["players"]}
+    assert scores == {"Ann": 3, "Ben": 0, "Cho": 0}  # S8: the bid held after "Scam!"
+
+
+def test_illegal_action_is_refused_with_rule_and_nothing_changes(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    post(client, "/api/action", {"player": "Ann", "bid": "3x4"})
+    before = state(client)
+    response = post(client, "/api/action", {"player": "Ben", "bid": "3x3"})
+    assert response.status_code == 409
+    assert response.json["error"]["rule"] == "B6"
+    assert "3×4" in response.json["error"]["message"]
+    after = state(client)
+    assert after["version"] == before["version"]
+    assert after["game"] == before["game"]
+
+
+def test_out_of_turn_and_unknown_player_are_refused(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    response = post(client, "/api/action", {"player": "Cho", "bid": "2x2"})
+    assert response.status_code == 409 and "Ann's turn" in response.json["error"]["message"]
+    response = post(client, "/api/action", {"player": "Zed", "bid": "2x2"})
+    assert response.status_code == 409 and "Zed" in response.json["error"]["message"]
+
+
+def test_bad_json_and_wrong_shapes_are_400_and_change_nothing(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    before = state(client)
+    bad = post(client, "/api/action", data="{\"player\": ", content_type="application/json")
+    assert bad.status_code == 400
+    assert "not valid JSON" in bad.json["error"]["message"]
+    not_object = post(client, "/api/action", ["bid", "3x4"])
+    assert not_object.status_code == 400 and "JSON object" in not_object.json["error"]["message"]
+    typo = post(client, "/api/action", {"player": "Ann", "bid": "3x4", "sett_aside": [4]})
+    assert typo.status_code == 400 and "sett_aside" in typo.json["error"]["message"]
+    bad_bid = post(client, "/api/action", {"player": "Ann", "bid": "three fours"})
+    assert bad_bid.status_code == 400 and "not a bid" in bad_bid.json["error"]["message"]
+    text = post(client, "/api/action", data="player=Ann", content_type="text/plain")
+    assert text.status_code in (403, 415)
+    assert state(client)["version"] == before["version"]
+
+
+def test_bad_setup_is_400_and_keeps_the_current_game(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    before = state(client)
+    response = post(client, "/api/game", {"game": "bluff", "players": ["Solo"]})
+    assert response.status_code == 400
+    assert "players" in response.json["error"]["message"]
+    response = post(client, "/api/game", {"game": "chess", "players": ["A", "B"]})
+    assert response.status_code == 400
+    assert state(client)["setup"] == before["setup"]
+
+
+def test_undo_takes_back_the_last_action_but_never_a_reveal(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    post(client, "/api/action", {"player": "Ann", "bid": "3x4"})
+    post(client, "/api/action", {"player": "Ben", "bid": "5x4"})
+    response = post(client, "/api/undo")
+    assert response.status_code == 200
+    assert response.json["game"]["bid"] == "3x4" and response.json["game"]["turn"] == "Ben"
+    post(client, "/api/action", {"player": "Ben", "challenge": True})
+    post(client, "/api/action", {"reveal": {"Ann": [4, 4, 4, 2, 2], "Ben": [2, 2, 2, 2, 2],
+                                            "Cho": [3, 3, 3, 3, 3]}})
+    refused = post(client, "/api/undo")
+    assert refused.status_code == 409 and "reveal" in refused.json["error"]["message"]
+
+
+def test_undo_with_nothing_to_undo_is_refused(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    response = post(client, "/api/undo")
+    assert response.status_code == 409 and "nothing to undo" in response.json["error"]["message"]
+
+
+def test_actions_before_any_game_are_refused(client: FlaskClient) -> None:
+    response = post(client, "/api/action", {"player": "Ann", "bid": "3x4"})
+    assert response.status_code == 409 and "no game" in response.json["error"]["message"]
+
+
+def test_export_round_trips_into_a_new_table(client: FlaskClient, tmp_path: Any) -> None:
+    play_to_reveal(client)
+    post(client, "/api/action", {"reveal": HANDS})
+    assert post(client, "/api/action", {"player": "Ben", "bid": "2x5"}).status_code == 200  # B15
+    exported = client.get("/api/game/export").json
+    assert exported["game"] == "bluff" and len(exported["actions"]) == 5
+
+    other = Table(tmp_path / "other" / "journal.sqlite")
+    try:
+        other.new_game(exported)
+        assert other.state()["game"] == state(client)["game"]
+        assert other.export() == exported
+    finally:
+        other.close()
+
+
+def test_restart_resumes_exactly_from_the_journal(client: FlaskClient, table: Table) -> None:
+    play_to_reveal(client)
+    post(client, "/api/action", {"reveal": HANDS})
+    assert post(client, "/api/action", {"player": "Ben", "bid": "2x5"}).status_code == 200
+    assert post(client, "/api/action", {"player": "Cho", "bid": "3x5"}).status_code == 200
+    assert post(client, "/api/undo").status_code == 200
+    before = state(client)
+
+    resumed = Table(table.journal_path)
+    try:
+        after = resumed.state()
+        assert after["game"] == before["game"]
+        assert after["history"] == before["history"]
+        assert after["version"] > 0
+        assert resumed.export() == client.get("/api/game/export").json
+    finally:
+        resumed.close()
+
+
+def test_reroll_from_the_panel_reads_the_set_aside_dice(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    post(client, "/api/action", {"player": "Ann", "bid": "3x4"})
+    response = post(client, "/api/action", {"player": "Ben", "bid": "4x4", "reroll": True})
+    assert response.status_code == 200, response.json
+    assert response.json["set_aside"] == {"Ben": [4, 4]}
+    exported = client.get("/api/game/export").json
+    assert exported["actions"][-1] == {"player": "Ben", "bid": "4x4", "set_aside": [4, 4]}

@@ -1,0 +1,150 @@
+"""Camera reveals: sure readings apply, unsure ones wait for review; corrections are journalled."""
+
+from __future__ import annotations
+
+import json
+
+from flask.testing import FlaskClient
+from web_api_helpers import HANDS, StubCamera, StubReader, play_to_reveal, post
+
+from bluffcam.table import Table
+
+
+def test_confident_reading_applies_the_verdict(client: FlaskClient, reader: StubReader) -> None:
+    play_to_reveal(client)
+    reader.hands = HANDS
+    response = post(client, "/api/reveal/capture")
+    assert response.status_code == 200, response.json
+    body = response.json
+    assert body["review"] is None
+    assert body["game"]["phase"] == "bidding"
+    assert reader.calls == [{"Ann": 5, "Ben": 5, "Cho": 5}]
+    last = body["last_reveal"]
+    assert last["seats"] == HANDS and last["corrections"] == {}
+    assert body["history"][0]["reveal_id"] == last["id"]
+    image = client.get(last["image_url"])
+    assert image.status_code == 200 and image.mimetype == "image/jpeg"
+
+
+def test_uncertain_reading_waits_for_review_then_corrections_are_journalled(
+    client: FlaskClient, reader: StubReader, table: Table
+) -> None:
+    play_to_reveal(client)
+    misread = {**HANDS, "Cho": [2, 3, 5, 6, 4]}  # the camera saw Cho's ★ as a 4, unsure
+    reader.hands = misread
+    reader.uncertain = {("Cho", 4)}
+    body = post(client, "/api/reveal/capture").json
+    review = body["review"]
+    assert review is not None and review["status"] == "needs_review"
+    assert body["game"]["phase"] == "reveal" and body["history"] == []
+    assert review["problems"][0]["kind"] == "uncertain" and review["problems"][0]["seat"] == "Cho"
+    assert review["expected"] == {"Ann": 5, "Ben": 5, "Cho": 5}
+    assert client.get(review["image_url"]).status_code == 200
+
+    # nothing but a confirmation (or a re-capture, or a hand-entered reveal) resolves it
+    wrong_id = post(client, "/api/reveals/r999/confirm", {"seats": HANDS})
+    assert wrong_id.status_code == 404
+    bad_die = post(client, f"/api/reveals/{review['id']}/confirm",
+                   {"seats": {**HANDS, "Cho": [2, 3, 5, 6, 9]}})
+    assert bad_die.status_code == 400 and "9" in bad_die.json["error"]["message"]
+    too_few = post(client, f"/api/reveals/{review['id']}/confirm",
+                   {"seats": {**HANDS, "Cho": [2, 3, 5, 6]}})
+    assert too_few.status_code == 409 and too_few.json["error"]["rule"] == "B10"
+    assert client.get("/api/state").json["review"]["id"] == review["id"]
+
+    confirmed = post(client, f"/api/reveals/{review['id']}/confirm", {"seats": HANDS})
+    assert confirmed.status_code == 200, confirmed.json
+    after = confirmed.json
+    assert after["review"] is None
+    assert after["history"][0]["actual"] == 6
+    assert after["last_reveal"]["corrections"] == {"Cho": {"removed": [4], "added": [1]}}
+
+    record = json.loads((table.data_dir / "reveals" / f"{review['id']}.json").read_text())
+    assert record["status"] == "applied" and record["how"] == "confirmed"
+    assert record["corrections"] == {"Cho": {"removed": [4], "added": [1]}}
+    assert record["action"] == {"reveal": HANDS}
+
+    resumed = Table(table.journal_path)
+    try:
+        assert resumed.state()["history"][0]["reveal_id"] == review["id"]
+        assert resumed.state()["last_reveal"]["corrections"] == record["corrections"]
+    finally:
+        resumed.close()
+
+
+def test_pending_review_survives_a_restart(client: FlaskClient, reader: StubReader,
+                                           table: Table) -> None:
+    play_to_reveal(client)
+    reader.hands = {**HANDS, "Ann": [1, 4, 2, 3]}  # one die hidden from the camera
+    body = post(client, "/api/reveal/capture").json
+    assert body["review"]["problems"][0]["kind"] == "count_mismatch"
+    resumed = Table(table.journal_path)
+    try:
+        assert resumed.state()["review"]["id"] == body["review"]["id"]
+        resumed.confirm_review(body["review"]["id"], HANDS)
+        assert resumed.state()["history"][0]["actual"] == 6
+    finally:
+        resumed.close()
+
+
+def test_recapture_replaces_the_pending_review(client: FlaskClient, reader: StubReader) -> None:
+    play_to_reveal(client)
+    reader.hands = HANDS
+    reader.uncertain = {("Ann", 0)}
+    first = post(client, "/api/reveal/capture").json["review"]
+    reader.uncertain = set()
+    response = post(client, f"/api/reveals/{first['id']}/recapture")
+    assert response.status_code == 200
+    assert response.json["review"] is None
+    assert response.json["last_reveal"]["id"] != first["id"]
+    assert response.json["history"][0]["actual"] == 6
+
+
+def test_camera_offline_keeps_the_game_going_with_manual_entry(
+    client: FlaskClient, camera: StubCamera
+) -> None:
+    play_to_reveal(client)
+    camera.offline = True
+    body = post(client, "/api/reveal/capture").json
+    assert body["game"]["phase"] == "reveal" and body["review"] is None
+    assert body["camera"]["status"].startswith("camera offline")
+    assert any("enter the reveal by hand" in m["text"] for m in body["messages"])
+    manual = post(client, "/api/action", {"reveal": HANDS})
+    assert manual.status_code == 200 and manual.json["history"][0]["actual"] == 6
+
+
+def test_no_camera_at_all_means_manual_entry(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from web_api_helpers import SETUP
+
+    table = Table(Path(str(tmp_path)) / "journal.sqlite")
+    try:
+        table.new_game(SETUP)
+        table.submit({"player": "Ann", "bid": "3x4"})
+        table.submit({"player": "Ben", "challenge": True})
+        assert table.state()["camera"]["status"] == "none"
+        try:
+            table.capture_reveal()
+        except ValueError as refused:
+            assert "no camera" in str(refused)
+        else:
+            raise AssertionError("capture without a camera must be refused")
+        table.submit({"reveal": {"Ann": [4] * 5, "Ben": [2] * 5, "Cho": [3] * 5}})
+        assert table.state()["history"][0]["actual"] == 5
+    finally:
+        table.close()
+
+
+def test_demo_truth_sends_a_disagreeing_reading_to_review(
+    table: Table, reader: StubReader
+) -> None:
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
+    table.submit({"player": "Ann", "bid": "2x3"})
+    table.submit({"player": "Ben", "challenge": True})
+    truth = {"Ann": [3, 3, 1, 2, 5], "Ben": [6, 6, 2, 4, 5]}
+    reader.hands = {"Ann": [3, 3, 1, 2, 5], "Ben": [6, 6, 2, 4, 6]}  # confident, but wrong
+    state = table.capture_reveal(truth=truth)
+    assert state["review"] is not None
+    assert any(p["kind"] == "ground_truth" for p in state["review"]["problems"])
+    assert state["history"] == []
