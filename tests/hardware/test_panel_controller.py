@@ -1,0 +1,209 @@
+"""Whole rounds entered by button presses: real gpiozero (MockFactory) + the real rules engine.
+
+`EngineTable` is a small stand-in for `bluffcam.table.Table` over the real engine; the last
+test drives the real Table as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from bluffcam.panel_controller import Draft, PanelController
+from engine import Game, new_game, parse_action
+from hardware.panel import DEFAULT_BUTTON_PINS, ButtonPanel, Key
+
+
+class EngineTable:
+    """The Table's panel-facing surface over the real engine; reveals come from ``dice``."""
+
+    def __init__(self, kind: str, players: list[str], dice: Mapping[str, list[int]]) -> None:
+        self.setup = {"game": kind, "players": players, "starter": players[0]}
+        self.game: Game = new_game(kind, players, starter=players[0])
+        self.dice = dict(dice)
+        self.actions: list[dict[str, Any]] = []
+        self.sources: list[str] = []
+
+    def state(self) -> dict[str, Any]:
+        details = self.game.details()
+        return {
+            "game": self.game.to_json(),
+            "legal": {"kinds": details["legal"], "lowest_raises": details["lowest_raises"]},
+            "review": None,
+        }
+
+    def submit(self, action: Any, source: str = "web") -> dict[str, Any]:
+        action = dict(action)
+        if action.pop("reroll", False):
+            action["set_aside"] = [self.dice[action["player"]][0]]
+        parsed = parse_action(action)
+        self.game.apply(parsed)  # raises IllegalActionError and changes nothing when illegal
+        self.actions.append(action)
+        self.sources.append(source)
+        return self.state()
+
+    def undo(self) -> dict[str, Any]:
+        if not self.actions:
+            raise ValueError("nothing to undo")
+        kept = self.actions[:-1]
+        self.game = new_game(
+            self.setup["game"], self.setup["players"], starter=self.setup["starter"]
+        )
+        for action in kept:
+            self.game.apply(parse_action(action))
+        self.actions = kept
+        return self.state()
+
+    def capture_reveal(self) -> dict[str, Any]:
+        hands = {
+            name: self.dice[name][: hand.count]
+            for name, hand in self.game.expected_reveal().items()
+        }
+        return self.submit({"reveal": hands}, source="camera")
+
+
+class Rig:
+    """A panel on mock pins wired to a controller; ``press`` drives a real pin."""
+
+    def __init__(self, factory: MockFactory, table: Any) -> None:
+        self.factory = factory
+        self.now = 0.0
+        self.panel = ButtonPanel(pin_factory=factory, clock=lambda: self.now, feedback_s=0.0)
+        self.table = table
+        self.messages: list[str] = []
+        self.controller = PanelController(table, self.panel, on_message=self.messages.append)
+        self.controller.refresh()
+
+    def press(self, key: Key, *, hold_s: float = 0.1) -> bool:
+        pin = self.factory.pin(DEFAULT_BUTTON_PINS[key])
+        pin.drive_low()
+        self.now += hold_s
+        pin.drive_high()
+        self.now += 0.2
+        event = self.panel.events.get_nowait()
+        assert self.panel.events.empty()
+        done = self.controller.handle(event)
+        self.panel.wait_feedback()
+        return done
+
+    def lit(self) -> list[int]:
+        return [i for i, led in enumerate(self.panel.leds) if led.value]
+
+
+DICE = {"Ann": [3, 3, 1, 5, 6], "Ben": [3, 2, 2, 4, 6], "Cho": [1, 4, 4, 5, 2]}
+
+
+@pytest.fixture()
+def rig(mock_factory: MockFactory) -> Iterator[Rig]:
+    r = Rig(mock_factory, EngineTable("bluff", ["Ann", "Ben", "Cho"], DICE))
+    yield r
+    r.panel.close()
+
+
+def test_a_whole_bluff_round_entered_by_presses(rig: Rig) -> None:
+    assert rig.lit() == [0] and str(rig.controller.draft) == "1x2"  # Ann's turn, lowest bid
+    rig.press(Key.FACE)  # 1x3
+    rig.press(Key.UP)
+    rig.press(Key.UP)  # 3x3
+    assert str(rig.controller.draft) == "3x3"
+    assert rig.press(Key.BID)
+    assert rig.table.actions[-1] == {"player": "Ann", "bid": "3x3"}
+    assert rig.lit() == [1] and str(rig.controller.draft) == "3x4"  # Ben: the lowest raise
+    rig.press(Key.FACE)  # 3x5
+    rig.press(Key.FACE)  # 3x6
+    rig.press(Key.FACE)  # 2★ (the joker face comes after the number faces)
+    assert str(rig.controller.draft) == "2*"
+    assert rig.press(Key.BID)
+    assert rig.lit() == [2]
+    assert rig.press(Key.DOUBT)  # Cho challenges 2★
+    assert rig.table.actions[-1] == {"player": "Cho", "challenge": True}
+    assert rig.lit() == [] and rig.table.game.phase == "reveal"
+    assert rig.press(Key.OK)  # take the reveal: two ★ (1s) on the table — the bid holds
+    assert rig.table.sources == ["panel", "panel", "panel", "camera"]
+    assert rig.table.game.phase == "bidding"
+    loser = rig.table.game.history[-1].to_json()
+    assert loser["bid"] == "2*"
+    assert rig.lit() == [1]  # B15: the bidder (Ben) won the challenge and starts
+    assert rig.controller.refused == 0
+
+
+def test_impossible_presses_blink_buzz_and_change_nothing(rig: Rig) -> None:
+    buzzer = rig.factory.pin(18)
+    buzzer.clear_states()
+    assert not rig.press(Key.DOUBT)  # no bid to doubt yet
+    assert not rig.press(Key.DOWN)  # below the lowest legal bid
+    assert not rig.press(Key.PASS)  # Bluff has no pass
+    assert not rig.press(Key.OK)  # no reveal due
+    assert rig.table.actions == [] and rig.controller.refused == 4
+    assert sum(1 for s in buzzer.states if s.state) == 8  # two buzzes per refusal
+    assert rig.lit() == [0]  # the turn LED is shown again after the blinking
+    rig.press(Key.UP)
+    rig.press(Key.UP)
+    rig.press(Key.BID)  # Ann bids 3x2
+    rig.controller.draft = Draft(2, 6)  # Ben composes a bid below 3x2 (e.g. a stale draft)
+    assert not rig.press(Key.BID)
+    assert rig.table.actions == [{"player": "Ann", "bid": "3x2"}]
+    assert any("not a raise" in m for m in rig.messages)
+    assert rig.lit() == [1]
+
+
+def test_short_undo_resets_the_draft_and_long_undo_takes_back_a_bid(rig: Rig) -> None:
+    rig.press(Key.UP)
+    rig.press(Key.UP)
+    assert str(rig.controller.draft) == "3x2"
+    rig.press(Key.UNDO)
+    assert str(rig.controller.draft) == "1x2" and rig.table.actions == []
+    rig.press(Key.BID)
+    assert rig.lit() == [1]
+    rig.press(Key.UNDO, hold_s=1.5)
+    assert rig.table.actions == [] and rig.lit() == [0]
+
+
+def test_reroll_submits_a_raise_and_reroll(rig: Rig) -> None:
+    rig.press(Key.UP)
+    assert rig.press(Key.REROLL)
+    assert rig.table.actions[-1] == {"player": "Ann", "bid": "2x2", "set_aside": [3]}
+
+
+def test_scam_pass_and_scam_call(mock_factory: MockFactory) -> None:
+    dice = {"Ann": [2, 2, 5], "Ben": [2, 6, 1], "Cho": [4, 4, 3]}
+    rig = Rig(mock_factory, EngineTable("scam", ["Ann", "Ben", "Cho"], dice))
+    try:
+        assert str(rig.controller.draft) == "2x1"
+        assert not rig.press(Key.DOUBT)  # nothing to call Scam! on
+        rig.press(Key.FACE)  # 2x2
+        assert rig.press(Key.BID)
+        assert rig.press(Key.PASS)  # Ben passes
+        assert rig.table.actions[-1] == {"player": "Ben", "pass": True}
+        assert rig.press(Key.DOUBT)  # Cho: "Scam!"
+        assert rig.table.actions[-1] == {"player": "Cho", "scam": True}
+        rig.press(Key.OK)
+        assert rig.table.game.to_json()["players"][0]["score"] == 3  # S8: the bid held
+    finally:
+        rig.panel.close()
+
+
+def test_the_real_table_takes_panel_actions(mock_factory: MockFactory, tmp_path: Path) -> None:
+    from bluffcam.table import Table
+
+    table = Table(tmp_path / "journal.sqlite")
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ben"})
+    rig = Rig(mock_factory, table)
+    try:
+        assert rig.lit() == [1]
+        rig.press(Key.UP)
+        assert rig.press(Key.BID)
+        assert table.state()["game"]["bid"] == "2x2"
+        assert rig.lit() == [0]
+        assert not rig.press(Key.OK)  # no reveal due: refused, nothing changes
+        assert rig.press(Key.DOUBT)
+        assert table.state()["game"]["phase"] == "reveal"
+        assert not rig.press(Key.OK)  # no camera on this table: refused with the reason
+        assert any("no camera" in m for m in rig.messages)
+    finally:
+        rig.panel.close()
+        table.close()
