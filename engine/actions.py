@@ -166,6 +166,10 @@ def _parse_bid(obj: Mapping[str, Any]) -> Action:
     set_aside: tuple[int, ...] = ()
     if "set_aside" in obj:
         set_aside = _faces(obj["set_aside"], f"{player}'s set_aside")
+        if not set_aside:
+            raise IllegalActionError(
+                "B8", f"{player}'s set_aside is empty: set at least one die aside, or omit it"
+            )
     return BidAction(player, bid, set_aside)
 
 

@@ -52,6 +52,10 @@ class Bid:
             )
         count = int(match.group(1))
         face = None if match.group(3) else int(match.group(2))
+        if count < 1:
+            raise IllegalActionError("format", f"{text!r} is not a bid: the count must be ≥ 1")
+        if face is not None and face not in FACES:
+            raise IllegalActionError("format", f"{text!r} is not a bid: faces are 1–6")
         return cls(count, face)
 
     @property

@@ -18,6 +18,8 @@ from engine.bids import Bid
 
 def match_probability(bid: Bid, joker_face: int | None) -> Fraction:
     """Chance one unseen fair die counts towards ``bid``."""
+    if bid.face is None and joker_face is None:
+        raise ValueError(f"{bid} is a joker bid, but this game has no joker face")
     if joker_face is None or bid.face is None:
         return Fraction(1, 6)
     return Fraction(2, 6)
@@ -47,13 +49,13 @@ def bid_probability(
     ``own_faces`` when given.
     """
     _check(hidden_dice)
+    p = match_probability(bid, joker_face)
     seen = list(public_faces) + list(own_faces or ())
     needed = bid.count - _matches(bid, seen, joker_face)
     if needed <= 0:
         return 1.0
     if needed > hidden_dice:
         return 0.0
-    p = match_probability(bid, joker_face)
     q = 1 - p
     tail = sum(
         (
