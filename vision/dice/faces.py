@@ -163,7 +163,7 @@ def _path_on_face(
 
 
 def read_face(
-    pips: list[Pip], group: list[int], ctx: list[PipContext]
+    image: NDArray[np.uint8], pips: list[Pip], group: list[int], ctx: list[PipContext]
 ) -> Face | None:
     """Check a group against the pip layouts; return the face or ``None``."""
     members = [pips[i] for i in group]
@@ -184,8 +184,21 @@ def read_face(
     contrast = float(np.mean([p.contrast for p in members]))
     spread = float(np.mean([ctx[i].ring_spread for i in group]))
 
+    face_bgr = np.median([ctx[i].ring_bgr for i in group], axis=0)
+    pip_bgr = np.mean([ctx[i].center_bgr for i in group], axis=0)
+    tol = min(32.0 + 2.0 * spread, 0.3 * float(np.abs(face_bgr - pip_bgr).sum()), 60.0)
+    tol = max(tol, 20.0)
+    skip = [(p.x, p.y, 0.65 * p.diameter) for p in members]
     if n == 1:
-        side = 4.2 * d
+        edges = face_edges(image, centre, squash, face_bgr, tol, 0.65 * d, 4.5 * d, skip)
+        ok = (edges >= 1.0 * d) & (edges <= 4.2 * d)
+        edge_score = float(ok.mean())
+        if edge_score < 0.7:
+            return None
+        inner = edges[ok]
+        if inner.max() > 2.2 * inner.min():
+            return None
+        side = 1.75 * float(np.median(inner))
         angle = 0.0
         residual = 0.0
     else:
@@ -194,22 +207,24 @@ def read_face(
             return None
         angle, cell, residual = fit
         side = 4.0 * cell
-        if not 1.4 * d <= cell <= 4.5 * d:
+        if not 0.7 * d <= cell <= 4.5 * d:
             return None
-    centre_local = np.zeros(2)
-    if n in (2, 3, 4, 5, 6):
-        pass
+        edges = face_edges(image, centre, squash, face_bgr, tol, 0.3 * cell, 4.0 * cell, skip)
+        edge_score = float(((edges >= 1.4 * cell) & (edges <= 3.6 * cell)).mean())
+        if n <= 3 and edge_score < 0.4:
+            return None
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=np.float64) * side / 2
-    outline = (corners @ rot.T + centre_local) @ squash.T + centre
+    outline = (corners @ rot.T) @ squash.T + centre
 
     conf = 1.0
     conf *= float(np.clip(1.0 - residual / 0.35, 0.0, 1.0)) ** 0.5
     conf *= float(np.clip((contrast - 15.0) / 40.0, 0.2, 1.0)) ** 0.5
     conf *= float(np.clip(1.0 - spread / 120.0, 0.2, 1.0))
+    conf *= float(np.clip(0.4 + edge_score, 0.0, 1.0))
     if n == 1:
         fill = members[0].fill
-        conf *= 0.85 * float(np.clip((fill - 0.75) / 0.2, 0.2, 1.0))
+        conf *= 0.9 * float(np.clip((fill - 0.75) / 0.2, 0.2, 1.0))
     return Face(n, float(centre[0]), float(centre[1]), outline, float(conf), d, side)
 
 
@@ -224,27 +239,59 @@ def _fit_layout(
     if lengths.min() < 0.9 * d:
         return None
     phi = np.arctan2(vec[:, 1], vec[:, 0])
-    if n in (2, 3):
-        # diagonal layouts: the grid sits at 45 degrees to the pip line
-        far = int(np.argmax(lengths))
-        angle = float(phi[far]) - np.pi / 4
-        cell = float(lengths[far]) / (2 * np.sqrt(2))
-    else:
-        w = lengths
-        s = (w * np.exp(4j * phi)).sum()
-        angle = float(np.angle(s)) / 4
-        rot = np.array([[np.cos(-angle), -np.sin(-angle)], [np.sin(-angle), np.cos(-angle)]])
-        aligned = local @ rot.T
-        cell = float(np.median(np.abs(aligned[np.abs(aligned) > 0.5 * d])))
-        if not np.isfinite(cell) or cell <= 0:
-            return None
-    rot = np.array([[np.cos(-angle), -np.sin(-angle)], [np.sin(-angle), np.cos(-angle)]])
-    aligned = local @ rot.T / cell
-    snapped = np.clip(np.round(aligned), -1, 1)
-    residual = float(np.sqrt(((aligned - snapped) ** 2).sum(axis=1).mean()))
-    cells = frozenset((int(a), int(b)) for a, b in snapped)
-    if len(cells) != n or cells not in _LAYOUTS[n]:
+    best: tuple[float, float, float] | None = None
+    for angle in np.concatenate([phi, phi + np.pi / 4]).tolist():
+        c, s = np.cos(-angle), np.sin(-angle)
+        aligned = local @ np.array([[c, -s], [s, c]]).T
+        cell = 0.5 * float(np.abs(aligned[:, 0]).max() + np.abs(aligned[:, 1]).max())
+        if cell <= 0.5 * d:
+            continue
+        unit = aligned / cell
+        snapped = np.clip(np.round(unit), -1, 1)
+        residual = float(np.sqrt(((unit - snapped) ** 2).sum(axis=1).mean()))
+        cells = frozenset((int(a), int(b)) for a, b in snapped)
+        if len(cells) != n or cells not in _LAYOUTS[n]:
+            continue
+        if best is None or residual < best[2]:
+            best = (angle, cell, residual)
+    if best is None or best[2] > 0.35:
         return None
-    if residual > 0.35:
-        return None
-    return angle, cell, residual
+    return best
+
+
+def face_edges(
+    image: NDArray[np.uint8],
+    centre: NDArray[np.float64],
+    squash: NDArray[np.float64],
+    face_bgr: NDArray[np.float64],
+    tol: float,
+    r_min: float,
+    r_max: float,
+    skip: list[tuple[float, float, float]],
+    n_rays: int = 16,
+    n_steps: int = 28,
+) -> NDArray[np.float64]:
+    """Distance (unsquashed px) along rays from ``centre`` to where the face colour ends.
+
+    Rays that stay on face colour up to ``r_max`` give ``inf``. ``skip`` lists (x, y, radius)
+    discs (the face's own pips) whose samples do not count.
+    """
+    h, w = image.shape[:2]
+    angles = np.linspace(0, 2 * np.pi, n_rays, endpoint=False)
+    radii = np.linspace(r_min, r_max, n_steps)
+    local = np.stack(
+        [np.cos(angles)[:, None] * radii[None, :], np.sin(angles)[:, None] * radii[None, :]],
+        axis=-1,
+    )  # (rays, steps, 2)
+    pts = local @ squash.T + centre
+    px = np.round(pts[..., 0]).astype(int)
+    py = np.round(pts[..., 1]).astype(int)
+    outside = (px < 0) | (px >= w) | (py < 0) | (py >= h)
+    samples = image[np.clip(py, 0, h - 1), np.clip(px, 0, w - 1)].astype(np.float64)
+    off = np.abs(samples - face_bgr).sum(axis=-1) > tol
+    for x, y, r in skip:
+        off &= (pts[..., 0] - x) ** 2 + (pts[..., 1] - y) ** 2 > r * r
+    off |= outside
+    pair = off[:, :-1] & off[:, 1:]
+    first = np.where(pair.any(axis=1), pair.argmax(axis=1), -1)
+    return np.where(first >= 0, radii[np.maximum(first, 0)], np.inf)

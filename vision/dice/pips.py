@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 _KERNEL = 11
 #: a pip is kept at the level where its diameter (level px) falls in this range
 _LEVEL_MIN_D = 2.2
-_LEVEL_MAX_D = 8.0
+_LEVEL_MAX_D = 9.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ def find_pips(
             )
         level_img = cv2.pyrDown(level_img)
         scale *= 2.0
-    return _dedupe(found)
+    return _drop_containers(_dedupe(found))
 
 
 def _blobs(
@@ -138,3 +138,15 @@ def _dedupe(pips: list[Pip]) -> list[Pip]:
             continue
         kept.append(p)
     return kept
+
+
+def _drop_containers(pips: list[Pip]) -> list[Pip]:
+    """A blob holding two or more smaller blobs is a whole die (or a board token), not a pip."""
+    if len(pips) < 3:
+        return pips
+    xy = np.array([[p.x, p.y] for p in pips])
+    d = np.array([p.diameter for p in pips])
+    dist = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    inside = (dist < 0.5 * d[:, None]) & (d[None, :] < 0.6 * d[:, None])
+    holds = inside.sum(axis=1)
+    return [p for p, k in zip(pips, holds.tolist(), strict=True) if k < 2]

@@ -1,0 +1,61 @@
+"""`bluffcam bench-vision MANIFEST [--subset S]`: measure the dice reader on labelled photos."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("manifest", help="manifest.json (format of ../shared/datasets)")
+    parser.add_argument("--subset", help="only photos of this subset (e.g. table, crop)")
+    parser.add_argument("--source", help="only photos of this source (e.g. matteo)")
+    parser.add_argument("--profile", help="calibration TOML whose [reader] table to use")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per group")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bluffcam.commands.read import load_reader_params
+    from vision.bench import load_manifest, run_bench, summarise
+    from vision.io import ImageLoadError
+
+    try:
+        params = load_reader_params(args.profile)
+        root, entries = load_manifest(args.manifest)
+    except (ValueError, OSError) as exc:
+        print(f"bench-vision: {exc}", file=sys.stderr)
+        return 2
+    entries = [
+        e for e in entries
+        if (args.subset is None or e.subset == args.subset)
+        and (args.source is None or e.source == args.source)
+    ]
+    if not entries:
+        print("bench-vision: no photos match the chosen subset/source", file=sys.stderr)
+        return 2
+    try:
+        scores = run_bench(root, entries, params)
+    except ImageLoadError as exc:
+        print(f"bench-vision: {exc}", file=sys.stderr)
+        return 2
+    summaries = [s.to_json() for s in summarise(scores)]
+    if args.json:
+        for s in summaries:
+            print(json.dumps(s))
+        return 0
+    print(f"machine: {platform.machine()} {platform.processor() or ''} "
+          f"python {platform.python_version()}".rstrip())
+    header = f"{'group':<22}{'imgs':>6}{'dice':>6}{'acc':>8}{'prec':>8}{'exact':>8}" \
+             f"{'facerr':>8}{'med ms':>8}{'p95 ms':>8}"
+    print(header)
+    for s in summaries:
+        print(f"{s['name']:<22}{s['images']:>6}{s['labelled']:>6}{_f(s['accuracy'])}"
+              f"{_f(s['precision'])}{_f(s['image_exact'])}{_f(s['face_error'])}"
+              f"{_f(s['median_ms'], 1)}{_f(s['p95_ms'], 1)}")
+    return 0
+
+
+def _f(value: float | None, digits: int = 3) -> str:
+    return f"{'-':>8}" if value is None else f"{value:>8.{digits}f}"

@@ -1,0 +1,190 @@
+"""Scoring the reader against a labelled photo manifest (the format of
+../shared/datasets/manifest.json). Pure scoring lives here; `bluffcam bench-vision` prints it.
+
+Matching (issue #3): each labelled box takes the nearest unused predicted centre inside the
+box grown by 25% on each side; where a photo's boxes are null the value multisets are
+compared instead. A die is correct when its match has the labelled value.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.io import load_image
+from vision.params import ReaderParams
+from vision.reader import read_dice
+from vision.types import Reading
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledDie:
+    value: int
+    box: tuple[float, float, float, float] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    image: str
+    dice: tuple[LabelledDie, ...]
+    complete: bool
+    source: str
+    subset: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImageScore:
+    entry: Entry
+    predicted: tuple[tuple[int, float, float], ...]
+    correct: int
+    ms: float
+
+    @property
+    def labelled(self) -> int:
+        return len(self.entry.dice)
+
+    @property
+    def exact(self) -> bool:
+        return sorted(v for v, _, _ in self.predicted) == sorted(d.value for d in self.entry.dice)
+
+    @property
+    def face_error(self) -> int:
+        pred = Counter(v for v, _, _ in self.predicted)
+        want = Counter(d.value for d in self.entry.dice)
+        return sum(abs(pred[f] - want[f]) for f in range(1, 7))
+
+
+@dataclass(slots=True)
+class Summary:
+    name: str
+    images: int = 0
+    labelled: int = 0
+    predicted: int = 0
+    correct: int = 0
+    complete: int = 0
+    exact: int = 0
+    face_error_sum: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, s: ImageScore) -> None:
+        self.images += 1
+        self.labelled += s.labelled
+        self.predicted += len(s.predicted)
+        self.correct += s.correct
+        self.ms.append(s.ms)
+        if s.entry.complete:
+            self.complete += 1
+            self.exact += int(s.exact)
+            self.face_error_sum += s.face_error
+
+    def to_json(self) -> dict[str, Any]:
+        ms = sorted(self.ms)
+        return {
+            "name": self.name,
+            "images": self.images,
+            "labelled": self.labelled,
+            "predicted": self.predicted,
+            "accuracy": _ratio(self.correct, self.labelled),
+            "precision": _ratio(self.correct, self.predicted),
+            "image_exact": _ratio(self.exact, self.complete),
+            "face_error": _ratio(self.face_error_sum, self.complete),
+            "median_ms": round(statistics.median(ms), 1) if ms else None,
+            "p95_ms": round(float(np.percentile(ms, 95)), 1) if ms else None,
+        }
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def load_manifest(path: str | Path) -> tuple[Path, list[Entry]]:
+    """The manifest's folder (image paths are relative to it) and its entries."""
+    p = Path(path)
+    try:
+        raw = json.loads(p.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read the manifest ({exc})") from exc
+    if not isinstance(raw, list):
+        raise ValueError(f"{path}: a manifest is a JSON list of photos")
+    entries = []
+    for k, item in enumerate(raw):
+        try:
+            dice = tuple(
+                LabelledDie(int(d["value"]), tuple(d["box"]) if d.get("box") else None)
+                for d in item["dice"]
+            )
+            entries.append(Entry(str(item["image"]), dice, bool(item.get("complete", True)),
+                                 str(item.get("source", "?")), str(item.get("subset", "?"))))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: entry {k} is malformed ({exc!r})") from exc
+    return p.parent, entries
+
+
+def score_image(entry: Entry, reading: Reading, ms: float) -> ImageScore:
+    predicted = tuple((d.value, d.x, d.y) for d in reading.dice)
+    return ImageScore(entry, predicted, count_correct(entry.dice, predicted), ms)
+
+
+def count_correct(
+    labelled: Sequence[LabelledDie], predicted: Sequence[tuple[int, float, float]]
+) -> int:
+    """Correct dice by the issue's matching rule."""
+    if any(d.box is None for d in labelled):
+        want = Counter(d.value for d in labelled)
+        got = Counter(v for v, _, _ in predicted)
+        return sum((want & got).values())
+    used: set[int] = set()
+    correct = 0
+    for d in labelled:
+        assert d.box is not None
+        x, y, w, h = d.box
+        cx, cy = x + w / 2, y + h / 2
+        best, best_dist = -1, float("inf")
+        for k, (_, px, py) in enumerate(predicted):
+            if k in used:
+                continue
+            if x - 0.25 * w <= px <= x + 1.25 * w and y - 0.25 * h <= py <= y + 1.25 * h:
+                dist = (px - cx) ** 2 + (py - cy) ** 2
+                if dist < best_dist:
+                    best, best_dist = k, dist
+        if best >= 0:
+            used.add(best)
+            correct += int(predicted[best][0] == d.value)
+    return correct
+
+
+def run_bench(
+    root: Path,
+    entries: Iterable[Entry],
+    params: ReaderParams | None = None,
+    reader: Callable[..., Reading] = read_dice,
+) -> list[ImageScore]:
+    """Read every entry's photo; the time counts the read only, not loading the file."""
+    params = params or ReaderParams()
+    scores = []
+    for entry in entries:
+        image = load_image(root / entry.image)
+        t0 = time.perf_counter()
+        reading = reader(image, params)
+        ms = (time.perf_counter() - t0) * 1000.0
+        scores.append(score_image(entry, reading, ms))
+    return scores
+
+
+def summarise(scores: Iterable[ImageScore]) -> list[Summary]:
+    """Per source/subset, per subset, then overall."""
+    groups: dict[str, Summary] = {}
+    overall = Summary("overall")
+    for s in scores:
+        for name in (f"{s.entry.source}/{s.entry.subset}", f"subset:{s.entry.subset}"):
+            groups.setdefault(name, Summary(name)).add(s)
+        overall.add(s)
+    return [groups[k] for k in sorted(groups)] + [overall]
