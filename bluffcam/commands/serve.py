@@ -1,0 +1,126 @@
+"""`bluffcam serve`: the real table — camera, buttons, rules engine and dashboard.
+
+The journal lives in ``--data`` (default: the user's data directory), so stopping and
+starting again resumes the game exactly. Hardware is opened here, once, never in the Flask
+app factory: no reloader is used, so nothing is opened twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PORT = 8080
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/bluffcam`` or ``~/.local/share/bluffcam``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "bluffcam"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", metavar="FILE",
+                        help="table calibration profile (TOML): seat zones, reader, panel wiring")
+    parser.add_argument("--camera", metavar="SPEC",
+                        help="picamera2[:WxH], opencv:<index|url> or files:<dir> "
+                             "(default: the profile's camera; none without a profile)")
+    parser.add_argument("--gpio", choices=("real", "mock", "none"), default="none",
+                        help="button panel: real GPIO pins, gpiozero mock pins, or none "
+                             "(default: none)")
+    parser.add_argument("--data", metavar="DIR", type=Path, default=None,
+                        help=f"journal and reveal photos (default: {default_data_dir()})")
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="address to listen on (default: 0.0.0.0, the whole LAN)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"port (default: {DEFAULT_PORT})")
+    parser.add_argument("--pin", default=None,
+                        help="table PIN for changes (default: $BLUFFCAM_PIN, else a new "
+                             "random one, shown on the board)")
+
+
+def open_camera_for(spec: str | None) -> Any:
+    """A camera that survives faults (its status shows on the board), or None."""
+    if not spec:
+        return None
+    from hardware.cameras import ResilientCamera
+
+    camera = ResilientCamera(spec)
+    camera.read()  # open it now, so the board shows "ok" or why not at once
+    return camera
+
+
+def start_panel(mode: str, table: Any, profile: Any) -> tuple[Any, threading.Event] | None:
+    """The GPIO button panel and its controller thread, or None for ``--gpio none``."""
+    if mode == "none":
+        return None
+    from bluffcam.panel_controller import PanelController
+    from hardware.panel import ButtonPanel, PanelWiring
+
+    factory = None
+    if mode == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+    wiring = PanelWiring.from_dict(dict(getattr(profile, "panel", {}) or {}))
+    panel = ButtonPanel(wiring=wiring, pin_factory=factory)
+    controller = PanelController(table, panel, on_message=lambda text: table.note(text))
+    stop = threading.Event()
+    threading.Thread(target=controller.run, args=(stop,), name="panel", daemon=True).start()
+    return panel, stop
+
+
+def run(args: argparse.Namespace) -> int:
+    from bluffcam.table import Table
+    from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
+    from web import create_app
+
+    data_dir: Path = args.data or default_data_dir()
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"bluffcam serve: cannot use data folder {data_dir}: {exc}", file=sys.stderr)
+        return 2
+    profile = None
+    if args.profile:
+        from calibration import ProfileError, load_profile
+
+        try:
+            profile = load_profile(args.profile)
+        except (OSError, ProfileError) as exc:
+            print(f"bluffcam serve: {exc}", file=sys.stderr)
+            return 2
+    camera = open_camera_for(args.camera or (profile.camera if profile else None))
+    table = Table(data_dir / "journal.sqlite", camera, profile, data_dir=data_dir)
+    app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir)}, table=table)
+    try:
+        server = make_dashboard_server(app, args.host, args.port)
+    except OSError as exc:
+        print(f"bluffcam serve: cannot listen on {args.host}:{args.port}: {exc}",
+              file=sys.stderr)
+        table.close()
+        return 2
+    panel = start_panel(args.gpio, table, profile)
+    if camera is not None and camera.status != "ok":
+        table.note(camera.status, "warning")
+
+    print(f"bluffcam: journal {data_dir / 'journal.sqlite'}"
+          f"{' (resumed)' if table.game is not None else ''}")
+    print(f"camera: {table.camera_status()}   panel: {args.gpio}")
+    for url in urls(args.host, server.server_port):
+        print(f"dashboard: {url}   (control: {url}control)")
+    print(f"table PIN: {app.config['TABLE_PIN']}", flush=True)
+
+    def stop() -> None:
+        if panel is not None:
+            panel[1].set()
+            panel[0].close()
+        if camera is not None:
+            camera.close()
+        table.close()
+
+    return serve_until_interrupted(server, on_stop=stop)

@@ -1,0 +1,61 @@
+"""Run the dashboard on werkzeug's threaded server (one thread per request: SSE streams
+hold a thread each, which suits a table's handful of screens), and say where to find it."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from werkzeug.serving import BaseWSGIServer, make_server
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") else address
+
+
+def urls(host: str, port: int) -> list[str]:
+    """The URLs people can open: localhost first, then the LAN address when listening on all."""
+    if host in ("0.0.0.0", "::", ""):
+        found = [f"http://localhost:{port}/"]
+        lan = lan_address()
+        if lan:
+            found.append(f"http://{lan}:{port}/")
+        return found
+    return [f"http://{host}:{port}/"]
+
+
+def make_dashboard_server(app: Any, host: str, port: int) -> BaseWSGIServer:
+    """A threaded server bound now (port 0 picks a free one: read ``server.server_port``)."""
+    server = make_server(host, port, app, threaded=True)
+    server.daemon_threads = True  # an open SSE stream must not keep the process alive
+    return server
+
+
+def serve_until_interrupted(server: BaseWSGIServer, *, on_stop: Callable[[], None]) -> int:
+    """Serve until Ctrl+C (or SIGTERM, turned into KeyboardInterrupt), then clean up."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        print("\nstopping…", flush=True)
+    finally:
+        server.server_close()
+        on_stop()
+    return 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
