@@ -1,0 +1,161 @@
+"""Browser tests: Debian's chromium, driven by Playwright, against the real dashboard.
+
+The server is the real app (`web.create_app`) around a real `Table` on a temporary journal,
+served by werkzeug in a thread on 127.0.0.1. Only the camera is a stand-in: it shows a
+scene this file draws (dice at known places), and the reveal reader reports those dice
+with one deliberate, low-confidence misread, so the review page has something to correct.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_scene import SceneDie, draw_scene, encode_jpeg
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TABLE_PIN = "2468"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+#: what is really on the table in the stand-in camera's picture (Ann: 4 1 6, Ben: 4 4 2)
+SCENE: tuple[SceneDie, ...] = (
+    SceneDie("Ann", 4, 250, 300), SceneDie("Ann", 1, 330, 330), SceneDie("Ann", 6, 280, 390),
+    SceneDie("Ben", 4, 650, 290), SceneDie("Ben", 4, 730, 320), SceneDie("Ben", 2, 680, 395),
+)
+#: the stand-in reader's one mistake: Ben's second 4 read as a 5, and it knows it is unsure
+MISREAD_INDEX = 4
+MISREAD_VALUE = 5
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+@dataclass
+class SceneCamera:
+    """A camera that always sees the drawn scene (what `Table` needs: spec, frames, read)."""
+
+    spec: str = "scene:browser-tests"
+    status: str = "ok"
+
+    def read(self) -> Any:
+        return draw_scene(SCENE)
+
+    def frames(self) -> Iterator[Any]:
+        frame = draw_scene(SCENE)
+        while True:
+            yield frame
+
+
+def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any:
+    """Reads the scene's dice, one of them wrongly and with low confidence."""
+    from bluffcam.vision_adapter import RevealReading
+
+    frame = next(iter(frames))
+    seats: dict[str, list[dict[str, Any]]] = {name: [] for name in expected}
+    problems = []
+    for index, d in enumerate(SCENE):
+        value, confidence = d.value, 0.97
+        if index == MISREAD_INDEX:
+            value, confidence = MISREAD_VALUE, 0.41
+            problems.append({"kind": "low_confidence", "seat": d.seat, "x": d.x, "y": d.y,
+                             "message": f"{d.seat}: a die read as {value} is unsure (41%)"})
+        seats.setdefault(d.seat, []).append(
+            {"value": value, "x": float(d.x), "y": float(d.y), "confidence": confidence})
+    return RevealReading(seats=seats, set_aside={}, problems=problems, needs_review=True,
+                         annotated_jpeg=encode_jpeg(frame))
+
+
+@dataclass
+class LiveServer:
+    url: str
+    pin: str
+    table: Any
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    from werkzeug.serving import make_server
+
+    from bluffcam.table import Table
+    from web import create_app
+
+    data = tmp_path_factory.mktemp("table")
+    table = Table(data / "journal.sqlite", camera=SceneCamera(), data_dir=data,
+                  reveal_reader=misreading_reader)
+    app = create_app({"TABLE_PIN": TABLE_PIN, "DATA_DIR": str(data), "TESTING": True,
+                      "SSE_HEARTBEAT_S": 0.5}, table=table)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", TABLE_PIN, table)
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.is_file():
+        reason = f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)"
+        if _in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture()
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+PHONE = {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+TV = {"viewport": {"width": 1600, "height": 900}}
+
+
+@pytest.fixture()
+def phone(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    context = browser.new_context(base_url=live_server.url, **PHONE)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the phone: {errors}"
+
+
+@pytest.fixture()
+def tv(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    context = browser.new_context(base_url=live_server.url, **TV)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the board: {errors}"

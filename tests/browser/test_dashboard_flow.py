@@ -1,0 +1,134 @@
+"""A whole Bluff round through the pages, as players would do it.
+
+Set up a game and bid from the phone, watch the board follow live, challenge, correct the
+camera's misread on the review page, and see the verdict. Screenshots of every page go to
+test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import MISREAD_INDEX, MISREAD_VALUE, SCENE, LiveServer
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def unlock(phone: Any, pin: str) -> None:
+    phone.goto("/control")
+    expect(phone.locator("#pin-gate")).to_be_visible()
+    phone.fill("#pin-input", "0000")
+    phone.click("#pin-gate button[type=submit]")
+    expect(phone.locator("#pin-error")).to_contain_text("not right")
+    phone.fill("#pin-input", pin)
+    phone.click("#pin-gate button[type=submit]")
+    expect(phone.locator("#pin-gate")).to_be_hidden()
+
+
+def start_bluff(phone: Any, players: list[str], dice_each: int, shots: Path | None = None) -> None:
+    phone.click("#new-game") if phone.locator("#new-game").count() else None
+    expect(phone.locator("#setup-card")).to_be_visible()
+    phone.click("[data-game=bluff]")
+    rows = phone.locator(".player-row input")
+    while rows.count() < len(players):
+        phone.click("#add-player")
+    while rows.count() > len(players):
+        phone.locator(".player-row button[aria-label^=remove]").last.click()
+    for index, name in enumerate(players):
+        rows.nth(index).fill(name)
+    phone.select_option("#starter", players[0])
+    phone.fill("#opt-dice_per_player", str(dice_each))
+    phone.dispatch_event("#opt-dice_per_player", "change")
+    if shots is not None:
+        phone.screenshot(path=str(shots / "control-setup.png"), full_page=True)
+    phone.click("#start-game")
+    expect(phone.locator("#status-turn")).to_have_text(f"{players[0]}'s turn")
+
+
+def bid(phone: Any, count: int, face: int | str) -> None:
+    while int(phone.inner_text("#bid-count")) < count:
+        phone.click("button[aria-label=more]")
+    while int(phone.inner_text("#bid-count")) > count:
+        phone.click("button[aria-label=fewer]")
+    phone.click(f"button[data-face='{face}']")
+    phone.click("#bid-submit")
+
+
+def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveServer,
+                                       screenshot_dir: Path) -> None:
+    unlock(phone, live_server.pin)
+    start_bluff(phone, ["Ann", "Ben"], 3, screenshot_dir)
+
+    tv.goto("/")
+    expect(tv.locator("#live")).to_have_attribute("data-status", "live")
+    expect(tv.get_by_test_id("turn")).to_have_text("Ann")
+    expect(tv.get_by_test_id("pin")).to_have_text(live_server.pin)  # the TV is the table's machine
+    expect(tv.locator(".player")).to_have_count(2)
+
+    # The picker opens on the lowest legal bid; Ann raises it to 2 × 4s.
+    expect(phone.locator("#bid-count")).to_have_text("1")
+    bid(phone, 2, 4)
+    expect(phone.locator("#status-bid")).to_have_text("2 × 4s")
+    # ...and the board follows without a reload.
+    expect(tv.get_by_test_id("current-bid")).to_contain_text("2")
+    expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "2x4")
+    expect(tv.get_by_test_id("turn")).to_have_text("Ben")
+    expect(tv.locator(".field-current")).to_have_attribute("data-field", "2")
+    expect(tv.get_by_test_id("odds")).to_have_text(re.compile(r"^(\d+%|>99%|<1%)$"))
+
+    # A bid that does not beat 2 × 4s is refused next to the picker, and nothing changes.
+    bid(phone, 2, 3)
+    expect(phone.locator("#control-error")).to_contain_text("B6")
+    expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "2x4")
+
+    bid(phone, 3, 4)
+    expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "3x4")
+    expect(tv.locator(".player[data-player=Ben] .tag-bidder")).to_have_text("bid 3 × 4s")
+    expect(tv.get_by_test_id("turn")).to_have_text("Ann")
+    tv.screenshot(path=str(screenshot_dir / "board-bidding.png"), full_page=True)
+    phone.screenshot(path=str(screenshot_dir / "control-bidding.png"), full_page=True)
+
+    # Ann doubts; the board asks for the cups to be lifted.
+    phone.click("#challenge")
+    expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+    expect(tv.locator("#turn")).to_contain_text("Lift the cups")
+
+    # The camera reads the reveal, unsure about one die: the reading waits for a person.
+    phone.click("#capture")
+    phone.wait_for_url(re.compile(r"/review/r\d+$"))
+    expect(tv.locator(".message-review")).to_be_visible()
+    misread = SCENE[MISREAD_INDEX]
+    marks = phone.locator(f".mark[data-seat={misread.seat}]")
+    expect(marks).to_have_count(3)
+    expect(phone.locator("#problems li")).to_have_count(1)
+    wrong = phone.locator(f".mark[data-seat={misread.seat}][data-value='{MISREAD_VALUE}']")
+    expect(wrong).to_have_count(1)
+    phone.screenshot(path=str(screenshot_dir / "review-before.png"), full_page=True)
+    wrong.click()
+    expect(phone.locator(".picker")).to_be_visible()
+    phone.screenshot(path=str(screenshot_dir / "review-picker.png"))
+    phone.click(f"button[aria-label='set to {misread.value}']")
+    expect(phone.locator(".mark.edited")).to_have_count(1)
+    expect(phone.locator("#confirm")).to_have_text("Confirm with 1 change")
+    # The verdict waits for the confirmation.
+    expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+    phone.click("#confirm")
+
+    # Actual 4s and ★ (1s): Ann 4,1 + Ben 4,4 = 4 > 3, so Ann, the challenger, loses 1 die.
+    expect(phone.get_by_test_id("verdict")).to_contain_text("Ann loses 1")
+    expect(tv.get_by_test_id("verdict")).to_contain_text("Ann loses 1")
+    expect(tv.locator(".reveal-count")).to_contain_text("Counted 4")
+    expect(tv.locator(".player[data-player=Ann] .lost")).to_have_text("−1 this game")
+    expect(tv.locator("#history .round")).to_have_count(1)
+    expect(tv.locator(".reveal-photo img")).to_have_js_property("complete", True)
+    tv.screenshot(path=str(screenshot_dir / "board-after-reveal.png"), full_page=True)
+    phone.screenshot(path=str(screenshot_dir / "review-confirmed.png"), full_page=True)
+
+    # The correction is journalled with the reveal: the table's state agrees with the page.
+    state = live_server.table.state()
+    assert state["last_reveal"]["seats"]["Ben"] == [4, 4, 2]
+    assert state["game"]["players"][0]["dice"] == 2

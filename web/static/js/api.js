@@ -1,0 +1,125 @@
+// Talking to the table: the JSON API, the table PIN, and the live state stream.
+// Every page imports this; nothing here draws anything except the "live" badge.
+
+const PIN_KEY = "bluffcam.pin";
+
+/** An API refusal: the server's rule id (when it names one) and its message. */
+export class ApiError extends Error {
+  constructor(message, { rule = null, status = 0 } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.rule = rule;
+    this.status = status;
+  }
+}
+
+export function getPin() {
+  try { return localStorage.getItem(PIN_KEY) || ""; } catch { return ""; }
+}
+
+export function setPin(pin) {
+  try {
+    if (pin) localStorage.setItem(PIN_KEY, pin); else localStorage.removeItem(PIN_KEY);
+  } catch { /* private mode: the PIN just is not remembered */ }
+}
+
+function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? meta.content : "";
+}
+
+/** Call the API (with the stored PIN unless one is given). Resolves with the JSON body; rejects with ApiError. */
+export async function api(method, path, body, { pin = getPin() } = {}) {
+  const headers = { "Accept": "application/json", "X-Requested-With": "bluffcam" };
+  if (pin) headers["X-Table-PIN"] = pin;
+  const token = csrfToken();
+  if (token) headers["X-CSRF-Token"] = token;
+  const init = { method, headers, credentials: "same-origin" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError("The table is not reachable. Is the server running?", { status: 0 });
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!response.ok) {
+    const err = data && data.error;
+    const message = (err && (err.message || (typeof err === "string" ? err : null)))
+      || `${response.status} ${response.statusText}`.trim();
+    throw new ApiError(message, { rule: err && err.rule ? err.rule : null, status: response.status });
+  }
+  return data;
+}
+
+/** Words for an ApiError, with its rule id when the server gave one. */
+export function describeError(error) {
+  if (error instanceof ApiError && error.rule) return `${error.message} (${error.rule})`;
+  return error && error.message ? error.message : String(error);
+}
+
+function setLiveBadge(status) {
+  const badge = document.getElementById("live");
+  if (!badge) return;
+  badge.dataset.status = status;
+  badge.textContent = { live: "live", connecting: "connecting…", reconnecting: "reconnecting…" }[status]
+    || status;
+}
+
+/**
+ * Follow the table's state: fetch it once, then re-render on every SSE `state` event.
+ * The browser's EventSource retries by itself; when it gives up (a closed stream, a
+ * restarted server) we open a new one with a growing delay. Stale versions are dropped.
+ */
+export function followState(onState) {
+  let lastVersion = -1;
+  let source = null;
+  let retryDelay = 500;
+  let everConnected = false;
+
+  const deliver = (state) => {
+    if (!state || typeof state !== "object") return;
+    const version = typeof state.version === "number" ? state.version : lastVersion + 1;
+    if (version < lastVersion) return;
+    lastVersion = version;
+    onState(state);
+  };
+
+  const refresh = () => api("GET", "/api/state").then(deliver).catch(() => {});
+
+  const open = () => {
+    setLiveBadge(everConnected ? "reconnecting" : "connecting");
+    source = new EventSource("/api/events");
+    source.addEventListener("open", () => {
+      everConnected = true;
+      retryDelay = 500;
+      setLiveBadge("live");
+      refresh(); // anything missed while away
+    });
+    source.addEventListener("state", (event) => {
+      try { deliver(JSON.parse(event.data)); } catch { /* a torn event: the next one heals it */ }
+    });
+    source.addEventListener("error", () => {
+      setLiveBadge("reconnecting");
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        setTimeout(open, retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 8000);
+      }
+    });
+  };
+
+  refresh();
+  open();
+  return {
+    refresh,
+    close: () => source && source.close(),
+  };
+}

@@ -1,0 +1,349 @@
+// The board page: everything a table wants to glance at, redrawn from each state event.
+
+import { api, followState } from "./api.js";
+import {
+  el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES,
+} from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** Track fields ("3", "2*") from the state's ladder, or the Bluff ladder when it sends none. */
+export function trackFields(state) {
+  const kind = gameKind(state);
+  const fields = [];
+  const seen = new Set();
+  const add = (count, star) => {
+    const key = `${count}${star ? "*" : ""}`;
+    if (!seen.has(key)) { seen.add(key); fields.push({ key, count, star }); }
+  };
+  const track = state.board && Array.isArray(state.board.track) ? state.board.track : null;
+  if (track && track.length) {
+    for (const entry of track) {
+      const bid = parseBid(entry);
+      if (bid) add(bid.count, bid.face === null);
+    }
+    return fields;
+  }
+  if (kind === "impus" || !state.game) return fields;
+  const total = (state.game.players || []).reduce((n, p) => n + (playerTally(p)?.value || 0), 0);
+  const maxCount = Math.max(total, 1);
+  for (let n = 1; n <= maxCount; n += 1) {
+    add(n, false);
+    if (kind === "bluff" && n % 2 === 1 && (n + 1) / 2 <= Math.ceil(maxCount / 2)) add((n + 1) / 2, true);
+  }
+  return fields;
+}
+
+function bidKey(bid) {
+  return bid ? `${bid.count}${bid.face === null ? "*" : ""}` : null;
+}
+
+/** Whether a revealed die counts towards a bid (the joker counts for every number bid). */
+export function dieMatches(value, bid, joker, kind) {
+  if (!bid) return false;
+  if (kind === "scam") return value === bid.face;
+  if (bid.face === null) return value === joker;
+  return value === bid.face || value === joker;
+}
+
+function renderTurn(state) {
+  const game = state.game;
+  const node = $("turn");
+  if (!game) {
+    fill(node,
+      el("div", { class: "turn-label" }, "No game yet"),
+      el("div", { class: "turn-name small" }, "Set one up on a phone: ", el("a", { href: "/control" }, "/control")));
+    return;
+  }
+  if (game.phase === "over") {
+    fill(node,
+      el("div", { class: "turn-label" }, "Game over"),
+      el("div", { class: "turn-name winner", "data-testid": "winner" }, `${game.winner ?? "Nobody"} wins!`));
+    return;
+  }
+  if (game.phase === "reveal") {
+    const doubted = game.bid
+      ? `${game.challenger ? `${game.challenger} doubted ` : "Doubted: "}${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(game.bid)}`
+      : "";
+    fill(node,
+      el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
+      el("div", { class: "turn-name" }, state.review ? "Check the reading" : "Lift the cups!"),
+      el("div", { class: "turn-sub" }, doubted));
+    return;
+  }
+  fill(node,
+    el("div", { class: "turn-label" }, game.bid ? "Raise or doubt" : "Opening bid"),
+    el("div", { class: "turn-name", "data-testid": "turn" }, game.turn ?? "—"),
+    el("div", { class: "turn-sub" }, "to play"));
+}
+
+function renderCurrentBid(state) {
+  const node = $("current-bid");
+  const game = state.game;
+  const bid = game && game.bid ? parseBid(game.bid) : null;
+  if (!bid || bid.face === undefined) {
+    fill(node, el("div", { class: "bid-empty" }, game && game.phase !== "over" ? "no bid yet" : ""));
+    node.dataset.bid = "";
+    return;
+  }
+  node.dataset.bid = game.bid;
+  fill(node,
+    el("div", { class: "bid-caption" }, "Current bid"),
+    el("div", { class: "bid-big", "data-testid": "current-bid" },
+      el("span", { class: "bid-count" }, bid.count),
+      el("span", { class: "bid-times" }, "×"),
+      die(bid.face === null ? "*" : bid.face, { size: 96, variant: "red", title: bidWords(bid) })),
+    el("div", { class: "bid-by" }, state.bidder ? `by ${state.bidder}` : ""));
+}
+
+function renderOdds(state) {
+  const node = $("odds");
+  const odds = state.odds;
+  if (!odds || typeof odds.probability !== "number") { fill(node); node.hidden = true; return; }
+  node.hidden = false;
+  const pct = Math.max(0, Math.min(1, odds.probability));
+  const level = pct >= 0.6 ? "likely" : pct >= 0.35 ? "even" : "unlikely";
+  fill(node,
+    el("div", { class: "odds-caption" }, `Chance ${bidWords(odds.bid)} holds`),
+    el("div", { class: `odds-value odds-${level}`, "data-testid": "odds" }, percent(pct)),
+    el("div", { class: "meter", role: "meter", "aria-valuemin": 0, "aria-valuemax": 100,
+      "aria-valuenow": Math.round(pct * 100) },
+      el("span", { class: `meter-fill odds-${level}`, style: `width:${(pct * 100).toFixed(1)}%` })),
+    typeof odds.expected === "number"
+      ? el("div", { class: "odds-sub" }, `expected on the table: ${odds.expected.toFixed(1)}`) : null);
+}
+
+// The API tells the PIN only to a browser on the table's own machine (the TV): show it there.
+let tablePin = null;
+
+function renderPin(state) {
+  const node = $("pin-card");
+  const pin = state.pin_required === false ? null : tablePin;
+  if (!pin) { node.hidden = true; return; }
+  node.hidden = false;
+  fill(node, el("div", { class: "pin-caption" }, "Table PIN"),
+    el("div", { class: "pin-value", "data-testid": "pin" }, String(pin)),
+    el("div", { class: "pin-sub" }, "open /control on a phone"));
+}
+
+function renderMessages(state) {
+  const items = [];
+  if (state.review) {
+    items.push(el("a", { class: "message message-review", href: `/review/${encodeURIComponent(state.review.id)}` },
+      el("strong", {}, "The reading needs a check. "),
+      "Confirm or correct it on the review page before the verdict applies."));
+  }
+  for (const message of state.messages || []) {
+    const level = ["info", "warning", "error"].includes(message.level) ? message.level : "info";
+    items.push(el("div", { class: `message message-${level}` }, message.text));
+  }
+  fill($("messages"), items);
+}
+
+function renderTrack(state) {
+  const fields = trackFields(state);
+  const wrap = $("track").parentElement;
+  wrap.hidden = fields.length === 0;
+  const bid = state.game && state.game.bid ? parseBid(state.game.bid) : null;
+  const current = bidKey(bid);
+  const currentIndex = fields.findIndex((f) => f.key === current);
+  const items = fields.map((field, index) => {
+    const classes = ["field", field.star ? "field-star" : "field-number"];
+    if (currentIndex >= 0 && index < currentIndex) classes.push("field-passed");
+    const isCurrent = index === currentIndex;
+    if (isCurrent) classes.push("field-current");
+    return el("li", { class: classes.join(" "), "data-field": field.key, "aria-current": isCurrent ? "true" : null },
+      el("span", { class: "field-count" }, field.count),
+      field.star ? el("span", { class: "field-star-mark", "aria-label": "star" }, "★") : null,
+      isCurrent ? die(bid.face === null ? "*" : bid.face, { size: 44, variant: "red", title: bidWords(bid) }) : null);
+  });
+  fill($("track"), items);
+  const currentNode = $("track").querySelector(".field-current");
+  if (currentNode) currentNode.scrollIntoView({ block: "nearest", inline: "center", behavior: "smooth" });
+}
+
+const KNOWN_PLAYER_KEYS = new Set(["name", "dice", "cards", "hand", "out", "lost", "score", "safe"]);
+
+function renderPlayers(state) {
+  const game = state.game;
+  const node = $("players");
+  if (!game) { fill(node); return; }
+  const kind = game.game;
+  const setAside = state.set_aside || {};
+  const target = (state.details && state.details.target) || (state.setup && state.setup.options && state.setup.options.target) || null;
+  const cards = (game.players || []).map((player, seat) => {
+    const tally = playerTally(player);
+    const aside = setAside[player.name] || [];
+    const classes = ["player"];
+    if (player.out) classes.push("player-out");
+    if (game.turn === player.name && game.phase === "bidding") classes.push("player-turn");
+    if (game.winner === player.name) classes.push("player-winner");
+    const tags = [];
+    if (game.turn === player.name && game.phase === "bidding") tags.push(el("span", { class: "tag tag-turn" }, "to play"));
+    if (state.bidder === player.name && game.bid) tags.push(el("span", { class: "tag tag-bidder" }, `bid ${bidWords(game.bid)}`));
+    const details = state.details || {};
+    if (kind === "scam" && details.round_starter === player.name) tags.push(el("span", { class: "tag tag-first" }, "first bidder"));
+    if (player.out) tags.push(el("span", { class: "tag tag-out" }, "out"));
+    if (player.safe) tags.push(el("span", { class: "tag tag-safe" }, "safe"));
+    if (game.winner === player.name) tags.push(el("span", { class: "tag tag-winner" }, "winner"));
+
+    const body = [];
+    if (typeof player.score === "number") {
+      const goal = Number(target) || 10;
+      body.push(el("div", { class: "score" },
+        el("span", { class: "score-value", "data-testid": "score" }, player.score),
+        el("span", { class: "score-target" }, ` / ${goal} points`)),
+      el("div", { class: "meter small" }, el("span", { class: "meter-fill score-fill",
+        style: `width:${Math.min(100, (player.score / goal) * 100).toFixed(1)}%` })));
+    }
+    if (tally && tally.key === "dice") {
+      const hidden = Math.max(0, tally.value - aside.length);
+      const dice = [];
+      for (let i = 0; i < hidden; i += 1) dice.push(die(null, { size: 34, variant: "hidden" }));
+      for (const face of aside) dice.push(die(face, { size: 34, variant: "ivory", title: `set aside: ${face}` }));
+      body.push(el("div", { class: "player-dice", "aria-label": `${tally.value} dice` }, dice));
+      body.push(el("div", { class: "player-count" }, `${tally.value} ${tally.value === 1 ? "die" : "dice"}`,
+        aside.length ? ` · ${aside.length} shown` : ""));
+    } else if (tally) {
+      body.push(el("div", { class: "player-cards" },
+        el("span", { class: "card-stack", "aria-hidden": "true" }),
+        el("span", { class: "player-count" }, `${tally.value} ${tally.key === "cards" && tally.value === 1 ? "card" : tally.key}`)));
+    }
+    if (typeof player.lost === "number" && player.lost > 0) body.push(el("div", { class: "lost" }, `−${player.lost} this game`));
+    if (player.lost === true) tags.push(el("span", { class: "tag tag-out" }, "lost"));
+    for (const [key, value] of Object.entries(player)) {
+      if (KNOWN_PLAYER_KEYS.has(key) || value === null || typeof value === "object") continue;
+      body.push(el("div", { class: "player-extra" }, `${key.replace(/_/g, " ")}: ${value}`));
+    }
+    return el("article", { class: classes.join(" "), "data-player": player.name, style: `--seat:${seat}` },
+      el("header", { class: "player-head" }, el("h3", {}, player.name), el("div", { class: "tags" }, tags)),
+      body);
+  });
+  fill(node, cards);
+}
+
+// Keys drawn elsewhere (or not worth a tile); any other key a game reports gets a tile.
+const KNOWN_GAME_KEYS = new Set(["game", "phase", "turn", "bid", "winner", "players", "loser", "kinds",
+  "safe", "reveal_due", "deck", "doubter"]);
+
+function renderGameExtras(state) {
+  // Impus and future games: show whatever else the engine reports (pile, claim, discards…).
+  const game = state.game;
+  let node = document.getElementById("game-extras");
+  const extras = game ? Object.entries(game).filter(([k, v]) => !KNOWN_GAME_KEYS.has(k) && v !== null && v !== undefined) : [];
+  if (!extras.length) { if (node) node.remove(); return; }
+  if (!node) {
+    node = el("section", { id: "game-extras", class: "game-extras", "aria-label": "Table" });
+    $("players").before(node);
+  }
+  fill(node, extras.map(([key, value]) => el("div", { class: "extra" },
+    el("div", { class: "extra-label" }, key.replace(/_/g, " ")),
+    el("div", { class: "extra-value" }, formatValue(value)))));
+}
+
+function formatValue(value) {
+  if (Array.isArray(value)) return value.length ? value.map(formatValue).join(", ") : "none";
+  if (value && typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => `${k}: ${formatValue(v)}`).join(" · ");
+  }
+  return String(value);
+}
+
+/** The last settled round with its photo: history says what happened, last_reveal shows it. */
+export function lastRevealView(state) {
+  const round = (state.history || []).slice(-1)[0] || null;
+  const photo = state.last_reveal || null;
+  if (!round && !photo) return null;
+  const samePhoto = photo && (!round || !round.reveal_id || round.reveal_id === photo.id);
+  return {
+    round,
+    photo: samePhoto ? photo : null,
+    seats: (round && round.reveal) || (samePhoto && photo.seats) || {},
+    count: round && typeof round.actual === "number" ? round.actual : samePhoto && typeof photo.count === "number" ? photo.count : null,
+    verdict: (round && round.verdict) || (samePhoto && photo.verdict) || "",
+    bid: parseBid((round && round.bid) || ""),
+  };
+}
+
+function correctionsText(photo) {
+  const changes = photo && photo.corrections ? Object.entries(photo.corrections) : [];
+  if (!changes.length) return null;
+  return changes.map(([seat, c]) => `${seat}: ${(c.removed || []).join(", ") || "—"} → ${(c.added || []).join(", ") || "—"}`).join("; ");
+}
+
+function renderLastReveal(state) {
+  const node = $("last-reveal");
+  const view = lastRevealView(state);
+  if (!view) { fill(node, el("p", { class: "muted" }, "No reveal yet this game.")); return; }
+  const joker = jokerFace(state);
+  const kind = gameKind(state);
+  const bid = view.bid && view.bid.face !== undefined ? view.bid : null;
+  let seats;
+  if (Array.isArray(view.seats)) {
+    seats = el("div", { class: "seat-reading" }, el("span", { class: "seat-name" }, "Turned up"), view.seats.join(", "));
+  } else {
+    seats = Object.entries(view.seats).map(([name, values]) =>
+      el("div", { class: "seat-reading", "data-seat": name },
+        el("span", { class: "seat-name" }, name),
+        el("span", { class: "seat-dice" }, (Array.isArray(values) ? values : []).map((v) => {
+          const value = typeof v === "object" && v ? v.value : v;
+          const hit = dieMatches(value, bid, joker, kind);
+          return die(value, { size: 30, variant: hit ? "hit" : "ivory", joker: kind !== "scam" && value === joker,
+            title: hit ? `${value}: counts` : `${value}` });
+        }))));
+  }
+  const corrected = correctionsText(view.photo);
+  fill(node,
+    el("div", { class: "reveal-grid" },
+      view.photo && view.photo.image_url ? el("a", { class: "reveal-photo", href: view.photo.image_url, target: "_blank" },
+        el("img", { src: view.photo.image_url, alt: "The annotated reveal photo" })) : null,
+      el("div", { class: "reveal-text" },
+        el("p", { class: "verdict", "data-testid": "verdict" }, view.verdict),
+        view.count !== null ? el("p", { class: "reveal-count" }, `Counted ${view.count}${bid ? ` for ${bidWords(bid)}` : ""}`) : null,
+        el("div", { class: "seat-readings" }, seats),
+        corrected ? el("p", { class: "corrected" }, `✎ corrected by hand — ${corrected}`) : null)));
+}
+
+function renderHistory(state) {
+  const rounds = (state.history || []).slice().reverse();
+  fill($("history"), rounds.length ? rounds.map((round) => el("li", { class: "round" },
+    el("div", { class: "round-head" },
+      el("span", { class: "round-no" }, `Round ${round.round ?? ""}`),
+      round.bid ? el("span", { class: "round-bid" }, `${round.bidder ?? "?"} bid ${bidWords(round.bid)}`) : null,
+      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} doubted`) : null),
+    el("div", { class: "round-verdict" }, round.verdict || ""))) : [el("li", { class: "muted" }, "No rounds played yet.")]);
+}
+
+function renderFooter(state) {
+  const camera = state.camera || {};
+  const status = camera.status || "none";
+  const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
+  fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
+    status === "none" ? "no camera (enter reveals by hand)" : `camera: ${status}`);
+  const kind = gameKind(state);
+  fill($("game-kind"), kind ? `${GAME_NAMES[kind] || kind}${state.setup ? ` · ${(state.setup.players || []).length} players` : ""}` : "");
+}
+
+export function renderBoard(state) {
+  document.body.dataset.phase = (state.game && state.game.phase) || "none";
+  document.body.dataset.game = gameKind(state) || "none";
+  document.body.dataset.version = String(state.version ?? "");
+  renderTurn(state);
+  renderCurrentBid(state);
+  renderOdds(state);
+  renderPin(state);
+  renderMessages(state);
+  renderTrack(state);
+  renderGameExtras(state);
+  renderPlayers(state);
+  renderLastReveal(state);
+  renderHistory(state);
+  renderFooter(state);
+}
+
+let latest = null;
+followState((state) => { latest = state; renderBoard(state); });
+api("GET", "/api/pin").then((data) => {
+  tablePin = data && data.pin ? String(data.pin) : null;
+  if (latest) renderPin(latest);
+}).catch(() => { /* not the table's own screen: players read the PIN off the TV */ });

@@ -1,0 +1,142 @@
+// The calibration page: a fresh camera snapshot with the seat zones drawn over it (the
+// server draws the profile's zones into the snapshot), and a test read — of the camera
+// or of an uploaded photo — whose dice are marked on the same picture.
+
+import { api, ApiError, describeError, followState } from "./api.js";
+import { el, fill, svg, die } from "./ui.js";
+
+const root = document.getElementById("calibration-root");
+
+let state = null;
+let snapshotUrl = null;
+let snapshotError = "";
+let imageSize = null;
+let reading = null;         // the last test read: {dice, values, uncertain, width, height, image}
+let busy = false;
+let error = "";
+
+function takeSnapshot() {
+  snapshotError = "";
+  imageSize = null;
+  reading = null;
+  snapshotUrl = `/api/camera/snapshot?t=${Date.now()}`;
+  render();
+}
+
+function showReading(data) {
+  reading = data;
+  if (data && data.image) { snapshotUrl = data.image; imageSize = null; }
+}
+
+async function testRead() {
+  busy = true; error = ""; render();
+  try {
+    showReading(await api("POST", "/api/calibration/read", {}));
+  } catch (e) {
+    error = describeError(e);
+  } finally {
+    busy = false; render();
+  }
+}
+
+async function testUpload(file) {
+  if (!file) return;
+  busy = true; error = ""; render();
+  try {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    const form = new FormData();
+    form.append("image", file);
+    const response = await fetch("/api/calibration/read", {
+      method: "POST", body: form, credentials: "same-origin",
+      headers: { "X-CSRF-Token": meta ? meta.content : "", "Accept": "application/json" },
+    });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) {
+      throw new ApiError((data && data.error && data.error.message) || `${response.status} ${response.statusText}`,
+        { rule: data && data.error ? data.error.rule : null, status: response.status });
+    }
+    showReading(data);
+  } catch (e) {
+    error = describeError(e);
+  } finally {
+    busy = false; render();
+  }
+}
+
+function overlay() {
+  const node = svg("svg", { class: "overlay", viewBox: imageSize ? `0 0 ${imageSize.w} ${imageSize.h}` : "0 0 100 100",
+    preserveAspectRatio: "none", "aria-hidden": "true" });
+  if (!imageSize || !reading) return node;
+  const r = Math.max(10, Math.round(Math.max(imageSize.w, imageSize.h) * 0.022));
+  for (const d of reading.dice || []) {
+    node.append(svg("g", { class: `mark${d.confidence < 0.8 ? " low" : ""}` },
+      svg("circle", { class: "ring", cx: d.x, cy: d.y, r: r * 1.25 })));
+  }
+  return node;
+}
+
+function photo() {
+  if (!snapshotUrl) {
+    return el("div", { class: "empty-state" }, die(null, { size: 56, variant: "hidden" }),
+      el("p", {}, snapshotError || "Take a snapshot to see what the camera sees."));
+  }
+  const img = el("img", { src: snapshotUrl, alt: reading ? "The test read, annotated" : "Camera snapshot with the seat zones", id: "snapshot" });
+  img.addEventListener("load", () => {
+    if (!imageSize || imageSize.w !== img.naturalWidth) {
+      imageSize = { w: img.naturalWidth, h: img.naturalHeight };
+      render();
+    }
+  }, { once: true });
+  img.addEventListener("error", () => {
+    snapshotError = "The camera gave no picture: check the camera status and its cable, or test an uploaded photo.";
+    snapshotUrl = null;
+    render();
+  }, { once: true });
+  return el("div", { class: "photo-wrap" }, img, overlay());
+}
+
+function readingSummary() {
+  if (!reading) return null;
+  const values = reading.values || (reading.dice || []).map((d) => d.value);
+  const counts = [1, 2, 3, 4, 5, 6].map((f) => values.filter((v) => v === f).length);
+  return el("div", { class: "card stack", id: "test-read" },
+    el("h2", {}, `Test read: ${values.length} ${values.length === 1 ? "die" : "dice"}`),
+    el("div", { class: "seat-dice" }, values.map((v) => die(v, { size: 30 }))),
+    el("div", { class: "row" }, counts.map((n, i) => el("span", { class: "tag" }, `${i + 1}: ${n}`))),
+    reading.uncertain ? el("p", { class: "count-bad" }, `⚠ ${reading.uncertain} unsure: a reveal like this would go to review`)
+      : el("p", { class: "count-ok" }, "✓ every die read with confidence"));
+}
+
+function render() {
+  const camera = (state && state.camera) || {};
+  const hasCamera = camera.status && camera.status !== "none";
+  fill(root,
+    el("div", { class: "review-grid" },
+      el("section", { class: "card stack" },
+        el("h1", {}, "Calibration"),
+        el("p", { class: "hint" }, "The seat zones of the calibration profile are drawn on the snapshot; "
+          + "every die of a seat must land inside its zone."),
+        photo()),
+      el("section", { class: "stack" },
+        el("div", { class: "card stack" },
+          el("div", {}, el("strong", {}, "Camera: "), camera.status || "unknown",
+            camera.spec ? el("div", { class: "muted" }, camera.spec) : null),
+          el("button", { type: "button", class: "btn big", id: "snapshot-btn", disabled: !hasCamera, onclick: takeSnapshot }, "📷 Take a snapshot"),
+          el("button", { type: "button", class: "btn primary big", id: "test-read-btn", disabled: busy || !hasCamera, onclick: testRead }, "Test a read"),
+          el("label", { class: "btn big", for: "upload" }, "Test a photo…"),
+          el("input", { type: "file", id: "upload", accept: "image/*", hidden: true,
+            onchange: (e) => testUpload(e.target.files && e.target.files[0]) }),
+          el("p", { class: "error", role: "alert" }, error),
+          el("p", { class: "hint" }, "To move the zones, run ", el("code", {}, "bluffcam calibrate"), " on the table's computer.")),
+        readingSummary())));
+}
+
+// Only a change of camera status redraws: a redraw would re-fetch the (uncached) snapshot.
+followState((next) => {
+  const before = state && state.camera ? `${state.camera.status}|${state.camera.spec}` : null;
+  const first = state === null;
+  state = next;
+  const now = next.camera ? `${next.camera.status}|${next.camera.spec}` : null;
+  if (first && next.camera && next.camera.status && next.camera.status !== "none") takeSnapshot();
+  else if (first || before !== now) render();
+});

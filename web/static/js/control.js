@@ -1,0 +1,508 @@
+// The control page: one thumb on a phone sets up a game and plays every action for
+// whoever's turn it is. All changes go through the JSON API with the table PIN.
+
+import { api, ApiError, describeError, followState, getPin, setPin } from "./api.js";
+import { el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally } from "./ui.js";
+
+const root = document.getElementById("control-main");
+const pinGate = document.getElementById("pin-gate");
+
+let state = null;
+let mode = root.dataset.startWithSetup === "true" ? "setup" : "play";
+let busy = false;
+let lastError = "";
+let lastNote = "";
+
+// Bid picker memory survives re-renders; it resets to the lowest legal raise when the bid moves.
+const picker = { count: 1, face: 2, pickedFor: null, reroll: false, aside: [] };
+// Hand-entered reveal: {seat: [values]}; reset when a new reveal is due.
+let handReveal = null;
+let handRevealFor = null;
+
+// ------------------------------------------------------------------ PIN
+
+function needsPin() {
+  return Boolean(state && state.pin_required) && !getPin();
+}
+
+function showPinGate(message = "") {
+  pinGate.hidden = false;
+  document.getElementById("pin-error").textContent = message;
+  document.getElementById("pin-input").focus();
+}
+
+document.getElementById("pin-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = document.getElementById("pin-input");
+  const pin = input.value.trim();
+  if (!pin) return;
+  try {
+    await api("POST", "/api/pin/check", undefined, { pin });
+    setPin(pin);
+    pinGate.hidden = true;
+    input.value = "";
+    render();
+  } catch (error) {
+    document.getElementById("pin-error").textContent =
+      error instanceof ApiError && (error.status === 401 || error.status === 403)
+        ? "That PIN is not right. Look at the board." : describeError(error);
+  }
+});
+
+// ------------------------------------------------------------------ sending
+
+async function send(method, path, body, { note = "" } = {}) {
+  if (busy) return null;
+  busy = true;
+  lastError = "";
+  lastNote = "";
+  render();
+  try {
+    const result = await api(method, path, body);
+    lastNote = note;
+    if (result && typeof result === "object" && "version" in result && "game" in result) {
+      state = result; // the API may answer with the new state; SSE will agree shortly
+    }
+    return result;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403) && /pin/i.test(error.message)) {
+      setPin("");
+      showPinGate(error.message);
+    }
+    lastError = describeError(error);
+    return null;
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+function act(action, note) {
+  return send("POST", "/api/action", action, { note });
+}
+
+// ------------------------------------------------------------------ helpers
+
+function numberFaces(state) {
+  const kind = gameKind(state);
+  if (kind === "scam") return [1, 2, 3, 4, 5, 6];
+  const joker = jokerFace(state);
+  return [1, 2, 3, 4, 5, 6].filter((f) => f !== joker);
+}
+
+function totalDice(state) {
+  return ((state.game && state.game.players) || []).reduce((n, p) => n + (playerTally(p)?.value || 0), 0);
+}
+
+function legalKinds(state) {
+  return new Set((state.legal && state.legal.kinds) || []);
+}
+
+function resetPickerIfMoved() {
+  const game = state.game;
+  const bidKey = game ? `${game.bid}|${game.turn}` : null;
+  if (picker.pickedFor === bidKey) return;
+  picker.pickedFor = bidKey;
+  picker.reroll = false;
+  picker.aside = [];
+  const lowest = state.legal && state.legal.lowest_raises && state.legal.lowest_raises[0];
+  const bid = lowest ? parseBid(lowest) : null;
+  if (bid && bid.face !== undefined) {
+    picker.count = bid.count;
+    picker.face = bid.face;
+  } else {
+    picker.count = 1;
+    picker.face = numberFaces(state)[0];
+  }
+}
+
+function errorSlot() {
+  return el("p", { class: "error", role: "alert", id: "control-error" }, lastError);
+}
+
+// ------------------------------------------------------------------ status
+
+function statusCard() {
+  const game = state.game;
+  if (!game) {
+    return el("section", { class: "card status-card" },
+      el("div", { class: "status-line" }, "No game on the table yet."),
+      el("div", { class: "status-turn" }, "Set one up below"));
+  }
+  const kind = GAME_NAMES[game.game] || game.game;
+  let headline = game.turn ? `${game.turn}'s turn` : "";
+  if (game.phase === "reveal") headline = state.review ? "Check the reading" : "Lift the cups!";
+  if (game.phase === "over") headline = `${game.winner ?? "Nobody"} wins!`;
+  const bid = game.bid ? parseBid(game.bid) : null;
+  return el("section", { class: "card status-card", "aria-live": "polite" },
+    el("div", { class: "status-line" }, `${kind} · ${game.phase}`),
+    el("div", { class: "status-turn", id: "status-turn" }, headline),
+    bid && bid.face !== undefined ? el("div", { class: "status-bid" },
+      "Bid: ", el("strong", { id: "status-bid" }, bidWords(bid)),
+      die(bid.face === null ? "*" : bid.face, { size: 34, variant: "red" }),
+      state.bidder ? el("span", { class: "muted" }, ` by ${state.bidder}`) : null)
+      : el("div", { class: "status-line" }, game.phase === "bidding" ? "No bid yet this round." : ""),
+    lastNote ? el("p", { class: "ok-note", role: "status" }, lastNote) : null);
+}
+
+// ------------------------------------------------------------------ bidding
+
+function bidPicker(kinds) {
+  const kind = gameKind(state);
+  const faces = numberFaces(state);
+  const allowStar = kind === "bluff";
+  const maxCount = Math.max(totalDice(state), 1);
+  const current = { count: picker.count, face: picker.face };
+  const faceButtons = faces.map((f) => el("button", {
+    type: "button", class: "btn face-btn", "aria-pressed": String(picker.face === f), "aria-label": `face ${f}`,
+    "data-face": String(f), onclick: () => { picker.face = f; render(); },
+  }, die(f, { size: 40, variant: picker.face === f ? "red" : "ivory" })));
+  if (allowStar) {
+    faceButtons.push(el("button", {
+      type: "button", class: "btn face-btn", "aria-pressed": String(picker.face === null), "aria-label": "star",
+      "data-face": "*", onclick: () => { picker.face = null; render(); },
+    }, die("*", { size: 40, variant: picker.face === null ? "red" : "ivory" })));
+  }
+  const step = (delta) => () => { picker.count = Math.min(maxCount, Math.max(1, picker.count + delta)); render(); };
+  const player = state.game.turn;
+  const items = [
+    el("h2", {}, `${player}'s bid`),
+    el("div", { class: "stepper" },
+      el("button", { type: "button", class: "btn", "aria-label": "fewer", onclick: step(-1), disabled: picker.count <= 1 }, "−"),
+      el("output", { id: "bid-count", "aria-label": "count" }, picker.count),
+      el("button", { type: "button", class: "btn", "aria-label": "more", onclick: step(1), disabled: picker.count >= maxCount }, "+")),
+    el("div", { class: "faces", role: "group", "aria-label": "face" }, faceButtons),
+    el("div", { class: "bid-preview" }, "Bid ", el("strong", {}, bidWords(current))),
+  ];
+  const canReroll = (kinds.has("set_aside") || kinds.has("reroll")) && kind === "bluff";
+  if (canReroll) {
+    items.push(el("label", { class: "check" },
+      el("input", { type: "checkbox", id: "reroll-toggle", checked: picker.reroll,
+        onchange: (e) => { picker.reroll = e.target.checked; if (!picker.reroll) picker.aside = []; render(); } }),
+      "Raise and re-roll: put dice in front of the cup"));
+    if (picker.reroll) {
+      items.push(el("div", { class: "stack" },
+        el("div", { class: "hint" }, "Tap the faces of the dice you put aside (tap one below to take it back):"),
+        el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
+          type: "button", class: "btn face-btn", "aria-label": `put aside ${f}`,
+          onclick: () => { picker.aside.push(f); render(); },
+        }, die(f, { size: 36 })))),
+        el("div", { class: "aside-list", "aria-label": "dice put aside" },
+          picker.aside.length ? picker.aside.map((f, i) => el("button", {
+            type: "button", class: "btn small", "aria-label": `take back ${f}`,
+            onclick: () => { picker.aside.splice(i, 1); render(); },
+          }, die(f, { size: 28 }), "✕")) : el("span", { class: "muted" }, "none yet"))));
+    }
+  }
+  const wire = bidText(current);
+  const label = picker.reroll ? `Bid ${bidWords(current)} and re-roll` : `Bid ${bidWords(current)}`;
+  items.push(el("button", {
+    type: "button", class: "btn primary big", id: "bid-submit", disabled: busy || (picker.reroll && !picker.aside.length),
+    onclick: () => {
+      const action = { player, bid: wire };
+      if (picker.reroll) action.set_aside = picker.aside.slice();
+      act(action, `${player} bid ${bidWords(current)}`);
+    },
+  }, label));
+  return items;
+}
+
+function bluffActions(kinds) {
+  const player = state.game.turn;
+  const buttons = [];
+  if (kinds.has("challenge")) {
+    buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "challenge", disabled: busy,
+      onclick: () => act({ player, challenge: true }, `${player} doubts ${state.bidder ?? "the bid"}`) },
+    `Doubt it! (${player} challenges)`));
+  }
+  if (kinds.has("scam")) {
+    buttons.push(el("button", { type: "button", class: "btn danger big", id: "scam", disabled: busy,
+      onclick: () => act({ player, scam: true }, `${player} calls Scam!`) }, "Scam!"));
+  }
+  if (kinds.has("pass")) {
+    buttons.push(el("button", { type: "button", class: "btn big", id: "pass", disabled: busy,
+      onclick: () => act({ player, pass: true }, `${player} passes`) }, "Pass"));
+  }
+  return buttons;
+}
+
+function impusActions(kinds) {
+  // Impus actions as the engine's replay objects: play (+claim on a new pile), doubt,
+  // polymorph, and discard (four of a kind, by whoever may discard now).
+  const game = state.game;
+  const player = game.turn;
+  const kindNames = (game.kinds || []).filter((k) => k !== "imp");
+  const sections = [];
+  if (kinds.has("play")) {
+    const countInput = el("input", { type: "number", min: 1, max: 12, value: 1, id: "impus-count", inputmode: "numeric", "aria-label": "cards put down" });
+    const newPile = !game.claim;
+    const kindSelect = el("select", { id: "impus-claim", "aria-label": "creature named" },
+      kindNames.map((k) => el("option", { value: k }, k)));
+    sections.push(el("div", { class: "stack" },
+      el("h2", {}, `${player} puts cards down`),
+      el("div", { class: "split" }, el("label", {}, "How many", countInput),
+        newPile ? el("label", {}, "Claimed as", kindSelect)
+          : el("div", { class: "status-line" }, "All claimed as ", el("strong", {}, game.claim))),
+      el("button", { type: "button", class: "btn primary big", id: "impus-play", disabled: busy,
+        onclick: () => {
+          const action = { player, play: Number(countInput.value) };
+          if (newPile) action.claim = kindSelect.value;
+          act(action, `${player} puts down ${countInput.value}`);
+        } }, "Put down")));
+  }
+  const row = [];
+  if (kinds.has("doubt")) {
+    row.push(el("button", { type: "button", class: "btn danger big", id: "doubt", disabled: busy,
+      onclick: () => act({ player, doubt: true }, `${player} does not believe`) }, "Don't believe!"));
+  }
+  if (kinds.has("polymorph")) {
+    const sel = el("select", { "aria-label": "polymorph into" }, kindNames.map((k) => el("option", { value: k }, k)));
+    row.push(el("div", { class: "stack" }, sel, el("button", { type: "button", class: "btn big", disabled: busy,
+      onclick: () => act({ player, polymorph: sel.value }, `${player} plays a polymorph: ${sel.value}`) }, "Polymorph")));
+  }
+  if (row.length) sections.push(el("div", { class: "actions" }, row));
+  const candidates = (state.details && state.details.discard_candidates) || [];
+  if (candidates.length) {
+    const who = el("select", { "aria-label": "who discards" }, candidates.map((n) => el("option", { value: n }, n)));
+    const what = el("select", { "aria-label": "discarded kind" }, (game.kinds || []).concat(["polymorph"]).map((k) => el("option", { value: k }, k)));
+    sections.push(el("div", { class: "stack" }, el("h2", {}, "Four of a kind"),
+      el("div", { class: "split" }, who, what),
+      el("button", { type: "button", class: "btn big", disabled: busy,
+        onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
+  }
+  return sections;
+}
+
+function playCard() {
+  const kinds = legalKinds(state);
+  const kind = gameKind(state);
+  const content = [];
+  if (kind === "impus") {
+    content.push(...impusActions(kinds));
+  } else {
+    if (kinds.has("bid") || kinds.size === 0) content.push(...bidPicker(kinds));
+    const extra = bluffActions(kinds);
+    if (extra.length) content.push(el("div", { class: "actions" }, extra));
+  }
+  content.push(errorSlot());
+  return el("section", { class: "card stack", id: "play-card" }, content);
+}
+
+// ------------------------------------------------------------------ reveal
+
+function impusRevealCard() {
+  const game = state.game;
+  const batch = game.last_batch || { count: 1, claim: game.claim };
+  if (!handReveal || handRevealFor !== JSON.stringify(batch)) {
+    handRevealFor = JSON.stringify(batch);
+    handReveal = Array(batch.count).fill(batch.claim || (game.kinds || ["orc"])[0]);
+  }
+  const choices = (game.kinds || []).concat(["polymorph"]);
+  return el("section", { class: "card stack", id: "reveal-card" },
+    el("h2", {}, `Turn up ${batch.player ?? ""}'s ${batch.count} ${batch.count === 1 ? "card" : "cards"}`),
+    handReveal.map((card, i) => el("label", {}, `Card ${i + 1}`, el("select", {
+      onchange: (e) => { handReveal[i] = e.target.value; } }, choices.map((k) => el("option", { value: k, selected: k === card }, k))))),
+    el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: busy,
+      onclick: () => act({ reveal: handReveal.slice() }, "Cards turned up") }, "These were turned up"),
+    errorSlot());
+}
+
+function revealCard() {
+  const game = state.game;
+  if (game.game === "impus") return impusRevealCard();
+  if (!handReveal || handRevealFor !== game.bid) {
+    handRevealFor = game.bid;
+    handReveal = {};
+    const aside = state.set_aside || {};
+    for (const p of game.players || []) {
+      const n = playerTally(p)?.value || 0;
+      if (p.out || n === 0) continue;
+      const shown = (aside[p.name] || []).slice(0, n);
+      handReveal[p.name] = shown.concat(Array(Math.max(0, n - shown.length)).fill(1));
+    }
+  }
+  const items = [el("h2", {}, "Reveal")];
+  if (state.review) {
+    items.push(el("a", { class: "btn primary big", href: `/review/${encodeURIComponent(state.review.id)}`, id: "open-review" },
+      "Check the reading"));
+  }
+  const hasCamera = state.camera && state.camera.status && state.camera.status !== "none";
+  items.push(el("button", { type: "button", class: `btn big ${state.review ? "" : "primary"}`, id: "capture", disabled: busy || !hasCamera,
+    onclick: async () => {
+      const result = await send("POST", "/api/reveal/capture", {}, { note: "Reveal captured" });
+      const review = result && (result.review || (result.id && result.image_url ? result : null));
+      if (review && review.id) window.location.href = `/review/${encodeURIComponent(review.id)}`;
+    } }, hasCamera ? "📷 Capture with the camera" : "No camera: enter the dice below"));
+  items.push(el("details", { class: "stack", open: !hasCamera || null, id: "hand-reveal" },
+    el("summary", { class: "btn ghost" }, "Enter the dice by hand"),
+    el("p", { class: "hint" }, "Tap a die to change its face."),
+    Object.entries(handReveal).map(([name, values]) => el("div", { class: "seat-entry", "data-seat": name },
+      el("strong", {}, name),
+      el("div", { class: "seat-entry-dice" }, values.map((v, i) => el("button", {
+        type: "button", class: "btn die-btn", "aria-label": `${name} die ${i + 1}: ${v}`,
+        onclick: () => { values[i] = (values[i] % 6) + 1; render(); },
+      }, die(v, { size: 40 })))))),
+    el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: busy,
+      onclick: () => act({ reveal: structuredClone(handReveal) }, "Reveal entered") }, "Apply this reveal")));
+  items.push(errorSlot());
+  return el("section", { class: "card stack", id: "reveal-card" }, items);
+}
+
+// ------------------------------------------------------------------ setup
+
+const setupForm = {
+  game: "bluff",
+  players: [],
+  starter: "",
+  options: {
+    bluff: { dice_per_player: 5, joker_face: 1, exact: "all_others_lose_one", protect_last_die: false, reroll: true },
+    scam: { target: 10 },
+    impus: { polymorphs: true },
+  },
+};
+let setupSeeded = false;
+
+function seedSetup() {
+  if (setupSeeded) return;
+  setupSeeded = true;
+  const last = state && state.setup;
+  if (last) {
+    setupForm.game = last.game || "bluff";
+    setupForm.players = (last.players || []).slice();
+    setupForm.starter = last.starter || "";
+    Object.assign(setupForm.options[setupForm.game] || {}, last.options || {});
+  }
+  while (setupForm.players.length < 2) setupForm.players.push("");
+}
+
+function optionFields() {
+  const game = setupForm.game;
+  const opts = setupForm.options[game];
+  const num = (key, label, min, max) => el("label", {}, label, el("input", {
+    type: "number", min, max, value: opts[key], id: `opt-${key}`, inputmode: "numeric",
+    onchange: (e) => { opts[key] = Number(e.target.value); },
+  }));
+  const check = (key, label) => el("label", { class: "check" }, el("input", {
+    type: "checkbox", checked: Boolean(opts[key]), id: `opt-${key}`,
+    onchange: (e) => { opts[key] = e.target.checked; },
+  }), label);
+  if (game === "bluff") {
+    return [
+      num("dice_per_player", "Dice each", 1, 6),
+      el("label", {}, "Joker (★) face", el("select", { id: "opt-joker_face", onchange: (e) => { opts.joker_face = Number(e.target.value); } },
+        el("option", { value: 1, selected: opts.joker_face === 1 }, "1 (pip dice)"),
+        el("option", { value: 6, selected: opts.joker_face === 6 }, "6 (star on the six)"))),
+      el("label", { style: "grid-column:1/-1" }, "Exact hit", el("select", { id: "opt-exact", onchange: (e) => { opts.exact = e.target.value; } },
+        el("option", { value: "all_others_lose_one", selected: opts.exact === "all_others_lose_one" }, "everyone but the bidder loses 1"),
+        el("option", { value: "challenger_pays_bidder", selected: opts.exact === "challenger_pays_bidder" }, "challenger gives the bidder 1"))),
+      check("protect_last_die", "Protect the last die on an exact hit"),
+      check("reroll", "Allow raise and re-roll"),
+    ];
+  }
+  if (game === "scam") return [num("target", "Points to win", 3, 30)];
+  if (game === "impus") return [check("polymorphs", "Play with the two polymorph cards")];
+  return [];
+}
+
+function setupCard() {
+  seedSetup();
+  const names = () => setupForm.players.map((n) => n.trim()).filter(Boolean);
+  const playerRows = setupForm.players.map((name, i) => el("div", { class: "player-row" },
+    el("span", { class: "seat-no" }, i + 1),
+    el("input", { value: name, placeholder: `Player ${i + 1}`, "aria-label": `Player ${i + 1} name`, maxlength: 24,
+      autocomplete: "off", autocapitalize: "words",
+      oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); } }),
+    el("button", { type: "button", class: "btn small", "aria-label": `move ${name || `player ${i + 1}`} up`, disabled: i === 0,
+      onclick: () => { [setupForm.players[i - 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i - 1]]; renderSetup(); } }, "↑"),
+    el("button", { type: "button", class: "btn small", "aria-label": `move ${name || `player ${i + 1}`} down`, disabled: i === setupForm.players.length - 1,
+      onclick: () => { [setupForm.players[i + 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i + 1]]; renderSetup(); } }, "↓"),
+    el("button", { type: "button", class: "btn small", "aria-label": `remove ${name || `player ${i + 1}`}`, disabled: setupForm.players.length <= 2,
+      onclick: () => { setupForm.players.splice(i, 1); renderSetup(); } }, "✕")));
+  const starterSelect = el("select", { id: "starter", "aria-label": "Who starts",
+    onchange: (e) => { setupForm.starter = e.target.value; } });
+  function refreshStarter() {
+    const list = names();
+    if (!list.includes(setupForm.starter)) setupForm.starter = "";
+    fill(starterSelect, el("option", { value: "" }, "random"),
+      list.map((n) => el("option", { value: n, selected: n === setupForm.starter }, n)));
+  }
+  refreshStarter();
+  const gameButtons = Object.entries(GAME_NAMES).map(([key, label]) => el("button", {
+    type: "button", class: "btn", "aria-pressed": String(setupForm.game === key), "data-game": key,
+    onclick: () => { setupForm.game = key; renderSetup(); },
+  }, label));
+  return el("section", { class: "card stack", id: "setup-card" },
+    el("h1", {}, "New game"),
+    el("div", { class: "segmented", role: "group", "aria-label": "Game" }, gameButtons),
+    el("h2", {}, "Players, clockwise from the first seat"),
+    el("div", { class: "player-rows" }, playerRows),
+    el("button", { type: "button", class: "btn", id: "add-player", disabled: setupForm.players.length >= 6,
+      onclick: () => { setupForm.players.push(""); renderSetup(); } }, "+ Add a player"),
+    el("label", {}, "Who starts", starterSelect),
+    el("h2", {}, "Options"),
+    el("div", { class: "options" }, optionFields()),
+    el("div", { class: "row" },
+      state && state.game && state.game.phase !== "over"
+        ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; render(); } }, "Cancel") : null,
+      el("button", { type: "button", class: "btn primary big grow", id: "start-game", disabled: busy,
+        onclick: async () => {
+          const players = names();
+          const body = { game: setupForm.game, players, options: { ...setupForm.options[setupForm.game] } };
+          if (setupForm.starter) body.starter = setupForm.starter;
+          else if (players.length) body.starter = players[Math.floor(Math.random() * players.length)];
+          const result = await send("POST", "/api/game", body, { note: "New game started" });
+          if (result !== null) { mode = "play"; setupSeeded = false; render(); }
+        } }, "Start the game")),
+    errorSlot());
+}
+
+function renderSetup() {
+  const old = document.getElementById("setup-card");
+  if (old) old.replaceWith(setupCard()); else render();
+}
+
+// ------------------------------------------------------------------ page
+
+function toolsCard() {
+  const game = state.game;
+  return el("section", { class: "card" },
+    el("div", { class: "actions" },
+      el("button", { type: "button", class: "btn", id: "undo", disabled: busy || !game || !(state.game.phase === "bidding"),
+        onclick: () => send("POST", "/api/undo", {}, { note: "Last action undone" }) }, "↶ Undo"),
+      el("button", { type: "button", class: "btn", id: "new-game", onclick: () => { mode = "setup"; lastError = ""; render(); } }, "New game"),
+      game ? el("a", { class: "btn ghost wide", href: "/api/game/export", download: "bluffcam-game.json" }, "Export the game (replay script)") : null));
+}
+
+function render() {
+  if (!state) return;
+  if (needsPin()) showPinGate();
+  const game = state.game;
+  const parts = [statusCard()];
+  const wantsSetup = mode === "setup" || !game;
+  if (wantsSetup) {
+    // Keep a half-filled form: rebuild it only when it is not on screen yet.
+    const existing = document.getElementById("setup-card");
+    parts.push(existing && existing.isConnected ? existing : setupCard());
+    const err = existing && existing.querySelector("#control-error");
+    if (err) err.textContent = lastError;
+    const start = existing && existing.querySelector("#start-game");
+    if (start) start.disabled = busy;
+  } else if (game.phase === "bidding") {
+    resetPickerIfMoved();
+    parts.push(playCard(), toolsCard());
+  } else if (game.phase === "reveal") {
+    parts.push(revealCard(), toolsCard());
+  } else {
+    parts.push(el("section", { class: "card stack" },
+      el("h2", {}, "Game over"),
+      el("button", { type: "button", class: "btn primary big", onclick: () => { mode = "setup"; render(); } }, "Play again"),
+      errorSlot()));
+  }
+  fill(root, el("div", { class: "control-grid" }, parts));
+  document.body.dataset.version = String(state.version ?? "");
+}
+
+followState((next) => {
+  state = next;
+  render();
+});

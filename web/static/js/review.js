@@ -1,0 +1,266 @@
+// The reveal review page: the photo with every die marked. Tap a die to change or remove
+// it, tap the photo to add one, then confirm; the verdict applies only after that.
+
+import { api, describeError, followState } from "./api.js";
+import { el, fill, svg, die, bidWords, jokerFace, gameKind } from "./ui.js";
+
+const root = document.getElementById("review-root");
+const wantedId = root.dataset.reviewId || null;
+
+let state = null;
+let working = null;     // {id, dice: [{key, seat, value, x, y, confidence, edited}]}
+let selected = null;    // key of the selected die, or {add: {x, y}} for a new one
+let imageSize = null;   // natural pixel size of the photo
+let busy = false;
+let error = "";
+let done = null;        // the verdict after a confirm
+let nextKey = 1;
+
+function startWorking(review) {
+  const dice = [];
+  for (const [seat, list] of Object.entries(review.seats || {})) {
+    for (const d of list || []) {
+      dice.push({ key: nextKey++, seat, value: Number(d.value), x: Number(d.x), y: Number(d.y),
+        confidence: typeof d.confidence === "number" ? d.confidence : 1, edited: false });
+    }
+  }
+  working = { id: review.id, dice };
+  selected = null;
+  imageSize = null;
+  error = "";
+}
+
+function seatsOf(review) {
+  const names = new Set(Object.keys(review.seats || {}));
+  for (const name of Object.keys(review.expected || {})) names.add(name);
+  return [...names];
+}
+
+function readingValues() {
+  const seats = {};
+  for (const name of seatsOf(state.review)) seats[name] = [];
+  for (const d of working.dice) (seats[d.seat] ||= []).push(d.value);
+  return seats;
+}
+
+function dieRadius() {
+  if (!imageSize) return 20;
+  return Math.max(12, Math.round(Math.max(imageSize.w, imageSize.h) * 0.024));
+}
+
+function nearestSeat(x, y) {
+  let best = null;
+  let bestDist = Infinity;
+  for (const d of working.dice) {
+    const dist = (d.x - x) ** 2 + (d.y - y) ** 2;
+    if (dist < bestDist) { bestDist = dist; best = d.seat; }
+  }
+  const expected = state.review.expected || {};
+  const counts = readingValues();
+  const short = Object.keys(expected).find((s) => (counts[s] || []).length < expected[s]);
+  return short || best || seatsOf(state.review)[0] || "";
+}
+
+// ------------------------------------------------------------------ photo + overlay
+
+function overlay() {
+  const review = state.review;
+  const r = dieRadius();
+  const node = svg("svg", { class: "overlay", id: "overlay", viewBox: imageSize ? `0 0 ${imageSize.w} ${imageSize.h}` : "0 0 100 100",
+    preserveAspectRatio: "none", "aria-label": "dice marks" });
+  node.addEventListener("click", (event) => {
+    if (event.target.closest(".mark")) return;
+    if (!imageSize) return;
+    const point = node.createSVGPoint();
+    point.x = event.clientX; point.y = event.clientY;
+    const at = point.matrixTransform(node.getScreenCTM().inverse());
+    selected = { add: { x: Math.round(at.x), y: Math.round(at.y), seat: nearestSeat(at.x, at.y) } };
+    render();
+  });
+  for (const problem of review.problems || []) {
+    if (typeof problem.x === "number" && typeof problem.y === "number") {
+      node.append(svg("circle", { class: "problem-mark", cx: problem.x, cy: problem.y, r: r * 1.8 },
+        svg("title", {}, problem.message || problem.kind)));
+    }
+  }
+  const perSeatIndex = {};
+  for (const d of working.dice) {
+    const index = (perSeatIndex[d.seat] = (perSeatIndex[d.seat] || 0) + 1);
+    const classes = ["mark"];
+    if (d.confidence < 0.8) classes.push("low");
+    if (d.edited) classes.push("edited");
+    if (selected === d.key) classes.push("selected");
+    const g = svg("g", { class: classes.join(" "), tabindex: 0, role: "button", "data-seat": d.seat, "data-value": d.value,
+      "aria-label": `${d.seat} die ${index}: ${d.value}`,
+      onclick: (event) => { event.stopPropagation(); selected = d.key; render(); },
+      onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selected = d.key; render(); } } },
+    svg("circle", { class: "ring", cx: d.x, cy: d.y, r }),
+    svg("text", { x: d.x, y: d.y, "font-size": r * 1.1 }, String(d.value)));
+    node.append(g);
+  }
+  if (selected && selected.add) {
+    node.append(svg("circle", { class: "problem-mark", cx: selected.add.x, cy: selected.add.y, r, style: "stroke:#f0e442" }));
+  }
+  return node;
+}
+
+function photo() {
+  const review = state.review;
+  const img = el("img", { src: review.image_url, alt: "The reveal photo", id: "review-photo" });
+  const wrap = el("div", { class: "photo-wrap" }, img, overlay());
+  const onLoad = () => {
+    if (!imageSize || imageSize.w !== img.naturalWidth) {
+      imageSize = { w: img.naturalWidth, h: img.naturalHeight };
+      render();
+    }
+  };
+  if (img.complete && img.naturalWidth) queueMicrotask(onLoad); else img.addEventListener("load", onLoad, { once: true });
+  return wrap;
+}
+
+// ------------------------------------------------------------------ the picker
+
+function pickerPanel() {
+  if (selected === null) return null;
+  const seats = seatsOf(state.review);
+  if (selected.add) {
+    const add = selected.add;
+    return el("div", { class: "picker", role: "dialog", "aria-label": "add a die" },
+      el("h3", {}, "Add a die here: which face is up?"),
+      el("label", {}, "Seat", el("select", { "aria-label": "seat of the new die", onchange: (e) => { add.seat = e.target.value; } },
+        seats.map((s) => el("option", { value: s, selected: s === add.seat }, s)))),
+      el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
+        type: "button", class: "btn face-btn", "aria-label": `new die shows ${f}`,
+        onclick: () => {
+          const d = { key: nextKey++, seat: add.seat, value: f, x: add.x, y: add.y, confidence: 1, edited: true };
+          working.dice.push(d);
+          selected = null;
+          render();
+        } }, die(f, { size: 40 })))),
+      el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, "Cancel"));
+  }
+  const d = working.dice.find((x) => x.key === selected);
+  if (!d) { selected = null; return null; }
+  return el("div", { class: "picker", role: "dialog", "aria-label": "change a die" },
+    el("h3", {}, `${d.seat}'s die — read as ${d.value}${d.confidence < 0.8 ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
+    el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
+      type: "button", class: "btn face-btn", "aria-pressed": String(d.value === f), "aria-label": `set to ${f}`,
+      onclick: () => { d.value = f; d.edited = true; selected = null; render(); },
+    }, die(f, { size: 40, variant: d.value === f ? "red" : "ivory" })))),
+    el("div", { class: "split" },
+      el("label", {}, "Seat", el("select", { "aria-label": "seat of this die",
+        onchange: (e) => { d.seat = e.target.value; d.edited = true; render(); } },
+      seats.map((s) => el("option", { value: s, selected: s === d.seat }, s)))),
+      el("div", { class: "stack" },
+        el("button", { type: "button", class: "btn danger", "aria-label": "remove this die",
+          onclick: () => { working.dice = working.dice.filter((x) => x !== d); selected = null; render(); } }, "Remove"),
+        el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, "Done"))));
+}
+
+// ------------------------------------------------------------------ side panel
+
+function seatSummary() {
+  const review = state.review;
+  const expected = review.expected || {};
+  const values = readingValues();
+  const joker = jokerFace(state);
+  const kind = gameKind(state);
+  return el("div", { class: "seat-summary" }, seatsOf(review).map((name) => {
+    const have = (values[name] || []).length;
+    const want = expected[name];
+    const ok = want === undefined || have === want;
+    return el("div", { class: "seat-row", "data-seat": name },
+      el("strong", { class: "seat-name" }, name),
+      el("span", { class: ok ? "count-ok" : "count-bad" },
+        want === undefined ? `${have} dice` : ok ? `✓ ${have} of ${want}` : `⚠ ${have} of ${want}`),
+      el("span", { class: "seat-dice" }, (values[name] || []).map((v) => die(v, { size: 26, joker: kind !== "scam" && v === joker }))));
+  }));
+}
+
+async function confirm() {
+  busy = true; error = ""; render();
+  try {
+    await api("POST", `/api/reveals/${encodeURIComponent(working.id)}/confirm`, { seats: readingValues() });
+    done = { id: working.id };
+  } catch (e) {
+    error = describeError(e);
+  } finally {
+    busy = false; render();
+  }
+}
+
+async function recapture() {
+  busy = true; error = ""; render();
+  try {
+    await api("POST", "/api/reveal/capture", {});
+  } catch (e) {
+    error = describeError(e);
+  } finally {
+    busy = false; render();
+  }
+}
+
+// ------------------------------------------------------------------ page
+
+function lastVerdict() {
+  const round = (state.history || []).slice(-1)[0];
+  return (round && round.verdict) || (state.last_reveal && state.last_reveal.verdict) || "";
+}
+
+function emptyState() {
+  const game = state.game;
+  if (done) {
+    return el("section", { class: "card empty-state", id: "review-done" },
+      el("div", { class: "big-icon" }, die(6, { size: 64, variant: "hit" })),
+      el("h1", {}, "Reading confirmed"),
+      el("p", { class: "verdict", "data-testid": "verdict" }, lastVerdict()),
+      el("a", { class: "btn primary", href: "/" }, "Back to the board"));
+  }
+  return el("section", { class: "card empty-state", id: "review-empty" },
+    el("div", { class: "big-icon" }, die(null, { size: 64, variant: "hidden" })),
+    el("h1", {}, "No reading waiting for a check"),
+    el("p", {}, game && game.phase === "reveal"
+      ? "The cups are up: capture the reveal from the control page."
+      : "When the camera is unsure about a reveal, it waits here for you."),
+    lastVerdict() ? el("p", { class: "verdict" }, `Last verdict: ${lastVerdict()}`) : null,
+    el("div", { class: "row", style: "justify-content:center" },
+      el("a", { class: "btn", href: "/" }, "Board"), el("a", { class: "btn", href: "/control" }, "Control")));
+}
+
+function render() {
+  if (!state) return;
+  const review = state.review;
+  document.body.dataset.version = String(state.version ?? "");
+  if (!review) { fill(root, emptyState()); return; }
+  done = null;
+  if (!working || working.id !== review.id) startWorking(review);
+  const bid = state.game && state.game.bid;
+  const edits = working.dice.filter((d) => d.edited).length;
+  fill(root,
+    el("div", { class: "review-grid" },
+      el("section", { class: "stack" },
+        el("div", { class: "card stack" },
+          el("h1", {}, "Check the reading"),
+          el("p", { class: "hint" }, bid ? `Counting for ${bidWords(bid)}. ` : "",
+            "Tap a die to fix it, tap the photo where a die was missed."),
+          wantedId && wantedId !== review.id ? el("p", { class: "hint" }, `Reading ${wantedId} is done; this is the one waiting now.`) : null,
+          photo(),
+          el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")))),
+      el("section", { class: "stack" },
+        (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
+          el("ul", { class: "problems", id: "problems" }, review.problems.map((p) => el("li", {}, p.message || p.kind)))) : null,
+        el("div", { class: "card" }, el("h2", {}, "Per seat"), seatSummary()),
+        el("div", { class: "card stack" },
+          el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
+            edits ? `Confirm with ${edits} ${edits === 1 ? "change" : "changes"}` : "Confirm this reading"),
+          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, "📷 Take it again"),
+          el("p", { class: "error", role: "alert", id: "review-error" }, error)))),
+    pickerPanel());
+  root.querySelector("#confirm").addEventListener("click", confirm);
+  root.querySelector("#recapture").addEventListener("click", recapture);
+}
+
+followState((next) => {
+  state = next;
+  render();
+});

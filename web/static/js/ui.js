@@ -1,0 +1,148 @@
+// Small shared drawing helpers: safe DOM building, pip dice, bids in words.
+// Player names come from people, so text always goes in through textContent.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Build an element: el("div", {class: "x", onclick: f}, child, "text", ...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+/** Build an SVG element the same way. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (value === true) {
+      node.setAttribute(key, "");
+    } else {
+      node.setAttribute(key, String(value));
+    }
+  }
+}
+
+function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace everything inside a node. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+const PIPS = {
+  1: [[50, 50]],
+  2: [[28, 28], [72, 72]],
+  3: [[28, 28], [50, 50], [72, 72]],
+  4: [[28, 28], [72, 28], [28, 72], [72, 72]],
+  5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
+  6: [[28, 26], [72, 26], [28, 50], [72, 50], [28, 74], [72, 74]],
+};
+
+const STAR_PATH = "M50 14 L60.6 38.4 L86.6 40.2 L66.8 57.4 L72.9 83 L50 69.2 L27.1 83 "
+  + "L33.2 57.4 L13.4 40.2 L39.4 38.4 Z";
+
+/**
+ * A pip die as inline SVG. face: 1-6, "*" (a star: the joker) or null (a hidden die).
+ * variant: "ivory" (a normal die), "red" (the bid marker), "hidden", "ghost".
+ */
+export function die(face, { size = 40, variant = "ivory", joker = false, title = null } = {}) {
+  const node = svg("svg", {
+    class: `die die-${variant}${joker ? " die-joker" : ""}`,
+    viewBox: "0 0 100 100", width: size, height: size, role: "img",
+    "aria-label": title || (face === null ? "hidden die" : face === "*" ? "star" : `die showing ${face}`),
+  });
+  node.append(svg("rect", { x: 5, y: 5, width: 90, height: 90, rx: 20, class: "die-body" }));
+  if (face === "*") {
+    node.append(svg("path", { d: STAR_PATH, class: "die-star" }));
+  } else if (face === null || face === undefined) {
+    node.append(svg("text", { x: 50, y: 66, "text-anchor": "middle", class: "die-hidden-mark" }, "?"));
+  } else {
+    for (const [cx, cy] of PIPS[face] || []) {
+      node.append(svg("circle", { cx, cy, r: 9.5, class: "die-pip" }));
+    }
+  }
+  if (joker && face !== "*") {
+    node.append(svg("path", { d: STAR_PATH, class: "die-joker-mark", transform: "translate(66 4) scale(0.3)" }));
+  }
+  if (title) node.prepend(svg("title", {}, title));
+  return node;
+}
+
+/** Parse "3x4" / "3×4" / "2*" / "2★" into {count, face} (face null for a ★ bid). */
+export function parseBid(text) {
+  if (text === null || text === undefined) return null;
+  const s = String(text).trim();
+  let m = s.match(/^(\d+)\s*[x×]\s*(\d)$/i);
+  if (m) return { count: Number(m[1]), face: Number(m[2]) };
+  m = s.match(/^(\d+)\s*[*★]$/);
+  if (m) return { count: Number(m[1]), face: null };
+  m = s.match(/^(\d+)$/);
+  if (m) return { count: Number(m[1]), face: undefined }; // a bare track field
+  return null;
+}
+
+/** The wire form of a bid: "3x4" or "2*". */
+export function bidText(bid) {
+  return bid.face === null ? `${bid.count}*` : `${bid.count}x${bid.face}`;
+}
+
+const FACE_WORDS = { 1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s" };
+
+/** A bid for people: "3 × 4s" or "2 ★". */
+export function bidWords(text) {
+  const bid = typeof text === "string" ? parseBid(text) : text;
+  if (!bid) return String(text ?? "");
+  if (bid.face === null) return `${bid.count} ★`;
+  if (bid.face === undefined) return String(bid.count);
+  return `${bid.count} × ${FACE_WORDS[bid.face] || bid.face}`;
+}
+
+/** A percentage for the odds display. */
+export function percent(p) {
+  if (typeof p !== "number" || Number.isNaN(p)) return "–";
+  if (p >= 0.995 && p < 1) return ">99%";
+  if (p > 0 && p < 0.005) return "<1%";
+  return `${Math.round(p * 100)}%`;
+}
+
+/** Number of dice (or cards) a player shows, whatever the game calls it. */
+export function playerTally(player) {
+  for (const key of ["dice", "cards", "hand"]) {
+    const v = player[key];
+    if (typeof v === "number") return { key, value: v };
+    if (Array.isArray(v)) return { key, value: v.length };
+  }
+  return null;
+}
+
+/** The joker face of the current game (1 unless the options say otherwise). */
+export function jokerFace(state) {
+  const fromBoard = state && state.board && state.board.joker_face;
+  const fromOptions = state && state.setup && state.setup.options && state.setup.options.joker_face;
+  return Number(fromBoard || fromOptions || 1);
+}
+
+export function gameKind(state) {
+  return (state && state.game && state.game.game) || (state && state.setup && state.setup.game) || null;
+}
+
+export const GAME_NAMES = { bluff: "Bluff", scam: "Scam", impus: "Impus Bluff" };
