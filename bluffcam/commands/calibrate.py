@@ -1,0 +1,200 @@
+"""`bluffcam calibrate`: grab a frame, fit the seat zones around the players' dice, write a profile.
+
+Players put their dice where their cups will stand; the dice are read, grouped into one
+cluster per seat, and each seat gets a sector of the table (the cup's area, and in front of
+it the area for set-aside dice). With ``--markers`` (ArUco markers at the mat's corners) the
+zones are stored in mat coordinates, so they follow the mat when the camera is bumped.
+An annotated PNG is written beside the profile: check it before playing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration import MarkerConfig, Profile, SeatZones, save_profile
+from calibration.fit import FitError, fit_table
+from calibration.geometry import Polygon, apply_homography, homography_from_points
+from calibration.markers import detect_markers
+from hardware.cameras import CameraError, open_camera, parse_resolution
+
+DEFAULT_MARKER_IDS = (0, 1, 2, 3)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--camera", required=True, help="camera spec, e.g. picamera2, opencv:0, files:DIR"
+    )
+    parser.add_argument("--seats", type=int, required=True, help="number of seats (1-6)")
+    parser.add_argument(
+        "--out", required=True, type=Path, help="profile to write, e.g. calibration/mytable.toml"
+    )
+    parser.add_argument("--name", help="profile name (default: the file name)")
+    parser.add_argument("--names", help="seat names, comma separated, clockwise from the bottom")
+    parser.add_argument("--resolution", help="ask the camera for WxH (e.g. 2028x1520)")
+    parser.add_argument(
+        "--frames", type=int, default=3, help="frames to read and vote over (default 3)"
+    )
+    parser.add_argument(
+        "--markers", action="store_true", help="use ArUco markers at the mat's corners"
+    )
+    parser.add_argument(
+        "--marker-dict", default="DICT_4X4_50", help="ArUco dictionary (default DICT_4X4_50)"
+    )
+    parser.add_argument(
+        "--marker-ids",
+        default="0,1,2,3",
+        help="ids at the mat's top-left, top-right, bottom-right, bottom-left",
+    )
+    parser.add_argument(
+        "--mat-size", default="600x400", help="marker centre spacing in mm, WxH (default 600x400)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        profile, frame, dice = calibrate(args)
+    except (CameraError, FitError, ValueError) as exc:
+        print(f"calibrate: {exc}", file=sys.stderr)
+        return 2
+    path = save_profile(profile, args.out)
+    picture = path.with_suffix(".png")
+    cv2.imwrite(str(picture), draw_profile(frame, profile, dice))
+    print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
+    print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")
+    return 0
+
+
+def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], list[Any]]:
+    """The profile, the frame it was fitted on, and the dice read (voted over a few frames)."""
+    from vision import ReaderParams, read_dice
+    from vision.reveal import vote
+
+    resolution = parse_resolution(args.resolution) if args.resolution else None
+    with open_camera(args.camera, resolution=resolution) as camera:
+        frames = [camera.read() for _ in range(max(1, args.frames))]
+    frame = frames[-1]
+    params = ReaderParams()
+    readings = [read_dice(f, params) for f in frames]
+    dice = vote(readings)
+    if not dice:
+        raise FitError("no dice seen: put each player's dice in their area, in good light")
+    sizes = [
+        float(np.linalg.norm(np.diff(d.outline, axis=0), axis=1).mean())
+        for r in readings
+        for d in r.dice
+    ]
+    height, width = frame.shape[:2]
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    fitted = fit_table(
+        [(d.x, d.y) for d in dice],
+        args.seats,
+        frame_size=(width, height),
+        die_size_px=float(np.median(sizes)) if sizes else 40.0,
+        names=names,
+    )
+    name = args.name or Path(args.out).stem
+    markers = _markers(frame, args) if args.markers else None
+    zones, table_area = fitted.zones, fitted.table_area
+    if markers is not None:
+        to_mat = np.linalg.inv(markers.calibration_homography)
+        zones = fitted.zones.transformed(to_mat)
+        table_area = apply_homography(to_mat, fitted.table_area)
+    profile = Profile(
+        name=name,
+        camera=args.camera,
+        resolution=(width, height),
+        table_area=table_area,
+        seat_zones=zones,
+        markers=markers,
+    )
+    return profile, frame, dice
+
+
+def _markers(frame: NDArray[np.uint8], args: argparse.Namespace) -> MarkerConfig:
+    ids = tuple(int(i) for i in args.marker_ids.split(","))
+    if len(ids) != 4:
+        raise ValueError(f"--marker-ids: give 4 ids (TL, TR, BR, BL), got {args.marker_ids!r}")
+    mat_w, mat_h = parse_resolution(args.mat_size)
+    mat_points = (
+        (0.0, 0.0),
+        (float(mat_w), 0.0),
+        (float(mat_w), float(mat_h)),
+        (0.0, float(mat_h)),
+    )
+    seen = detect_markers(frame, args.marker_dict)
+    missing = [i for i in ids if i not in seen]
+    if missing:
+        raise ValueError(
+            f"markers: ids {missing} not found (seen: {sorted(seen) or 'none'}); "
+            "print them large enough and keep them in the picture"
+        )
+    image_points = tuple(seen[i] for i in ids)
+    homography_from_points(mat_points, image_points)  # raises if degenerate
+    return MarkerConfig(args.marker_dict, ids, mat_points, image_points)
+
+
+_COLOURS = [
+    (60, 180, 75),
+    (255, 130, 0),
+    (200, 50, 200),
+    (0, 200, 255),
+    (255, 255, 0),
+    (130, 0, 255),
+]
+
+
+def _poly(
+    image: NDArray[np.uint8], polygon: Polygon | None, colour: tuple[int, int, int], thick: int
+) -> None:
+    if polygon:
+        pts = np.round(np.asarray(polygon)).astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(image, [pts], True, colour, thick, cv2.LINE_AA)
+
+
+def draw_profile(
+    frame: NDArray[np.uint8], profile: Profile, dice: list[Any] | None = None
+) -> NDArray[np.uint8]:
+    """The frame with the table area, seat zones, front areas and dice drawn (in pixels)."""
+    image = frame.copy()
+    scale = max(image.shape[:2]) / 1000
+    thick = max(1, round(2 * scale))
+    _poly(image, profile.image_table_area, (255, 255, 255), thick)
+    zones: SeatZones = profile.zones
+    for index, seat in enumerate(zones):
+        colour = _COLOURS[index % len(_COLOURS)]
+        _poly(image, seat.zone, colour, thick)
+        _poly(image, seat.front, colour, max(1, thick // 2))
+        pts = np.asarray(seat.zone)
+        label_at = pts.mean(axis=0)
+        cv2.putText(
+            image,
+            seat.name,
+            (round(label_at[0]), round(label_at[1])),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.8 * max(scale, 0.5),
+            colour,
+            thick,
+            cv2.LINE_AA,
+        )
+    for die in dice or []:
+        cv2.circle(
+            image, (round(die.x), round(die.y)), max(4, round(8 * scale)), (0, 0, 255), thick
+        )
+    if profile.markers is not None:
+        for x, y in profile.markers.image_points:
+            cv2.drawMarker(
+                image,
+                (round(x), round(y)),
+                (0, 255, 255),
+                cv2.MARKER_CROSS,
+                round(30 * scale) + 5,
+                thick,
+            )
+    return image
