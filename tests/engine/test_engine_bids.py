@@ -13,8 +13,14 @@ from engine import Bid, BluffLadder, IllegalActionError, ScamOrder
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("3x4", Bid(3, 4)), ("3×4", Bid(3, 4)), (" 3 X 4 ", Bid(3, 4)), ("2*", Bid(2)),
-     ("2★", Bid(2, None)), ("12x6", Bid(12, 6))],
+    [
+        ("3x4", Bid(3, 4)),
+        ("3×4", Bid(3, 4)),
+        (" 3 X 4 ", Bid(3, 4)),
+        ("2*", Bid(2)),
+        ("2★", Bid(2, None)),
+        ("12x6", Bid(12, 6)),
+    ],
 )
 def test_bid_parse_accepts_both_notations(text: str, expected: Bid) -> None:
     assert Bid.parse(text) == expected

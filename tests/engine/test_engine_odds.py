@@ -34,7 +34,11 @@ def brute_force(bid: Bid, hidden: int, seen: list[int], joker: int | None) -> fl
     joker=st.sampled_from([1, None]),
 )
 def test_B17_probability_matches_enumeration(
-    count: int, face: int | None, hidden: int, public: list[int], own: list[int] | None,
+    count: int,
+    face: int | None,
+    hidden: int,
+    public: list[int],
+    own: list[int] | None,
     joker: int | None,
 ) -> None:
     bid = Bid(count, face)

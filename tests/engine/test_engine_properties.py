@@ -22,10 +22,12 @@ bluff_options = st.fixed_dictionaries(
         "reroll": st.booleans(),
     },
 ).flatmap(
-    lambda o: st.just(o)
-    if o.get("exact") == "challenger_pays_bidder"
-    else st.fixed_dictionaries({}, optional={"protect_last_die": st.booleans()}).map(
-        lambda extra: {**o, **extra}
+    lambda o: (
+        st.just(o)
+        if o.get("exact") == "challenger_pays_bidder"
+        else st.fixed_dictionaries({}, optional={"protect_last_die": st.booleans()}).map(
+            lambda extra: {**o, **extra}
+        )
     )
 )
 
@@ -86,9 +88,7 @@ def test_random_scam_games_end_with_one_player_at_the_target(
     seed: int, players: int, target: int
 ) -> None:
     names = [f"P{i}" for i in range(players)]
-    game = new_game(
-        "scam", names, options={"target": target, "allow_any_players": True}
-    )
+    game = new_game("scam", names, options={"target": target, "allow_any_players": True})
     assert isinstance(game, ScamGame)
 
     def check(g: Game) -> None:
