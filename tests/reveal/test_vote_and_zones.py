@@ -1,0 +1,219 @@
+"""Reveal logic with a stand-in reader: voting, seat assignment, problems. No pixels read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from calibration import profile_from_dict
+from engine.game import ExpectedHand
+from vision.reveal import capture_reveal, read_set_aside, vote
+from vision.types import Die, Reading
+from vision.zones import PolygonZones
+
+SQUARE = np.array([[-10, -10], [10, -10], [10, 10], [-10, 10]], dtype=np.float64)
+
+
+def die(value: int, x: float, y: float, confidence: float = 0.95) -> Die:
+    return Die(value, x, y, confidence, SQUARE + [x, y])
+
+
+def reading(*dice: Die) -> Reading:
+    return Reading(dice=tuple(dice), width=300, height=200)
+
+
+class ScriptedReader:
+    """Returns the i-th scripted reading for the frame whose first pixel is i."""
+
+    def __init__(self, readings: Sequence[Reading]) -> None:
+        self.readings = list(readings)
+        self.calls = 0
+
+    def frames(self) -> list[np.ndarray]:
+        out = []
+        for i in range(len(self.readings)):
+            f = np.zeros((200, 300, 3), dtype=np.uint8)
+            f[0, 0, 0] = i
+            out.append(f)
+        return out
+
+    def __call__(self, frame: np.ndarray, params: Any) -> Reading:
+        self.calls += 1
+        return self.readings[int(frame[0, 0, 0])]
+
+
+# two seats side by side; each has a front-of-cup strip along the table's middle
+ZONES = PolygonZones(
+    ("Seat 1", "Seat 2", "Seat 3"),
+    (
+        ((0, 0), (140, 0), (140, 200), (0, 200)),
+        ((160, 0), (300, 0), (300, 200), (160, 200)),
+        ((0, 300), (10, 300), (10, 310)),  # a third seat nobody sits at in most tests
+    ),
+    (
+        ((100, 0), (140, 0), (140, 60), (100, 60)),
+        ((160, 0), (200, 0), (200, 60), (160, 60)),
+        None,
+    ),
+)
+
+
+def test_vote_matches_jittered_dice_and_takes_the_majority() -> None:
+    readings = [
+        reading(die(4, 50, 100), die(2, 220, 120)),
+        reading(die(4, 52, 101), die(2, 221, 118)),
+        reading(die(5, 49, 99, 0.8), die(2, 219, 121)),  # one misread of the first die
+        reading(die(4, 51, 100), die(2, 220, 120)),
+        reading(die(4, 50, 102), die(2, 222, 119)),
+    ]
+    voted = vote(readings)
+    assert [(d.value, round(d.x), round(d.y)) for d in voted] == [(4, 50, 100), (2, 220, 120)]
+    first = voted[0]
+    assert first.confidence == pytest.approx(4 / 5 * 0.95)  # agreement × reader confidence
+    assert voted[1].confidence == pytest.approx(0.95)
+
+
+def test_vote_drops_a_one_frame_flicker_and_keeps_close_dice_apart() -> None:
+    readings = [reading(die(3, 50, 50), die(6, 72, 50)) for _ in range(4)]
+    readings.append(reading(die(3, 50, 50), die(6, 72, 50), die(1, 200, 150)))
+    voted = vote(readings)
+    assert sorted(d.value for d in voted) == [3, 6]  # 22 px apart: two dice, not one
+
+
+def test_vote_keeps_a_die_seen_in_two_of_five_frames_with_low_confidence() -> None:
+    readings = [reading(die(3, 50, 50)) for _ in range(5)]
+    readings[0] = reading(die(3, 50, 50), die(5, 120, 120))
+    readings[1] = reading(die(3, 50, 50), die(5, 121, 120))
+    voted = vote(readings)
+    assert [(d.value, d.confidence) for d in voted if d.value == 5] == [(5, pytest.approx(0.38))]
+
+
+def test_vote_of_nothing_is_empty() -> None:
+    assert vote([]) == [] and vote([reading(), reading()]) == []
+
+
+def reveal(readings: Sequence[Reading], expected: dict[str, Any], **kwargs: Any) -> Any:
+    reader = ScriptedReader(readings)
+    return capture_reveal(
+        reader.frames(), ZONES, expected, None, stillness=None, reader=reader, **kwargs
+    )
+
+
+def test_sure_reveal_assigns_dice_to_seats_and_front_areas() -> None:
+    frame_dice = reading(
+        die(4, 30, 150), die(1, 60, 150), die(6, 120, 30), die(2, 250, 150), die(3, 280, 100)
+    )
+    result = reveal([frame_dice] * 3, {"Ann": ExpectedHand(3, (6,)), "Ben": ExpectedHand(2, ())})
+    assert not result.needs_review and result.problems == []
+    assert result.values() == {"Ann": [1, 4], "Ben": [2, 3]}
+    assert [d.value for d in result.set_aside["Ann"]] == [6]
+    assert result.frames_voted == 3
+    assert result.annotated.shape == result.frame.shape
+    assert not np.array_equal(result.annotated, result.frame)  # zones and dice drawn
+
+
+def test_count_mismatch_names_the_seat() -> None:
+    frame_dice = reading(die(4, 30, 150), die(2, 250, 150))
+    result = reveal([frame_dice] * 3, {"Ann": 1, "Ben": 2})
+    assert result.needs_review
+    [problem] = result.problems
+    assert (problem.kind, problem.seat) == ("count_mismatch", "Ben")
+    assert problem.message == "Ben: expected 2 dice, the camera sees 1"
+
+
+def test_a_die_outside_every_zone_is_reported_with_its_position() -> None:
+    frame_dice = reading(die(4, 30, 150), die(5, 150, 180), die(2, 250, 150))
+    result = reveal([frame_dice] * 3, {"Ann": 1, "Ben": 1})
+    [problem] = result.problems
+    assert problem.kind == "outside_zones" and problem.seat is None
+    assert (round(problem.x or 0), round(problem.y or 0)) == (150, 180)
+    assert "outside every seat zone" in problem.message
+    assert [d.value for d in result.outside] == [5]
+
+
+def test_a_die_in_an_empty_seats_zone_is_not_given_to_anyone() -> None:
+    frame_dice = reading(die(4, 30, 150), die(2, 250, 150))
+    result = reveal([frame_dice] * 3, {"Ann": 1})  # nobody plays at Seat 2
+    assert [p.kind for p in result.problems] == ["outside_zones"]
+    assert "Seat 2, where nobody plays" in result.problems[0].message
+
+
+def test_uncertain_dice_need_review_and_are_never_dropped() -> None:
+    readings = [reading(die(4, 30, 150), die(2, 250, 150, 0.4)) for _ in range(3)]
+    result = reveal(readings, {"Ann": 1, "Ben": 1})
+    [problem] = result.problems
+    assert (problem.kind, problem.seat) == ("uncertain", "Ben")
+    assert result.values() == {"Ann": [4], "Ben": [2]}  # shown, flagged — not guessed away
+
+
+def test_disagreeing_frames_make_a_die_uncertain() -> None:
+    readings = [reading(die(4, 30, 150), die(v, 250, 150)) for v in (2, 3, 2, 3, 5)]
+    result = reveal(readings, {"Ann": 1, "Ben": 1})
+    assert [(p.kind, p.seat) for p in result.problems] == [("uncertain", "Ben")]
+
+
+def test_set_aside_mismatch() -> None:
+    frame_dice = reading(die(4, 30, 150), die(5, 120, 30))
+    result = reveal([frame_dice] * 3, {"Ann": ExpectedHand(2, (6,)), "Ben": 0})
+    assert [p.kind for p in result.problems] == ["set_aside_mismatch"]
+    assert "expected set-aside dice [6]" in result.problems[0].message
+
+
+def test_more_players_than_zones_is_an_error() -> None:
+    with pytest.raises(ValueError, match="4 players but only 3 seat zones"):
+        reveal([reading()], {"A": 1, "B": 1, "C": 1, "D": 1})
+
+
+def test_frames_that_never_settle_give_a_not_still_review() -> None:
+    frames = [np.full((50, 50, 3), 60 * (i % 2), dtype=np.uint8) for i in range(10)]
+    result = capture_reveal(frames, ZONES, {"Ann": 1}, None, reader=lambda f, p: reading())
+    assert result.needs_review and [p.kind for p in result.problems] == ["not_still"]
+    assert "frames ended" in result.problems[0].message
+
+
+def test_read_set_aside_reads_only_that_seats_front_area() -> None:
+    frame_dice = reading(die(4, 30, 150), die(6, 120, 30), die(6, 125, 50), die(3, 180, 30))
+    reader = ScriptedReader([frame_dice] * 3)
+    result = read_set_aside(reader.frames(), 0, ZONES, stillness=None, reader=reader)
+    assert result.values == [6, 6] and not result.needs_review
+    empty = read_set_aside(
+        ScriptedReader([reading()]).frames(),
+        1,
+        ZONES,
+        stillness=None,
+        reader=lambda f, p: reading(),
+    )
+    assert empty.needs_review and "no dice seen in front of the cup" in empty.problems[0].message
+    with pytest.raises(ValueError, match="Seat 3 has no front-of-cup area"):
+        read_set_aside([], 2, ZONES, reader=reader)
+
+
+def test_calibration_zones_work_directly() -> None:
+    profile = profile_from_dict(
+        {
+            "camera": {"spec": "files:x", "resolution": [300, 200]},
+            "table": {"area": [[0, 0], [300, 0], [300, 200], [0, 200]]},
+            "seats": [
+                {"name": "Left", "zone": [[0, 0], [140, 0], [140, 200], [0, 200]]},
+                {
+                    "name": "Right",
+                    "zone": [[160, 0], [300, 0], [300, 200], [160, 200]],
+                    "front": [[160, 0], [200, 0], [200, 60], [160, 60]],
+                },
+            ],
+        }
+    )
+    reader = ScriptedReader([reading(die(4, 30, 150), die(2, 250, 150), die(6, 180, 30))] * 2)
+    result = capture_reveal(
+        reader.frames(),
+        profile.zones,
+        {"Ann": 1, "Ben": ExpectedHand(2, (6,))},
+        None,
+        stillness=None,
+        reader=reader,
+    )
+    assert not result.needs_review
+    assert result.values() == {"Ann": [4], "Ben": [2]}
