@@ -147,6 +147,7 @@ class Table:
         self._review: PendingReview | None = None
         self._reveal_ids: dict[int, str] = {}
         self._last_reveal: dict[str, Any] | None = None
+        self._truth: dict[str, list[int]] | None = None
         self._messages: deque[_Message] = deque(maxlen=MESSAGES_KEPT)
         self._subscribers: list[queue.Queue[str]] = []
         # Monotonic across restarts, so a client never mistakes new state for an old one.
@@ -313,12 +314,18 @@ class Table:
 
     # ------------------------------------------------------------------ reveals
 
+    def expect_truth(self, truth: Mapping[str, list[int]] | None) -> None:
+        """For recorded games: the dice really on the table, checked by the next captures."""
+        with self._lock:
+            self._truth = {k: list(v) for k, v in truth.items()} if truth else None
+
     def capture_reveal(self, *, truth: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
         """Read the reveal with the camera; apply it when sure, else leave a pending review.
 
-        ``truth`` (the demo's ground truth) sends any disagreeing reading to review too, so
-        a recorded game can never be adjudicated on a misread.
+        ``truth`` (or `expect_truth`: a recorded game's ground truth) sends any disagreeing
+        reading to review too, so a recorded game is never adjudicated on a misread.
         """
+        truth = truth if truth is not None else self._truth
         with self._capture_lock:
             with self._lock:
                 self._require_game()
@@ -642,11 +649,14 @@ def _disagreements(
 
 
 def _last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
+    """The board's last-reveal panel: ``seats`` as applied, ``read``/``dice`` as the camera saw."""
+    dice = record.get("read", {})
     return {
         "id": record["id"],
         "image_url": f"/api/reveals/{record['id']}/image" if record.get("has_image") else None,
         "seats": record.get("confirmed", {}),
-        "read": record.get("read", {}),
+        "read": {seat: [int(d["value"]) for d in found] for seat, found in dice.items()},
+        "dice": dice,
         "corrections": record.get("corrections", {}),
         "how": record.get("how"),
         "action_index": record.get("action_index"),

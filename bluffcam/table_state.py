@@ -61,6 +61,7 @@ def build_state(
     if game.kind == "bluff":
         state["board"] = _board(game)
         state["odds"] = _odds(game, details.get("odds"))
+    _complete_last_reveal(state)
     if actions and "reveal" not in actions[-1]:
         state["undo"] = actions[-1]
     for key, value in details.items():
@@ -92,6 +93,19 @@ def _history(
         item.setdefault("reveal_id", reveal_id)
         out.append(item)
     return out
+
+
+def _complete_last_reveal(state: dict[str, Any]) -> None:
+    """Add the count and the verdict of the round the last reveal settled."""
+    last = state.get("last_reveal")
+    if not last:
+        return
+    for entry in state["history"]:
+        if entry.get("reveal_id") == last.get("id"):
+            state["last_reveal"] = {**last, "count": entry.get("actual"),
+                                    "verdict": entry.get("verdict"), "bid": entry.get("bid"),
+                                    "round": entry.get("round")}
+            return
 
 
 def joker_face(game: Game) -> int:

@@ -1,0 +1,137 @@
+"""`bluffcam demo`: the dashboard playing a recorded game — no Pi, camera or buttons needed.
+
+A temporary journal, the recorded frames in ``bluffcam/recordings/demo`` as the camera, the
+button panel simulated on gpiozero mock pins, and the deliberately uncertain round shown
+going through review. ``--headless`` plays the game through without a web server, prints
+each round's reading and verdict, and exits 0 when the game ended as the engine says it must.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PORT = 8080
+#: seconds between two demo games in the browser demo (the game starts again)
+PAUSE_BETWEEN_GAMES_S = 20.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"dashboard port (default: {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default: 127.0.0.1; 0.0.0.0 for the LAN)")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="play faster (2) or slower (0.5) than a real table (default: 1)")
+    parser.add_argument("--headless", action="store_true",
+                        help="no dashboard: play the game through, print each round, exit")
+    parser.add_argument("--once", action="store_true",
+                        help="with the dashboard: play the game once, do not start it again")
+    parser.add_argument("--recording", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--pin", default=None, help="table PIN (default: a random one)")
+
+
+def _load(args: argparse.Namespace) -> tuple[Any, Any]:
+    from bluffcam.demo_player import DEMO_RECORDING, load_recording
+    from calibration import load_profile
+
+    recording = load_recording(args.recording or DEMO_RECORDING)
+    profile_path = recording.profile_path or Path(__file__).resolve().parents[2] / \
+        "calibration" / "demo.toml"
+    profile = load_profile(profile_path)
+    return recording, profile
+
+
+def run(args: argparse.Namespace) -> int:
+    from bluffcam.demo_player import RecordingError
+
+    try:
+        recording, profile = _load(args)
+    except (RecordingError, OSError, ValueError) as exc:
+        print(f"bluffcam demo: the recorded game cannot be loaded: {exc}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="bluffcam-demo-") as data:
+        if args.headless:
+            return _headless(recording, profile, Path(data))
+        return _dashboard(recording, profile, Path(data), args)
+
+
+def _headless(recording: Any, profile: Any, data: Path) -> int:
+    from bluffcam.demo_player import DemoPlayer, expected_outcome
+    from bluffcam.table import Table
+
+    table = Table(data / "journal.sqlite", None, profile, data_dir=data)
+    script = recording.script
+    print(f"bluffcam demo (headless): {script.get('game')} with {', '.join(script['players'])}"
+          f" — {len(recording.reveals)} recorded reveals", flush=True)
+    player = DemoPlayer(table, recording, step_s=0.0, review_pause_s=0.0,
+                        report=lambda r: print(r.line(), flush=True))
+    try:
+        player.play()
+        final = table.game.to_json() if table.game is not None else None
+        expected = expected_outcome(script)
+    finally:
+        player.close()
+        table.close()
+    reviewed = sum(1 for r in player.rounds if r.settled.startswith("needs review"))
+    if final is None or final != expected:
+        print(f"FAIL: the played game ended as {final}, the engine says {expected}",
+              file=sys.stderr)
+        return 1
+    ending = f"game over: {final['winner']} wins" if final["winner"] else "recording ends"
+    print(f"{ending} — {len(player.rounds)} reveals, {reviewed} needed review, "
+          "none adjudicated on a misread")
+    return 0
+
+
+def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespace) -> int:
+    from bluffcam.demo_player import DemoPlayer
+    from bluffcam.table import Table
+    from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
+    from web import create_app
+
+    table = Table(data / "journal.sqlite", None, profile, data_dir=data)
+    app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data)}, table=table)
+    try:
+        server = make_dashboard_server(app, args.host, args.port)
+    except OSError as exc:
+        print(f"bluffcam demo: cannot listen on {args.host}:{args.port}: {exc} "
+              "(try --port 0)", file=sys.stderr)
+        table.close()
+        return 2
+    stop = threading.Event()
+    player = DemoPlayer(table, recording, speed=args.speed,
+                        report=lambda r: print(r.line(), flush=True))
+
+    def loop() -> None:
+        stop.wait(2.0 / max(args.speed, 0.01))  # a moment to open the browser
+        while not stop.is_set():
+            try:
+                player.play(stop)
+            except Exception as exc:  # keep the dashboard up and say what went wrong
+                table.note(f"demo stopped: {exc}", "error")
+                print(f"demo stopped: {exc}", file=sys.stderr, flush=True)
+                return
+            if args.once or stop.is_set():
+                return
+            table.note(f"demo: the game starts again in {PAUSE_BETWEEN_GAMES_S:g} s")
+            stop.wait(PAUSE_BETWEEN_GAMES_S / max(args.speed, 0.01))
+
+    thread = threading.Thread(target=loop, name="demo-player", daemon=True)
+    thread.start()
+    print("bluffcam demo: a recorded game on the dashboard (Ctrl+C to stop)")
+    for url in urls(args.host, server.server_port):
+        print(f"  board:   {url}\n  control: {url}control\n  review:  {url}review")
+    print(f"  table PIN: {app.config['TABLE_PIN']}", flush=True)
+
+    def on_stop() -> None:
+        stop.set()
+        thread.join(timeout=5)
+        player.close()
+        table.close()
+
+    return serve_until_interrupted(server, on_stop=on_stop)

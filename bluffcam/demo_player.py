@@ -1,0 +1,315 @@
+"""Plays the recorded demo game into a Table, the way a real table would.
+
+Bids, challenges and passes are pressed on the real `hardware.panel.ButtonPanel` (gpiozero
+`MockFactory` pins, driven here) and turned into actions by the real
+`bluffcam.panel_controller.PanelController`; a raise-and-re-roll names its set-aside faces
+(the web form's path, since no front-of-cup frames are recorded); each reveal is read by
+the camera from the recorded frames. The recorded ground truth is handed to the table
+before each capture, so a reading that disagrees with it goes to review and is confirmed
+with the truth after a pause — the demo can show the review flow, never a silent misread.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+RECORDINGS = Path(__file__).resolve().parent / "recordings"
+DEMO_RECORDING = RECORDINGS / "demo"
+
+
+class RecordingError(RuntimeError):
+    """The recorded game is missing or malformed; the message says what and where."""
+
+
+@dataclass(frozen=True)
+class RecordedReveal:
+    """One recorded reveal: its frames and the dice really under the cups."""
+
+    folder: Path
+    truth: dict[str, list[int]]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Recording:
+    """The replay script, one recorded reveal per reveal action, and the table profile."""
+
+    folder: Path
+    script: dict[str, Any]
+    reveals: list[RecordedReveal]
+    profile_path: Path | None
+
+
+def _first(mapping: Mapping[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if key in mapping:
+            return mapping[key]
+    return None
+
+
+def load_recording(folder: Path = DEMO_RECORDING) -> Recording:
+    """Read ``game.json`` (replay script) and ``manifest.json`` (reveal folders) from a folder."""
+    folder = Path(folder)
+    try:
+        script = json.loads((folder / "game.json").read_text())
+    except (OSError, ValueError) as exc:
+        raise RecordingError(f"{folder / 'game.json'}: {exc}") from exc
+    manifest: dict[str, Any] = {}
+    if (folder / "manifest.json").is_file():
+        try:
+            manifest = json.loads((folder / "manifest.json").read_text())
+        except ValueError as exc:
+            raise RecordingError(f"{folder / 'manifest.json'}: {exc}") from exc
+    truths = [a["reveal"] for a in script.get("actions", []) if "reveal" in a]
+    entries = _first(manifest, "reveals", "rounds") or []
+    reveals = []
+    for index, truth in enumerate(truths):
+        entry = entries[index] if index < len(entries) else {}
+        name = _first(entry, "frames", "folder", "dir", "path") or f"reveal{index + 1}"
+        path = folder / str(name)
+        if not path.is_dir():
+            raise RecordingError(f"reveal {index + 1}: no frame folder {path}")
+        recorded_truth = _first(entry, "truth", "reveal") or truth
+        if recorded_truth != truth:
+            raise RecordingError(f"reveal {index + 1}: manifest truth {recorded_truth} differs "
+                                 f"from game.json's reveal {truth}")
+        reveals.append(RecordedReveal(path, truth, str(_first(entry, "note", "comment") or "")))
+    profile = _first(manifest, "calibration", "profile")
+    profile_path = None
+    if profile:
+        candidates = [folder / profile, Path(profile), RECORDINGS.parent.parent / str(profile)]
+        profile_path = next((p for p in candidates if p.is_file()), None)
+    return Recording(folder, script, reveals, profile_path)
+
+
+class RecordedCamera:
+    """A `files:` camera that the demo points at one recorded reveal after another."""
+
+    def __init__(self, root: Path) -> None:
+        self.spec = f"files:{root}"
+        self.status = "ok"
+        self.folder: Path | None = None
+
+    def point_at(self, folder: Path) -> None:
+        self.folder = folder
+        self.spec = f"files:{folder}"
+
+    def frames(self) -> Iterator[Any]:
+        from hardware.cameras import FileCamera
+
+        if self.folder is None:
+            return iter(())
+        return FileCamera(self.folder).frames()
+
+    def read(self) -> Any:
+        """The last frame of the current reveal (for snapshots)."""
+        from hardware.cameras import FileCamera
+
+        if self.folder is None:
+            return None
+        camera = FileCamera(self.folder)
+        camera.position = len(camera.paths) - 1
+        return camera.read()
+
+
+@dataclass
+class RoundReport:
+    """What one reveal showed: the camera's reading, how it was settled, and the verdict."""
+
+    number: int
+    read: dict[str, list[int]]
+    truth: dict[str, list[int]]
+    settled: str
+    verdict: str
+    problems: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        seats = "  ".join(f"{name} {''.join(map(str, dice))}" for name, dice in self.read.items())
+        head = f"round {self.number}: camera read {seats or '(nothing)'} — {self.settled}"
+        return f"{head}\n         verdict: {self.verdict}"
+
+
+class PanelDriver:
+    """Presses the panel's mock buttons and lets the real controller act on each event."""
+
+    def __init__(self, table: Any) -> None:
+        from gpiozero.pins.mock import MockFactory
+
+        from bluffcam.panel_controller import PanelController
+        from hardware.panel import ButtonPanel
+
+        self.now = 0.0
+        self.factory = MockFactory()
+        self.panel = ButtonPanel(pin_factory=self.factory, clock=lambda: self.now,
+                                 feedback_s=0.01)
+        self.controller = PanelController(table, self.panel,
+                                          on_message=lambda text: None)
+
+    def press(self, key: Any) -> bool:
+        from hardware.panel import DEFAULT_BUTTON_PINS
+
+        pin = self.factory.pin(DEFAULT_BUTTON_PINS[key])
+        pin.drive_low()
+        self.now += 0.1
+        pin.drive_high()
+        self.now += 0.2
+        event = self.panel.events.get(timeout=2)
+        return bool(self.controller.handle(event))
+
+    def bid(self, count: int, face: int | None) -> bool:
+        """FACE until the face is right, then UP/DOWN to the count, then BID."""
+        from hardware.panel import Key
+
+        self.controller.refresh()
+        for _ in range(8):
+            draft = self.controller.draft
+            if draft is None or draft.face == face:
+                break
+            self.press(Key.FACE)
+        draft = self.controller.draft
+        if draft is None or draft.face != face:
+            return False
+        for _ in range(60):
+            draft = self.controller.draft
+            if draft is None or draft.count == count:
+                break
+            if not self.press(Key.UP if draft.count < count else Key.DOWN):
+                return False
+        return self.press(Key.BID)
+
+    def close(self) -> None:
+        self.panel.close()
+
+
+class DemoPlayer:
+    """Feeds a `Recording` into a `Table` step by step; ``speed`` scales every pause."""
+
+    def __init__(
+        self,
+        table: Any,
+        recording: Recording,
+        *,
+        speed: float = 1.0,
+        step_s: float = 1.6,
+        review_pause_s: float = 5.0,
+        use_panel: bool = True,
+        report: Callable[[RoundReport], None] | None = None,
+    ) -> None:
+        self.table = table
+        self.recording = recording
+        self.speed = max(speed, 0.01)
+        self.step_s = step_s
+        self.review_pause_s = review_pause_s
+        self.report = report or (lambda r: None)
+        self.camera = RecordedCamera(recording.folder)
+        self.driver: PanelDriver | None = None
+        if use_panel:
+            try:
+                self.driver = PanelDriver(table)
+            except Exception as exc:  # no gpiozero: the actions still go through the table
+                table.note(f"demo: panel simulation unavailable ({exc}); acting directly")
+        self.rounds: list[RoundReport] = []
+
+    def _pause(self, seconds: float, stop: threading.Event) -> bool:
+        """Wait (scaled by speed); True when asked to stop."""
+        return stop.wait(seconds / self.speed) if seconds > 0 else stop.is_set()
+
+    def play(self, stop: threading.Event | None = None) -> list[RoundReport]:
+        stop = stop or threading.Event()
+        self.rounds = []
+        self.table.set_camera(self.camera)
+        setup = {k: v for k, v in self.recording.script.items() if k not in ("actions", "comment")}
+        self.table.new_game(setup)
+        self.table.note("demo: a recorded game, played on simulated buttons")
+        reveals = iter(self.recording.reveals)
+        for action in self.recording.script.get("actions", []):
+            if self._pause(self.step_s, stop):
+                break
+            if "reveal" in action:
+                self._reveal(next(reveals), stop)
+            else:
+                self._act(action)
+        return self.rounds
+
+    def _act(self, action: Mapping[str, Any]) -> None:
+        """Through the panel where a panel would be used, else as the web form would."""
+        before = self.table.state()["actions_count"]
+        if self.driver is not None and self._press_for(action):
+            state = self.table.state()
+            if state["actions_count"] == before + 1:
+                last = self.table.export()["actions"][-1]
+                if last == dict(action):
+                    return
+                raise RecordingError(f"the panel made {last}, the recording says {action}")
+        self.table.submit(dict(action), source="demo")
+
+    def _press_for(self, action: Mapping[str, Any]) -> bool:
+        from engine import Bid
+        from hardware.panel import Key
+
+        assert self.driver is not None
+        if "bid" in action and "set_aside" not in action:
+            bid = Bid.parse(str(action["bid"]))
+            return self.driver.bid(bid.count, bid.face)
+        if action.get("challenge") or action.get("scam"):
+            return self.driver.press(Key.DOUBT)
+        if action.get("pass"):
+            return self.driver.press(Key.PASS)
+        return False
+
+    def _reveal(self, recorded: RecordedReveal, stop: threading.Event) -> None:
+        from hardware.panel import Key
+
+        self.camera.point_at(recorded.folder)
+        self.table.expect_truth(recorded.truth)
+        if self.driver is not None:
+            self.driver.press(Key.OK)
+        else:
+            self.table.capture_reveal()
+        state = self.table.state()
+        number = len(self.rounds) + 1
+        review = state.get("review")
+        if review is not None:
+            read = {s: [int(d["value"]) for d in dice] for s, dice in review["seats"].items()}
+            problems = [str(p.get("message")) for p in review.get("problems", [])]
+            self.table.note(f"demo: reveal {review['id']} needs review — confirming the "
+                            "recorded dice shortly", "info")
+            self._pause(self.review_pause_s, stop)
+            state = self.table.confirm_review(review["id"], recorded.truth)
+            settled = "needs review: " + "; ".join(problems) + " → confirmed by hand"
+        elif state["game"]["phase"] == "reveal":
+            read, problems = {}, ["no reading"]
+            state = self.table.submit({"reveal": recorded.truth}, source="demo")
+            settled = "camera gave no reading → entered by hand"
+        else:
+            read = dict((state.get("last_reveal") or {}).get("read") or {})
+            problems = []
+            settled = "read with confidence, matches the recorded dice"
+        self.table.expect_truth(None)
+        verdict = state["history"][-1]["verdict"] if state["history"] else "?"
+        report = RoundReport(number, read or dict(recorded.truth), recorded.truth, settled,
+                             verdict, problems)
+        self.rounds.append(report)
+        self.report(report)
+
+    def close(self) -> None:
+        if self.driver is not None:
+            self.driver.close()
+            self.driver = None
+
+
+def expected_outcome(script: Mapping[str, Any]) -> dict[str, Any]:
+    """What the engine says the recorded game ends as (to check the played game against)."""
+    from engine import run_script
+
+    output, _ = run_script(dict(script))
+    return dict(output)
+
+
+__all__ = ["DemoPlayer", "Recording", "RecordingError", "RoundReport", "expected_outcome",
+           "load_recording"]

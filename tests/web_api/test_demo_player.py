@@ -1,0 +1,94 @@
+"""The demo player on a small made-up recording: panel presses, reviews, never a misread.
+
+The frames here are blank stand-ins and the reader is the tests' stub, so this checks the
+player's flow; `test_demo_cli.py` runs the real recorded game through the real reader.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from web_api_helpers import StubReader
+
+from bluffcam.demo_player import DemoPlayer, RecordingError, expected_outcome, load_recording
+from bluffcam.table import Table
+
+SCRIPT: dict[str, Any] = {
+    "game": "bluff",
+    "players": ["Ann", "Ben"],
+    "starter": "Ann",
+    "actions": [
+        {"player": "Ann", "bid": "2x3"},
+        {"player": "Ben", "bid": "3x3", "set_aside": [3, 3]},
+        {"player": "Ann", "bid": "2*"},
+        {"player": "Ben", "challenge": True},
+        {"reveal": {"Ann": [1, 2, 3, 4, 5], "Ben": [3, 3, 6, 6, 2]}},
+        {"player": "Ben", "bid": "3x6"},
+        {"player": "Ann", "challenge": True},
+        {"reveal": {"Ann": [6, 6, 2, 2], "Ben": [6, 1, 5, 4, 4]}},
+    ],
+}
+
+
+def write_recording(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / "game.json").write_text(json.dumps(SCRIPT))
+    blank = np.full((24, 32, 3), 90, dtype=np.uint8)
+    reveals = []
+    for number in (1, 2):
+        frames = folder / f"round{number}"
+        frames.mkdir()
+        for k in range(3):
+            cv2.imwrite(str(frames / f"{k:04d}.png"), blank)
+        reveals.append({"frames": f"round{number}"})
+    (folder / "manifest.json").write_text(json.dumps({"reveals": reveals}))
+    return folder
+
+
+class MisreadingReader(StubReader):
+    """Confident on round 1; on round 2 confidently reads Ben's 1 as a 4 (a silent misread
+    if nothing checked it against the recorded truth)."""
+
+    def __call__(self, frames: Any, expected: Any) -> Any:
+        hands = [a["reveal"] for a in SCRIPT["actions"] if "reveal" in a]
+        self.hands = dict(hands[len(self.calls)])
+        if len(self.calls) == 1:
+            self.hands["Ben"] = [6, 4, 5, 4, 4]
+        return super().__call__(frames, expected)
+
+
+def test_recorded_game_plays_through_panel_and_review(tmp_path: Path) -> None:
+    recording = load_recording(write_recording(tmp_path / "rec"))
+    reader = MisreadingReader()
+    table = Table(tmp_path / "data" / "journal.sqlite", reveal_reader=reader)
+    reports = []
+    player = DemoPlayer(table, recording, step_s=0, review_pause_s=0, report=reports.append)
+    try:
+        assert player.driver is not None  # the gpiozero mock panel is in use
+        player.play()
+        assert player.driver.controller.refused == 0
+        assert table.game is not None and table.game.to_json() == expected_outcome(SCRIPT)
+        assert table.export()["actions"] == SCRIPT["actions"]
+    finally:
+        player.close()
+        table.close()
+    first, second = reports
+    assert first.settled.startswith("read with confidence")
+    assert second.settled.startswith("needs review")
+    assert second.read["Ben"] == [6, 4, 5, 4, 4]
+    assert "Ben" in second.problems[0]
+    assert "verdict" in second.line()
+
+
+def test_a_recording_without_its_frames_is_refused(tmp_path: Path) -> None:
+    folder = write_recording(tmp_path / "rec")
+    for frame in (folder / "round2").iterdir():
+        frame.unlink()
+    (folder / "round2").rmdir()
+    with pytest.raises(RecordingError, match="round2"):
+        load_recording(folder)
