@@ -92,6 +92,15 @@ class BidOrder(ABC):
     def _why_not(self, current: Bid, new: Bid) -> str:
         """Explain, for a person, why ``new`` does not beat ``current``."""
 
+    def raises_up_to(self, current: Bid | None, max_count: int) -> list[Bid]:
+        """Every legal bid with a count up to ``max_count``, lowest first (enumerable moves)."""
+        bids = [
+            Bid(count, low.face)
+            for low in self.lowest_raises(current)
+            for count in range(low.count, max_count + 1)
+        ]
+        return sorted(bids, key=self.key)
+
     def is_raise(self, current: Bid | None, new: Bid) -> bool:
         self.validate(new)
         return current is None or self.key(new) > self.key(current)

@@ -360,6 +360,12 @@ class BluffGame(Game):
             return []
         return self.ladder.lowest_raises(self.current_bid)
 
+    def legal_bids(self, max_count: int | None = None) -> list[Bid]:
+        if self.phase is not Phase.BIDDING:
+            return []
+        ceiling = self.dice_in_play() if max_count is None else max_count
+        return self.ladder.raises_up_to(self.current_bid, ceiling)
+
     def _player_json(self, name: str) -> JsonObject:
         return {"name": name, "dice": self.dice[name], "out": self.is_out(name)}
 

@@ -151,6 +151,10 @@ class Game(ABC):
         """The lowest legal bid for each face (for a panel or dashboard); [] if none is legal."""
         return []
 
+    def legal_bids(self, max_count: int | None = None) -> list[Bid]:
+        """Every legal bid now, up to ``max_count`` (default: all the dice in play)."""
+        return []
+
     def details(self) -> JsonObject:
         """Everything a dashboard may want beyond ``to_json()``; subclasses add to it."""
         return {

@@ -229,10 +229,18 @@ class ScamGame(Game):
             return []
         return self.order.lowest_raises(self.current_bid)
 
+    def legal_bids(self, max_count: int | None = None) -> list[Bid]:
+        if self.phase is not Phase.BIDDING:
+            return []
+        ceiling = DICE_EACH * len(self.players) if max_count is None else max_count
+        return self.order.raises_up_to(self.current_bid, ceiling)
+
     def _player_json(self, name: str) -> JsonObject:
         return {"name": name, "score": self.score[name], "out": False}
 
     def details(self) -> JsonObject:
+        from engine.odds import bid_probability, expected_count
+
         out = super().details()
         out.update(
             round=self.round_number,
@@ -242,4 +250,10 @@ class ScamGame(Game):
             passes=self.passes,
             target=self.options.target,
         )
+        if self.current_bid is not None:  # nothing is public in Scam: every die is hidden
+            hidden = DICE_EACH * len(self.players)
+            out["odds"] = {
+                "probability": bid_probability(self.current_bid, hidden, (), None, None),
+                "expected": expected_count(self.current_bid, hidden, (), None, None),
+            }
         return out

@@ -132,3 +132,15 @@ def test_S3_scam_order_is_a_strict_total_order(data: st.DataObject) -> None:
         assert order.is_raise(a, c)
     for bid in order.lowest_raises(a):
         assert order.is_raise(a, bid)
+
+
+def test_legal_bids_are_enumerable_up_to_the_dice_in_play() -> None:
+    from engine import new_game, parse_action
+
+    game = new_game("bluff", ["Ann", "Ben"], options={"dice_per_player": 2})
+    game.apply(parse_action({"player": "Ann", "bid": "3x5"}))
+    expected = ["3x6", "2*", "4x2", "4x3", "4x4", "4x5", "4x6", "3*", "4*"]
+    assert [str(b) for b in game.legal_bids()] == expected
+    scam = new_game("scam", ["A", "B", "C"])
+    assert len(scam.legal_bids()) == 6 * 8  # counts 2..9, faces 1..6
+    assert scam.legal_bids(2) == [Bid(2, f) for f in range(1, 7)]

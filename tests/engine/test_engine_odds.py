@@ -60,3 +60,13 @@ def test_B17_simple_values() -> None:
     assert expected_count(Bid(2, 4), 12, [4, 1], joker_face=None) == pytest.approx(1 + 2)
     with pytest.raises(ValueError):
         bid_probability(Bid(1, 3), -1)
+
+
+def test_B17_game_details_show_the_odds_of_the_standing_bid() -> None:
+    from engine import new_game, parse_action
+
+    scam = new_game("scam", ["A", "B", "C"])
+    scam.apply(parse_action({"player": "A", "bid": "2x6"}))
+    odds = scam.details()["odds"]
+    assert odds["expected"] == pytest.approx(9 / 6)
+    assert odds["probability"] == pytest.approx(1 - (5 / 6) ** 9 - 9 * (1 / 6) * (5 / 6) ** 8)
