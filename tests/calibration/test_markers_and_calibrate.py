@@ -1,0 +1,191 @@
+"""ArUco mat markers (generated marker images) and `bluffcam calibrate` end to end.
+
+The frames are drawn here: a mat with a marker at each corner and the players' dice, seen
+through a perspective warp (a camera at an angle), then the same mat from a bumped camera.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from bluffcam.commands import calibrate
+from calibration import load_profile
+from calibration.geometry import apply_homography, homography_from_points
+from calibration.markers import detect_markers, find_mat_homography, render_marker
+
+_spec = importlib.util.spec_from_file_location(
+    "drawn_dice", Path(__file__).resolve().parents[1] / "reveal" / "drawn_dice.py"
+)
+assert _spec and _spec.loader
+drawn_dice = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("drawn_dice", drawn_dice)
+_spec.loader.exec_module(drawn_dice)
+
+MAT_W, MAT_H, MARGIN = 600, 400, 70
+MAT_CORNERS = [(0.0, 0.0), (600.0, 0.0), (600.0, 400.0), (0.0, 400.0)]
+# three players' dice, in mat millimetres: bottom, top-left, top-right
+CLUSTERS = {
+    "bottom": [(270, 330, 4), (320, 335, 2), (300, 290, 6)],
+    "top-left": [(110, 90, 3), (160, 110, 5)],
+    "top-right": [(450, 90, 1), (500, 120, 6), (460, 140, 2)],
+}
+
+
+def mat_canvas(with_markers: bool = True) -> NDArray[np.uint8]:
+    """The mat drawn at 1 px per mm with a margin, markers centred on its corners."""
+    canvas = np.full((MAT_H + 2 * MARGIN, MAT_W + 2 * MARGIN, 3), (40, 110, 40), np.uint8)
+    for dice in CLUSTERS.values():
+        for x, y, v in dice:
+            drawn_dice.draw_die(canvas, drawn_dice.DrawnDie(x + MARGIN, y + MARGIN, v), size=34)
+    if with_markers:
+        for marker_id, (u, v) in enumerate(MAT_CORNERS):
+            marker = cv2.cvtColor(render_marker(marker_id, 60), cv2.COLOR_GRAY2BGR)
+            size = marker.shape[0]
+            x0, y0 = round(u + MARGIN - size / 2), round(v + MARGIN - size / 2)
+            canvas[y0 : y0 + size, x0 : x0 + size] = marker
+    return canvas
+
+
+def camera_view(
+    canvas: NDArray[np.uint8], quad: list[tuple[float, float]]
+) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """Warp the canvas so its corners land on ``quad``; also return mat -> image."""
+    h, w = canvas.shape[:2]
+    canvas_corners = [(0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0)]
+    canvas_to_image = homography_from_points(canvas_corners, quad)
+    frame = cv2.warpPerspective(canvas, canvas_to_image, (800, 600), borderValue=(30, 30, 30))
+    mat_to_canvas = np.array([[1, 0, MARGIN], [0, 1, MARGIN], [0, 0, 1]], dtype=np.float64)
+    return frame, canvas_to_image @ mat_to_canvas
+
+
+STRAIGHT = [(40.0, 40.0), (760.0, 50.0), (770.0, 560.0), (30.0, 550.0)]
+BUMPED = [(70.0, 20.0), (780.0, 70.0), (740.0, 585.0), (15.0, 520.0)]
+
+
+def test_detect_generated_markers_and_recover_the_homography() -> None:
+    frame, truth = camera_view(mat_canvas(), STRAIGHT)
+    seen = detect_markers(frame, "DICT_4X4_50")
+    assert sorted(seen) == [0, 1, 2, 3]
+    from calibration import MarkerConfig
+
+    config = MarkerConfig(
+        "DICT_4X4_50", (0, 1, 2, 3), tuple(MAT_CORNERS), tuple(seen[i] for i in range(4))
+    )
+    found = find_mat_homography(frame, config)
+    assert found is not None
+    probe = ((300.0, 200.0), (100.0, 350.0))
+    np.testing.assert_allclose(
+        apply_homography(found, probe), apply_homography(truth, probe), atol=2.0
+    )
+
+
+def test_no_markers_no_homography() -> None:
+    from calibration import MarkerConfig
+
+    frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
+    config = MarkerConfig("DICT_4X4_50", (0, 1, 2, 3), tuple(MAT_CORNERS), tuple(MAT_CORNERS))
+    assert find_mat_homography(frame, config) is None
+
+
+def args_for(tmp_path: Path, frames: Path, **extra: object) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    calibrate.add_arguments(parser)
+    argv = [
+        "--camera",
+        f"files:{frames}",
+        "--seats",
+        "3",
+        "--out",
+        str(tmp_path / "t.toml"),
+        "--frames",
+        "1",
+    ]
+    for key, value in extra.items():
+        argv += [f"--{key.replace('_', '-')}"] + ([] if value is True else [str(value)])
+    return parser.parse_args(argv)
+
+
+def write_frame(folder: Path, image: NDArray[np.uint8]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / "000.png"), image)
+    return folder
+
+
+def dice_in_image(mat_to_image: NDArray[np.float64]) -> dict[str, list[tuple[float, float]]]:
+    return {
+        name: list(apply_homography(mat_to_image, tuple((x, y) for x, y, _ in dice)))
+        for name, dice in CLUSTERS.items()
+    }
+
+
+def test_calibrate_fits_one_zone_per_cluster_clockwise_from_the_bottom(tmp_path: Path) -> None:
+    frame, mat_to_image = camera_view(mat_canvas(with_markers=False), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), names="Ann,Ben,Cho")
+    assert calibrate.run(args) == 0
+    profile = load_profile(tmp_path / "t.toml")
+    assert (tmp_path / "t.png").is_file()
+    assert profile.zones.names == ["Ann", "Ben", "Cho"]
+    assert profile.resolution == (800, 600) and profile.markers is None
+    seats = {
+        name: {profile.zones.seat_of(x, y) for x, y in points}
+        for name, points in dice_in_image(mat_to_image).items()
+    }
+    # bottom first, then clockwise on screen: left-top, right-top
+    assert seats == {"bottom": {0}, "top-left": {1}, "top-right": {2}}
+    # the front-of-cup area lies between each seat's dice and the table centre
+    fitted = profile.zones
+    for index in range(3):
+        front = fitted.front_of_cup(index)
+        assert front is not None
+        cx, cy = np.asarray(front).mean(axis=0)
+        assert fitted.front_seat_of(cx, cy) == index or fitted.seat_of(cx, cy) is None
+
+
+def test_calibrate_with_markers_keeps_zones_on_the_mat_when_the_camera_moves(
+    tmp_path: Path,
+) -> None:
+    frame, _ = camera_view(mat_canvas(), STRAIGHT)
+    args = args_for(
+        tmp_path, write_frame(tmp_path / "frames", frame), markers=True, mat_size="600x400"
+    )
+    assert calibrate.run(args) == 0
+    profile = load_profile(tmp_path / "t.toml")
+    assert profile.markers is not None and profile.markers.ids == (0, 1, 2, 3)
+    # stored in mat millimetres: the bottom seat's zone lies within the 600×400 mat's reach
+    bottom_zone = np.asarray(profile.seat_zones.zone(0))
+    assert bottom_zone[:, 1].max() < 700
+    bumped, mat_to_bumped = camera_view(mat_canvas(), BUMPED)
+    zones_now = profile.zones_for_frame(bumped)
+    for seat, points in enumerate(dice_in_image(mat_to_bumped).values()):
+        assert {zones_now.seat_of(x, y) for x, y in points} == {seat}
+    # the zones moved with the mat: they match the true mat -> bumped-image mapping
+    mat_zone = profile.seat_zones.zone(0)
+    expected = np.asarray(apply_homography(mat_to_bumped, mat_zone))
+    np.testing.assert_allclose(np.asarray(zones_now.zone(0)), expected, atol=4.0)
+    stale = np.asarray(profile.zones.zone(0))  # where they were at calibration time
+    assert np.abs(stale - expected).max() > 20.0
+
+
+def test_calibrate_reports_problems_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = np.full((480, 640, 3), (40, 110, 40), np.uint8)
+    args = args_for(tmp_path, write_frame(tmp_path / "empty", empty))
+    assert calibrate.run(args) == 2
+    assert "no dice seen" in capsys.readouterr().err
+    frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "nomarkers", frame), markers=True)
+    assert calibrate.run(args) == 2
+    assert "markers: ids [0, 1, 2, 3] not found" in capsys.readouterr().err
+    args = args_for(tmp_path, tmp_path / "nowhere")
+    assert calibrate.run(args) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    assert not (tmp_path / "t.toml").exists()
