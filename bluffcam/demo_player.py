@@ -138,7 +138,7 @@ class PanelDriver:
     """Presses the panel's mock buttons and lets the real controller act on each event."""
 
     def __init__(self, table: Any) -> None:
-        from gpiozero.pins.mock import MockFactory
+        from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
         from bluffcam.panel_controller import PanelController
         from hardware.panel import ButtonPanel

@@ -253,6 +253,8 @@ class Table:
         setup_json = game.setup_json()
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
+            if self._review is not None:
+                self._discard_review(self._review, "a new game was started")
             self._journal.start(setup_json)
             for action in actions:
                 self._journal.append(action)
@@ -373,19 +375,28 @@ class Table:
                             {"kind": "count_mismatch", "seat": None, "x": None, "y": None,
                              "message": "the number of dice read does not match the dice in play"}
                         )
-                    record["status"] = "needs_review"
-                    self.reveals.save(reveal_id, record)
-                    self._review = PendingReview(
-                        id=reveal_id, seats=reading.seats, set_aside=reading.set_aside,
-                        problems=reading.problems, expected=expected, action_index=action_index,
-                    )
-                    self._messages.append(
-                        _Message("warning", f"reveal {reveal_id} needs a look before its verdict")
-                    )
-                    self._changed()
+                    self._hold_for_review(reveal_id, record, reading, expected, action_index)
                     return self._state_unlocked()
-                self._apply_reveal(reveal_id, record, reading.values(), how="camera")
+                try:
+                    self._apply_reveal(reveal_id, record, reading.values(), how="camera")
+                except IllegalActionError as refused:  # e.g. set-aside dice not where expected
+                    reading.problems.append({"kind": "rules", "seat": None, "x": None, "y": None,
+                                             "message": refused.message})
+                    self._hold_for_review(reveal_id, record, reading, expected, action_index)
                 return self._state_unlocked()
+
+    def _hold_for_review(self, reveal_id: str, record: dict[str, Any], reading: RevealReading,
+                         expected: dict[str, int], action_index: int) -> None:
+        record.update(status="needs_review", problems=reading.problems)
+        self.reveals.save(reveal_id, record)
+        self._review = PendingReview(
+            id=reveal_id, seats=reading.seats, set_aside=reading.set_aside,
+            problems=reading.problems, expected=expected, action_index=action_index,
+        )
+        self._messages.append(
+            _Message("warning", f"reveal {reveal_id} needs a look before its verdict")
+        )
+        self._changed()
 
     def confirm_review(self, review_id: str, seats: Mapping[str, Any]) -> dict[str, Any]:
         """Apply a person's confirmed (maybe corrected) reading of a pending review."""

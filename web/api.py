@@ -13,7 +13,8 @@ from typing import Any
 
 import cv2
 import numpy as np
-from flask import Blueprint, Response, current_app, jsonify, request, send_file
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, send_file
+from werkzeug.exceptions import HTTPException
 
 from bluffcam.reveals import UnknownRevealError
 from bluffcam.table import Table, TableError
@@ -246,33 +247,33 @@ def error_response(status: int, rule: str, message: str,
     return response, status
 
 
-def register_error_handlers(app: Any) -> None:
-    @app.errorhandler(Refused)
+def register_error_handlers(app: Flask) -> None:
     def _refused(error: Refused) -> tuple[Response, int]:
         return error_response(error.status, error.rule, error.message, error.headers)
 
-    @app.errorhandler(TableError)
     def _table_error(error: TableError) -> tuple[Response, int]:
         return error_response(error.status, error.rule, error.message)
 
-    @app.errorhandler(EngineError)
     def _engine_error(error: EngineError) -> tuple[Response, int]:
         status = 400 if error.rule == "format" or isinstance(error, SetupError) else 409
         return error_response(status, error.rule, error.message)
 
-    @app.errorhandler(UnknownRevealError)
     def _unknown_reveal(error: UnknownRevealError) -> tuple[Response, int]:
         return error_response(404, "reveal", str(error))
 
-    @app.errorhandler(413)
-    def _too_large(error: Any) -> tuple[Response, int]:
-        limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+    def _too_large(error: Exception) -> tuple[Response, int]:
+        limit = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
         return error_response(413, "format", f"the upload is too large (limit {limit // 1024} KiB)")
 
-    for status in (404, 405):
-        def _http(error: Any, status: int = status) -> Any:
-            if request.path.startswith("/api/"):
-                return error_response(status, "http", str(getattr(error, "description", error)))
-            return error
+    def _http(error: HTTPException) -> Any:
+        if request.path.startswith("/api/") and error.code is not None:
+            return error_response(error.code, "http", str(error.description))
+        return error
 
-        app.register_error_handler(status, _http)
+    app.register_error_handler(Refused, _refused)
+    app.register_error_handler(TableError, _table_error)
+    app.register_error_handler(EngineError, _engine_error)
+    app.register_error_handler(UnknownRevealError, _unknown_reveal)
+    app.register_error_handler(413, _too_large)
+    app.register_error_handler(404, _http)
+    app.register_error_handler(405, _http)

@@ -63,7 +63,7 @@ def start_panel(mode: str, table: Any, profile: Any) -> tuple[Any, threading.Eve
 
     factory = None
     if mode == "mock":
-        from gpiozero.pins.mock import MockFactory
+        from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
         factory = MockFactory()
     wiring = PanelWiring.from_dict(dict(getattr(profile, "panel", {}) or {}))

@@ -22,6 +22,8 @@ def test_confident_reading_applies_the_verdict(client: FlaskClient, reader: Stub
     last = body["last_reveal"]
     assert last["seats"] == HANDS and last["corrections"] == {}
     assert body["history"][0]["reveal_id"] == last["id"]
+    assert last["count"] == 6 and last["how"] == "camera"
+    assert last["verdict"] == body["history"][0]["verdict"]
     image = client.get(last["image_url"])
     assert image.status_code == 200 and image.mimetype == "image/jpeg"
 
@@ -148,3 +150,25 @@ def test_demo_truth_sends_a_disagreeing_reading_to_review(
     assert state["review"] is not None
     assert any(p["kind"] == "ground_truth" for p in state["review"]["problems"])
     assert state["history"] == []
+
+
+def test_a_reading_the_rules_refuse_goes_to_review(client: FlaskClient, reader: StubReader) -> None:
+    play_to_reveal(client)
+    reader.hands = {**HANDS, "Ben": [2, 2, 1, 5, 6]}  # sure, but Ben's set-aside 4s are missing
+    body = post(client, "/api/reveal/capture").json
+    assert body["review"] is not None and body["history"] == []
+    assert any(p["kind"] == "rules" and "B9" in p["message"] for p in body["review"]["problems"])
+
+
+def test_a_new_game_discards_a_pending_review(client: FlaskClient, reader: StubReader,
+                                              table: Table) -> None:
+    play_to_reveal(client)
+    reader.hands = HANDS
+    reader.uncertain = {("Ann", 1)}
+    review = post(client, "/api/reveal/capture").json["review"]
+    from web_api_helpers import SETUP
+
+    assert post(client, "/api/game", SETUP).json["review"] is None
+    record = json.loads((table.data_dir / "reveals" / f"{review['id']}.json").read_text())
+    assert record["status"] == "discarded"
+    assert post(client, f"/api/reveals/{review['id']}/confirm", {"seats": HANDS}).status_code == 404
