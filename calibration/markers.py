@@ -6,7 +6,7 @@ homography, not the zones. cv2 is imported here only (profiles load without it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from calibration.profile import MarkerConfig
 
 
-def _dictionary(name: str) -> object:
+def _dictionary(name: str) -> Any:
     import cv2
 
     code = getattr(cv2.aruco, name, None)

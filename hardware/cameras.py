@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -314,6 +315,7 @@ class ResilientCamera:
         self._next_attempt = clock()
         self.status = "camera offline: not opened yet"
         self.failures = 0
+        self._lock = threading.Lock()
 
     @property
     def online(self) -> bool:
@@ -321,6 +323,10 @@ class ResilientCamera:
 
     def read(self) -> Frame | None:
         """The next frame, or ``None`` when offline (retried at most once per backoff step)."""
+        with self._lock:  # the dashboard's snapshot and a reveal may read at the same time
+            return self._read_unlocked()
+
+    def _read_unlocked(self) -> Frame | None:
         if self._source is None:
             if self._clock() < self._next_attempt:
                 return None
@@ -345,8 +351,9 @@ class ResilientCamera:
             yield frame
 
     def close(self) -> None:
-        self._drop_source()
-        self.status = "camera offline: closed"
+        with self._lock:
+            self._drop_source()
+            self.status = "camera offline: closed"
 
     def _drop_source(self) -> None:
         if self._source is not None:

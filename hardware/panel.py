@@ -18,8 +18,8 @@ from enum import StrEnum
 from types import TracebackType
 from typing import Any
 
-from gpiozero import LED, Button, Buzzer, RotaryEncoder
-from gpiozero.pins import Factory
+from gpiozero import LED, Button, Buzzer, RotaryEncoder  # type: ignore[import-untyped]
+from gpiozero.pins import Factory  # type: ignore[import-untyped]
 
 
 class Key(StrEnum):

@@ -103,7 +103,7 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
     markers = _markers(frame, args) if args.markers else None
     zones, table_area = fitted.zones, fitted.table_area
     if markers is not None:
-        to_mat = np.linalg.inv(markers.calibration_homography)
+        to_mat = np.asarray(np.linalg.inv(markers.calibration_homography), dtype=np.float64)
         zones = fitted.zones.transformed(to_mat)
         table_area = apply_homography(to_mat, fitted.table_area)
     profile = Profile(

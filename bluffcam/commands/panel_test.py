@@ -42,7 +42,7 @@ def _wiring(profile_path: Path | None) -> PanelWiring:
 def _pin_factory(mock: bool) -> Any:
     if not mock:
         return None
-    from gpiozero.pins.mock import MockFactory
+    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
     return MockFactory()
 
