@@ -8,8 +8,10 @@ with one deliberate, low-confidence misread, so the review page has something to
 
 from __future__ import annotations
 
+import json
 import os
 import threading
+import urllib.request
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,11 +81,51 @@ def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any
                          annotated_jpeg=encode_jpeg(frame))
 
 
+class StreamCutter:
+    """WSGI middleware that can take the live stream down, as a flaky Wi-Fi or a restart would.
+
+    While ``down`` is set, open ``/api/events`` streams end at their next heartbeat and new
+    ones are answered 503, so the pages must notice and reconnect by themselves.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.down = threading.Event()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("PATH_INFO") != "/api/events":
+            return self.app(environ, start_response)
+        if self.down.is_set():
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+            return [b"the table is restarting"]
+        return self._cut_when_down(self.app(environ, start_response))
+
+    def _cut_when_down(self, body: Any) -> Iterator[bytes]:
+        try:
+            for chunk in body:
+                if self.down.is_set():
+                    return
+                yield chunk
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+
+
 @dataclass
 class LiveServer:
     url: str
     pin: str
     table: Any
+    cutter: StreamCutter
+
+    def post(self, path: str, body: Any) -> Any:
+        """A PIN-carrying JSON POST, as the control page makes it."""
+        request = urllib.request.Request(
+            self.url + path, data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json", "X-Table-PIN": self.pin})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read())
 
 
 @pytest.fixture(scope="module")
@@ -98,11 +140,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
                   reveal_reader=misreading_reader)
     app = create_app({"TABLE_PIN": TABLE_PIN, "DATA_DIR": str(data), "TESTING": True,
                       "SSE_HEARTBEAT_S": 0.5}, table=table)
+    cutter = StreamCutter(app.wsgi_app)
+    app.wsgi_app = cutter  # type: ignore[method-assign]
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
     thread.start()
     try:
-        yield LiveServer(f"http://127.0.0.1:{server.server_port}", TABLE_PIN, table)
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", TABLE_PIN, table, cutter)
     finally:
         server.shutdown()
         thread.join(timeout=5)

@@ -104,7 +104,7 @@ function renderOdds(state) {
   const pct = Math.max(0, Math.min(1, odds.probability));
   const level = pct >= 0.6 ? "likely" : pct >= 0.35 ? "even" : "unlikely";
   fill(node,
-    el("div", { class: "odds-caption" }, `Chance ${bidWords(odds.bid)} holds`),
+    el("div", { class: "odds-caption" }, "Chance it holds"),
     el("div", { class: `odds-value odds-${level}`, "data-testid": "odds" }, percent(pct)),
     el("div", { class: "meter", role: "meter", "aria-valuemin": 0, "aria-valuemax": 100,
       "aria-valuenow": Math.round(pct * 100) },
@@ -133,7 +133,8 @@ function renderMessages(state) {
       el("strong", {}, "The reading needs a check. "),
       "Confirm or correct it on the review page before the verdict applies."));
   }
-  for (const message of state.messages || []) {
+  // Newest first, and only a few: the board is for glancing at.
+  for (const message of (state.messages || []).slice(-3).reverse()) {
     const level = ["info", "warning", "error"].includes(message.level) ? message.level : "info";
     items.push(el("div", { class: `message message-${level}` }, message.text));
   }
@@ -199,8 +200,8 @@ function renderPlayers(state) {
     if (tally && tally.key === "dice") {
       const hidden = Math.max(0, tally.value - aside.length);
       const dice = [];
-      for (let i = 0; i < hidden; i += 1) dice.push(die(null, { size: 34, variant: "hidden" }));
-      for (const face of aside) dice.push(die(face, { size: 34, variant: "ivory", title: `set aside: ${face}` }));
+      for (let i = 0; i < hidden; i += 1) dice.push(die(null, { size: 44, variant: "hidden" }));
+      for (const face of aside) dice.push(die(face, { size: 44, variant: "ivory", title: `set aside: ${face}` }));
       body.push(el("div", { class: "player-dice", "aria-label": `${tally.value} dice` }, dice));
       body.push(el("div", { class: "player-count" }, `${tally.value} ${tally.value === 1 ? "die" : "dice"}`,
         aside.length ? ` · ${aside.length} shown` : ""));

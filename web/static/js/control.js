@@ -18,6 +18,7 @@ const picker = { count: 1, face: 2, pickedFor: null, reroll: false, aside: [] };
 // Hand-entered reveal: {seat: [values]}; reset when a new reveal is due.
 let handReveal = null;
 let handRevealFor = null;
+let handRevealOpen = false;
 
 // ------------------------------------------------------------------ PIN
 
@@ -213,7 +214,8 @@ function bluffActions(kinds) {
   if (kinds.has("challenge")) {
     buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "challenge", disabled: busy,
       onclick: () => act({ player, challenge: true }, `${player} doubts ${state.bidder ?? "the bid"}`) },
-    `Doubt it! (${player} challenges)`));
+    el("span", { class: "btn-lines" }, "Doubt it!",
+      el("small", {}, `${player} challenges ${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(state.game.bid)}`))));
   }
   if (kinds.has("scam")) {
     buttons.push(el("button", { type: "button", class: "btn danger big", id: "scam", disabled: busy,
@@ -313,12 +315,16 @@ function revealCard() {
   if (!handReveal || handRevealFor !== game.bid) {
     handRevealFor = game.bid;
     handReveal = {};
+    // What the engine expects per seat (dice in the cup + those set aside, which are known).
+    const expected = (state.legal && state.legal.expected_reveal) || {};
     const aside = state.set_aside || {};
-    for (const p of game.players || []) {
-      const n = playerTally(p)?.value || 0;
-      if (p.out || n === 0) continue;
-      const shown = (aside[p.name] || []).slice(0, n);
-      handReveal[p.name] = shown.concat(Array(Math.max(0, n - shown.length)).fill(1));
+    const seats = Object.keys(expected).length
+      ? Object.entries(expected).map(([name, hand]) => [name, hand.count, hand.set_aside || aside[name] || []])
+      : (game.players || []).filter((p) => !p.out).map((p) => [p.name, playerTally(p)?.value || 0, aside[p.name] || []]);
+    for (const [name, count, shownFaces] of seats) {
+      if (!count) continue;
+      const shown = shownFaces.slice(0, count);
+      handReveal[name] = shown.concat(Array(Math.max(0, count - shown.length)).fill(1));
     }
   }
   const items = [el("h2", {}, "Reveal")];
@@ -332,8 +338,9 @@ function revealCard() {
       const result = await send("POST", "/api/reveal/capture", {}, { note: "Reveal captured" });
       const review = result && (result.review || (result.id && result.image_url ? result : null));
       if (review && review.id) window.location.href = `/review/${encodeURIComponent(review.id)}`;
-    } }, hasCamera ? "📷 Capture with the camera" : "No camera: enter the dice below"));
-  items.push(el("details", { class: "stack", open: !hasCamera || null, id: "hand-reveal" },
+    } }, hasCamera ? "Capture with the camera" : "No camera: enter the dice below"));
+  items.push(el("details", { class: "stack", open: handRevealOpen || !hasCamera || null, id: "hand-reveal",
+    ontoggle: (e) => { handRevealOpen = e.target.open; } },
     el("summary", { class: "btn ghost" }, "Enter the dice by hand"),
     el("p", { class: "hint" }, "Tap a die to change its face."),
     Object.entries(handReveal).map(([name, values]) => el("div", { class: "seat-entry", "data-seat": name },

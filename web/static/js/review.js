@@ -45,7 +45,7 @@ function readingValues() {
 
 function dieRadius() {
   if (!imageSize) return 20;
-  return Math.max(12, Math.round(Math.max(imageSize.w, imageSize.h) * 0.024));
+  return Math.max(14, Math.round(Math.max(imageSize.w, imageSize.h) * 0.036));
 }
 
 function nearestSeat(x, y) {
@@ -94,8 +94,10 @@ function overlay() {
       "aria-label": `${d.seat} die ${index}: ${d.value}`,
       onclick: (event) => { event.stopPropagation(); selected = d.key; render(); },
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selected = d.key; render(); } } },
+    svg("circle", { class: "hit", cx: d.x, cy: d.y, r: r * 1.15 }),
     svg("circle", { class: "ring", cx: d.x, cy: d.y, r }),
-    svg("text", { x: d.x, y: d.y, "font-size": r * 1.1 }, String(d.value)));
+    svg("circle", { class: "badge", cx: d.x + r * 0.78, cy: d.y - r * 0.78, r: r * 0.5 }),
+    svg("text", { x: d.x + r * 0.78, y: d.y - r * 0.78, "font-size": r * 0.62 }, String(d.value)));
     node.append(g);
   }
   if (selected && selected.add) {
@@ -253,7 +255,7 @@ function render() {
         el("div", { class: "card stack" },
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
             edits ? `Confirm with ${edits} ${edits === 1 ? "change" : "changes"}` : "Confirm this reading"),
-          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, "📷 Take it again"),
+          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, "Take the photo again"),
           el("p", { class: "error", role: "alert", id: "review-error" }, error)))),
     pickerPanel());
   root.querySelector("#confirm").addEventListener("click", confirm);

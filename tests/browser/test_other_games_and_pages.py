@@ -1,0 +1,124 @@
+"""Scam and Impus on the pages, a reveal entered by hand, undo, calibration, and reconnecting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import LiveServer
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def remember_pin(page: Any, pin: str) -> None:
+    """The control page keeps the PIN in localStorage once it was entered."""
+    page.add_init_script(f"localStorage.setItem('bluffcam.pin', {pin!r})")
+
+
+def tap_die_to(page: Any, seat: str, index: int, value: int) -> None:
+    """Hand entry: each tap turns the die one face on (1 → 2 → … → 6 → 1)."""
+    button = page.locator(f".seat-entry[data-seat={seat}] .die-btn").nth(index)
+    for _ in range(6):
+        if button.get_attribute("aria-label").endswith(f": {value}"):
+            return
+        button.click()
+    raise AssertionError(f"{seat}'s die {index} never showed {value}")
+
+
+def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
+        phone: Any, tv: Any, live_server: LiveServer, screenshot_dir: Path) -> None:
+    remember_pin(phone, live_server.pin)
+    phone.goto("/setup")
+    phone.click("[data-game=scam]")
+    while phone.locator(".player-row input").count() < 3:
+        phone.click("#add-player")
+    for index, name in enumerate(["Ann", "Ben", "Cho"]):
+        phone.locator(".player-row input").nth(index).fill(name)
+    phone.select_option("#starter", "Ann")
+    phone.fill("#opt-target", "5")
+    phone.dispatch_event("#opt-target", "change")
+    phone.click("#start-game")
+    expect(phone.locator("#status-turn")).to_have_text("Ann's turn")
+    tv.goto("/")
+    expect(tv.locator(".player [data-testid=score]")).to_have_count(3)
+    expect(tv.locator(".player[data-player=Ann] .score-target")).to_contain_text("/ 5 points")
+    expect(tv.locator(".player[data-player=Ann] .tag-first")).to_have_text("first bidder")
+    # Scam has no joker: no star button, and "Scam!" only once there is a bid.
+    expect(phone.locator("button[data-face='*']")).to_have_count(0)
+    expect(phone.locator("#scam")).to_have_count(0)
+
+    phone.click("button[data-face='2']")
+    phone.click("#bid-submit")
+    expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "2x2")
+    phone.click("#undo")
+    expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "")
+    expect(tv.get_by_test_id("turn")).to_have_text("Ann")
+
+    phone.click("button[data-face='3']")
+    phone.click("#bid-submit")
+    expect(tv.get_by_test_id("turn")).to_have_text("Ben")
+    phone.click("#pass")
+    expect(tv.get_by_test_id("turn")).to_have_text("Cho")
+    tv.screenshot(path=str(screenshot_dir / "board-scam.png"), full_page=True)
+    phone.click("#scam")
+    expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+
+    # Two 3s on the table: the bid holds, and a bid that held against "Scam!" scores 3 (S8).
+    phone.click("#hand-reveal summary")
+    tap_die_to(phone, "Ann", 0, 3)
+    tap_die_to(phone, "Cho", 2, 3)
+    phone.screenshot(path=str(screenshot_dir / "control-reveal-by-hand.png"), full_page=True)
+    phone.click("#reveal-submit")
+    expect(tv.locator(".player[data-player=Ann] [data-testid=score]")).to_have_text("3")
+    expect(tv.get_by_test_id("verdict")).not_to_be_empty()
+    expect(tv.locator("#history .round")).to_have_count(1)
+
+
+def test_impus_renders_cards_pile_and_claim(phone: Any, tv: Any, live_server: LiveServer,
+                                            screenshot_dir: Path) -> None:
+    live_server.post("/api/game", {"game": "impus", "players": ["Ann", "Ben", "Cho"],
+                                   "starter": "Ann"})
+    remember_pin(phone, live_server.pin)
+    tv.goto("/")
+    expect(tv.locator(".player")).to_have_count(3)
+    expect(tv.locator(".player[data-player=Ann] .player-count")).to_have_text("14 cards")
+    phone.goto("/control")
+    phone.fill("#impus-count", "2")
+    phone.select_option("#impus-claim", "orc")
+    phone.click("#impus-play")
+    expect(tv.locator(".player[data-player=Ann] .player-count")).to_have_text("12 cards")
+    expect(tv.locator("#game-extras")).to_contain_text("orc")
+    expect(tv.locator("#game-extras")).to_contain_text("pile")
+    expect(phone.locator("#doubt")).to_be_visible()
+    tv.screenshot(path=str(screenshot_dir / "board-impus.png"), full_page=True)
+    phone.screenshot(path=str(screenshot_dir / "control-impus.png"), full_page=True)
+
+
+def test_calibration_shows_the_snapshot_and_a_test_read(phone: Any, screenshot_dir: Path) -> None:
+    phone.goto("/calibration")
+    snapshot = phone.locator("#snapshot")
+    expect(snapshot).to_be_visible()
+    expect(snapshot).to_have_js_property("complete", True)
+    assert phone.evaluate("document.querySelector('#snapshot').naturalWidth") == 960
+    phone.click("#test-read-btn")
+    expect(phone.locator("#test-read h2")).to_contain_text("Test read:")
+    phone.screenshot(path=str(screenshot_dir / "calibration.png"), full_page=True)
+
+
+def test_the_board_reconnects_by_itself(tv: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
+    tv.goto("/")
+    badge = tv.locator("#live")
+    expect(badge).to_have_attribute("data-status", "live")
+    live_server.cutter.down.set()
+    try:
+        expect(badge).to_have_attribute("data-status", "reconnecting")
+        expect(badge).to_have_text("reconnecting…")
+    finally:
+        live_server.cutter.down.clear()
+    expect(badge).to_have_attribute("data-status", "live", timeout=12000)
+    # Changes made while it was away, and after, both reach the board.
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x5"})
+    expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "2x5")
