@@ -338,6 +338,9 @@ class Table:
                         "no camera: enter the reveal by hand", rule="camera", status=409
                     )
                 hands = self._require_game().expected_reveal()
+                if not hands:
+                    raise TableError("the camera reads dice reveals only: enter this reveal "
+                                     "by hand")
                 expected = {name: int(hand.count) for name, hand in hands.items()}
                 action_index = len(self._actions)
                 previous_review = self._review

@@ -60,7 +60,7 @@ def build_state(
     state["history"] = _history(details.get("history", []), actions, reveal_ids)
     if game.kind == "bluff":
         state["board"] = _board(game)
-        state["odds"] = _odds(game, details.get("odds"))
+    state["odds"] = _odds(game, details.get("odds"))
     _complete_last_reveal(state)
     if actions and "reveal" not in actions[-1]:
         state["undo"] = actions[-1]

@@ -1,0 +1,74 @@
+"""`bluffcam serve` as a real process: it listens, takes actions, stops cleanly and resumes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def serving(data: Path) -> Iterator[str]:
+    """Start the server on a free port; yield its base URL; stop it with SIGTERM."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bluffcam", "serve", "--data", str(data), "--host", "127.0.0.1",
+         "--port", "0", "--pin", "4321", "--gpio", "mock"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        url = None
+        lines = []
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line)
+            match = re.search(r"dashboard: (http://\S+/)", line)
+            if match:
+                url = match.group(1)
+            if line.startswith("table PIN"):
+                break
+        if url is None:
+            pytest.fail("serve printed no URL:\n" + "".join(lines))
+        yield url
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            assert process.wait(timeout=10) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+
+
+def call(url: str, method: str = "GET", body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "Content-Type": "application/json", "X-Table-PIN": "4321"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.slow
+def test_serve_takes_actions_and_resumes_after_a_restart(tmp_path: Path) -> None:
+    with serving(tmp_path) as url:
+        call(url + "api/game", "POST", {"game": "bluff", "players": ["Ann", "Ben"]})
+        state = call(url + "api/action", "POST", {"player": "Ann", "bid": "2x5"})
+        assert state["game"]["bid"] == "2x5"
+        page = urllib.request.urlopen(url, timeout=10)
+        assert page.status == 200
+    assert (tmp_path / "journal.sqlite").is_file()
+    with serving(tmp_path) as url:
+        resumed = call(url + "api/state")
+        assert resumed["game"]["bid"] == "2x5" and resumed["game"]["turn"] == "Ben"
+        assert resumed["version"] > state["version"]
