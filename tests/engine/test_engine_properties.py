@@ -56,7 +56,7 @@ def play_out(game: Game, seed: int, check: Any) -> list[dict[str, Any]]:
     raise AssertionError("game did not finish")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 6),
@@ -78,7 +78,7 @@ def test_random_bluff_games_end_with_exactly_one_winner(
     assert [h.to_json() for h in replayed.history] == [h.to_json() for h in game.history]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 6),
