@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import sqlite3
 import threading
 import time
 from collections import deque
@@ -226,6 +227,20 @@ class Table:
     def _event_json(self) -> str:
         return json.dumps(self._state_unlocked(), separators=(",", ":"))
 
+    @contextlib.contextmanager
+    def _storing(self, what: str) -> Iterator[None]:
+        """A write the disk refuses (full, read-only, gone) is a refusal on the board, not a 500.
+
+        Callers write before they change anything in memory, so nothing has changed.
+        """
+        try:
+            yield
+        except (sqlite3.Error, OSError) as exc:
+            text = f"not saved, nothing changed: {what} — the disk refused it ({exc})"
+            self._messages.append(_Message("error", text))
+            self._changed()
+            raise TableError(text, rule="storage", status=503) from exc
+
     def note(self, text: str, level: str = "info") -> None:
         """Show a message on the dashboard (camera faults, demo narration)."""
         with self._lock:
@@ -255,9 +270,10 @@ class Table:
         with self._lock:
             if self._review is not None:
                 self._discard_review(self._review, "a new game was started")
-            self._journal.start(setup_json)
-            for action in actions:
-                self._journal.append(action)
+            with self._storing("the new game"):
+                self._journal.start(setup_json)
+                for action in actions:
+                    self._journal.append(action)
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._changed()
@@ -281,7 +297,8 @@ class Table:
             canonical = action_to_json(parsed)
             is_reveal = "reveal" in canonical
             review = self._review
-            self._journal.append(canonical)
+            with self._storing(_describe(canonical)):
+                self._journal.append(canonical)
             game.apply(parsed)
             index = len(self._actions)
             self._actions.append(canonical)
@@ -303,7 +320,8 @@ class Table:
                 raise TableError("a reveal cannot be undone: its verdict stands")
             kept = self._actions[:-1]
             game = self._require_game().without_last()
-            dropped = self._journal.drop_last()
+            with self._storing(f"undo of {_describe(last)}"):
+                dropped = self._journal.drop_last()
             if dropped != last:
                 raise TableError(f"the journal's last action {dropped} is not {last}; "
                                  "restart the server to resume from the journal", status=500)
@@ -391,7 +409,8 @@ class Table:
     def _hold_for_review(self, reveal_id: str, record: dict[str, Any], reading: RevealReading,
                          expected: dict[str, int], action_index: int) -> None:
         record.update(status="needs_review", problems=reading.problems)
-        self.reveals.save(reveal_id, record)
+        with self._storing(f"reveal {reveal_id}"):
+            self.reveals.save(reveal_id, record)
         self._review = PendingReview(
             id=reveal_id, seats=reading.seats, set_aside=reading.set_aside,
             problems=reading.problems, expected=expected, action_index=action_index,
@@ -433,8 +452,9 @@ class Table:
             confirmed=values, corrections=corrections(read_values, values),
             applied_at=time.time(),
         )
-        self.reveals.save(reveal_id, record)
-        self._journal.append(canonical)
+        with self._storing(f"reveal {reveal_id}"):
+            self.reveals.save(reveal_id, record)
+            self._journal.append(canonical)
         game.apply(parsed)
         self._actions.append(canonical)
         self._reveal_ids[index] = reveal_id
