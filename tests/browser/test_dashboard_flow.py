@@ -58,6 +58,15 @@ def bid(phone: Any, count: int, face: int | str) -> None:
     phone.click("#bid-submit")
 
 
+def tap_photo(page: Any, x: float, y: float) -> None:
+    """Tap the review photo at a point given in the image's own pixels."""
+    photo = page.locator("#review-photo")
+    box = photo.bounding_box()
+    width = page.evaluate("document.querySelector('#review-photo').naturalWidth")
+    height = page.evaluate("document.querySelector('#review-photo').naturalHeight")
+    page.mouse.click(box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height)
+
+
 def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveServer,
                                        screenshot_dir: Path) -> None:
     unlock(phone, live_server.pin)
@@ -108,12 +117,21 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     wrong = phone.locator(f".mark[data-seat={misread.seat}][data-value='{MISREAD_VALUE}']")
     expect(wrong).to_have_count(1)
     phone.screenshot(path=str(screenshot_dir / "review-before.png"), full_page=True)
+    # A die the camera missed is added by tapping the photo where it lies.
+    missed = SCENE[-1]
+    phone.locator(f".mark[data-seat={missed.seat}][data-value='{missed.value}']").click()
+    phone.click("button[aria-label='remove this die']")
+    expect(phone.locator(f".seat-row[data-seat={missed.seat}] .count-bad")).to_have_text("⚠ 2 of 3")
+    tap_photo(phone, missed.x, missed.y)
+    phone.select_option("select[aria-label='seat of the new die']", missed.seat)
+    phone.click(f"button[aria-label='new die shows {missed.value}']")
+    expect(phone.locator(f".seat-row[data-seat={missed.seat}] .count-ok")).to_have_text("✓ 3 of 3")
     wrong.click()
     expect(phone.locator(".picker")).to_be_visible()
     phone.screenshot(path=str(screenshot_dir / "review-picker.png"))
     phone.click(f"button[aria-label='set to {misread.value}']")
-    expect(phone.locator(".mark.edited")).to_have_count(1)
-    expect(phone.locator("#confirm")).to_have_text("Confirm with 1 change")
+    expect(phone.locator(".mark.edited")).to_have_count(2)
+    expect(phone.locator("#confirm")).to_have_text("Confirm with 2 changes")
     # The verdict waits for the confirmation.
     expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
     phone.click("#confirm")
@@ -126,6 +144,8 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     expect(tv.locator("#history .round")).to_have_count(1)
     expect(tv.locator(".reveal-photo img")).to_have_js_property("complete", True)
     tv.screenshot(path=str(screenshot_dir / "board-after-reveal.png"), full_page=True)
+    tv.set_viewport_size({"width": 412, "height": 915})
+    tv.screenshot(path=str(screenshot_dir / "board-phone.png"), full_page=True)
     phone.screenshot(path=str(screenshot_dir / "review-confirmed.png"), full_page=True)
 
     # The correction is journalled with the reveal: the table's state agrees with the page.

@@ -6,6 +6,8 @@ import {
 } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
+/** How long a dashboard message stays on the board. */
+const MESSAGE_SHOWN_S = 120;
 
 /** Track fields ("3", "2*") from the state's ladder, or the Bluff ladder when it sends none. */
 export function trackFields(state) {
@@ -24,12 +26,12 @@ export function trackFields(state) {
     }
     return fields;
   }
-  if (kind === "impus" || !state.game) return fields;
+  // Only Bluff has a bid board; without a ladder from the server, draw Bluff's (B6).
+  if (kind !== "bluff" || !state.game) return fields;
   const total = (state.game.players || []).reduce((n, p) => n + (playerTally(p)?.value || 0), 0);
-  const maxCount = Math.max(total, 1);
-  for (let n = 1; n <= maxCount; n += 1) {
+  for (let n = 1; n <= Math.max(total, 1); n += 1) {
     add(n, false);
-    if (kind === "bluff" && n % 2 === 1 && (n + 1) / 2 <= Math.ceil(maxCount / 2)) add((n + 1) / 2, true);
+    if (n % 2 === 1) add((n + 1) / 2, true);
   }
   return fields;
 }
@@ -71,8 +73,13 @@ function renderTurn(state) {
       el("div", { class: "turn-sub" }, doubted));
     return;
   }
+  const label = {
+    bluff: game.bid ? "Raise or doubt" : "Opening bid",
+    scam: game.bid ? "Raise, pass or “Scam!”" : "Opening bid",
+    impus: game.claim ? "Believe or doubt" : "Starts a new pile",
+  }[game.game] || "Next";
   fill(node,
-    el("div", { class: "turn-label" }, game.bid ? "Raise or doubt" : "Opening bid"),
+    el("div", { class: "turn-label" }, label),
     el("div", { class: "turn-name", "data-testid": "turn" }, game.turn ?? "—"),
     el("div", { class: "turn-sub" }, "to play"));
 }
@@ -80,6 +87,19 @@ function renderTurn(state) {
 function renderCurrentBid(state) {
   const node = $("current-bid");
   const game = state.game;
+  if (game && game.game === "impus") {
+    const batch = game.last_batch;
+    node.dataset.bid = game.claim || "";
+    fill(node, el("div", { class: "bid-caption" }, "The pile"),
+      game.claim
+        ? el("div", { class: "bid-big", "data-testid": "claim" },
+          el("span", { class: "card-stack big", "aria-hidden": "true" }),
+          el("span", { class: "bid-count" }, game.pile ?? 0),
+          el("span", { class: "claim-kind" }, `× ${game.claim}`))
+        : el("div", { class: "bid-empty" }, "no pile yet"),
+      batch ? el("div", { class: "bid-by" }, `${batch.player} put down ${batch.count} as ${batch.claim}`) : null);
+    return;
+  }
   const bid = game && game.bid ? parseBid(game.bid) : null;
   if (!bid || bid.face === undefined) {
     fill(node, el("div", { class: "bid-empty" }, game && game.phase !== "over" ? "no bid yet" : ""));
@@ -133,8 +153,10 @@ function renderMessages(state) {
       el("strong", {}, "The reading needs a check. "),
       "Confirm or correct it on the review page before the verdict applies."));
   }
-  // Newest first, and only a few: the board is for glancing at.
-  for (const message of (state.messages || []).slice(-3).reverse()) {
+  // Newest first, only a few, and only fresh ones: the board is for glancing at.
+  const now = Date.now() / 1000;
+  const fresh = (state.messages || []).filter((m) => typeof m.at !== "number" || now - m.at < MESSAGE_SHOWN_S);
+  for (const message of fresh.slice(-3).reverse()) {
     const level = ["info", "warning", "error"].includes(message.level) ? message.level : "info";
     items.push(el("div", { class: `message message-${level}` }, message.text));
   }
@@ -225,7 +247,7 @@ function renderPlayers(state) {
 
 // Keys drawn elsewhere (or not worth a tile); any other key a game reports gets a tile.
 const KNOWN_GAME_KEYS = new Set(["game", "phase", "turn", "bid", "winner", "players", "loser", "kinds",
-  "safe", "reveal_due", "deck", "doubter"]);
+  "safe", "reveal_due", "deck", "doubter", "claim", "pile"]);
 
 function renderGameExtras(state) {
   // Impus and future games: show whatever else the engine reports (pile, claim, discards…).
@@ -239,10 +261,16 @@ function renderGameExtras(state) {
   }
   fill(node, extras.map(([key, value]) => el("div", { class: "extra" },
     el("div", { class: "extra-label" }, key.replace(/_/g, " ")),
-    el("div", { class: "extra-value" }, formatValue(value)))));
+    el("div", { class: "extra-value" }, formatValue(value, key)))));
 }
 
-function formatValue(value) {
+function formatValue(value, key = "") {
+  if (key === "last_batch" && value && typeof value === "object") {
+    return `${value.player}: ${value.count} × ${value.claim}`;
+  }
+  if (key === "discards" && Array.isArray(value)) {
+    return value.length ? value.map((d) => `${d.player}: ${d.count} × ${d.kind}`).join(", ") : "none";
+  }
   if (Array.isArray(value)) return value.length ? value.map(formatValue).join(", ") : "none";
   if (value && typeof value === "object") {
     return Object.entries(value).map(([k, v]) => `${k}: ${formatValue(v)}`).join(" · ");

@@ -1,23 +1,22 @@
-// The calibration page: a fresh camera snapshot with the seat zones drawn over it (the
-// server draws the profile's zones into the snapshot), and a test read — of the camera
-// or of an uploaded photo — whose dice are marked on the same picture.
+// The calibration page: a fresh camera snapshot with the seat zones drawn over it, and a
+// test read of the camera or of an uploaded photo. The server draws both (the profile's
+// zones by /api/camera/snapshot, the dice by /api/calibration/read) into the image, so
+// what is shown is exactly what the reader and the seat assignment will use.
 
 import { api, ApiError, describeError, followState } from "./api.js";
-import { el, fill, svg, die } from "./ui.js";
+import { el, fill, die } from "./ui.js";
 
 const root = document.getElementById("calibration-root");
 
 let state = null;
 let snapshotUrl = null;
 let snapshotError = "";
-let imageSize = null;
 let reading = null;         // the last test read: {dice, values, uncertain, width, height, image}
 let busy = false;
 let error = "";
 
 function takeSnapshot() {
   snapshotError = "";
-  imageSize = null;
   reading = null;
   snapshotUrl = `/api/camera/snapshot?t=${Date.now()}`;
   render();
@@ -25,7 +24,7 @@ function takeSnapshot() {
 
 function showReading(data) {
   reading = data;
-  if (data && data.image) { snapshotUrl = data.image; imageSize = null; }
+  if (data && data.image) snapshotUrl = data.image;
 }
 
 async function testRead() {
@@ -63,36 +62,18 @@ async function testUpload(file) {
   }
 }
 
-function overlay() {
-  const node = svg("svg", { class: "overlay", viewBox: imageSize ? `0 0 ${imageSize.w} ${imageSize.h}` : "0 0 100 100",
-    preserveAspectRatio: "none", "aria-hidden": "true" });
-  if (!imageSize || !reading) return node;
-  const r = Math.max(10, Math.round(Math.max(imageSize.w, imageSize.h) * 0.022));
-  for (const d of reading.dice || []) {
-    node.append(svg("g", { class: `mark${d.confidence < 0.8 ? " low" : ""}` },
-      svg("circle", { class: "ring", cx: d.x, cy: d.y, r: r * 1.25 })));
-  }
-  return node;
-}
-
 function photo() {
   if (!snapshotUrl) {
     return el("div", { class: "empty-state" }, die(null, { size: 56, variant: "hidden" }),
       el("p", {}, snapshotError || "Take a snapshot to see what the camera sees."));
   }
   const img = el("img", { src: snapshotUrl, alt: reading ? "The test read, annotated" : "Camera snapshot with the seat zones", id: "snapshot" });
-  img.addEventListener("load", () => {
-    if (!imageSize || imageSize.w !== img.naturalWidth) {
-      imageSize = { w: img.naturalWidth, h: img.naturalHeight };
-      render();
-    }
-  }, { once: true });
   img.addEventListener("error", () => {
     snapshotError = "The camera gave no picture: check the camera status and its cable, or test an uploaded photo.";
     snapshotUrl = null;
     render();
   }, { once: true });
-  return el("div", { class: "photo-wrap" }, img, overlay());
+  return el("div", { class: "photo-wrap" }, img);
 }
 
 function readingSummary() {
