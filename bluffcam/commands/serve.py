@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="table calibration profile (TOML): seat zones, reader, panel wiring")
     parser.add_argument("--camera", metavar="SPEC",
                         help="picamera2[:WxH], opencv:<index|url> or files:<dir> "
-                             "(default: the profile's camera; none without a profile)")
+                             "(default: the profile's camera; none without a profile; "
+                             "'none': no camera)")
     parser.add_argument("--gpio", choices=("real", "mock", "none"), default="none",
                         help="button panel: real GPIO pins, gpiozero mock pins, or none "
                              "(default: none)")
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def open_camera_for(spec: str | None) -> Any:
     """A camera that survives faults (its status shows on the board), or None."""
-    if not spec:
+    if not spec or spec.strip().lower() == "none":
         return None
     from hardware.cameras import ResilientCamera
 
