@@ -252,13 +252,14 @@ def _conf_sum(track: _Track, value: int) -> float:
 # --------------------------------------------------------------------------- capture
 
 
-def _expected_split(expected: Any) -> tuple[int, tuple[int, ...]]:
+def _expected_split(expected: Any) -> tuple[int, tuple[int, ...] | None]:
     """``(total dice, set-aside values)`` from an int or an engine ``ExpectedHand``.
 
-    ``ExpectedHand.count`` is the player's whole hand, set-aside dice included.
+    ``ExpectedHand.count`` is the player's whole hand, set-aside dice included. A bare int
+    is the whole hand too, with the set-aside values unknown (``None``: not checked).
     """
     if isinstance(expected, int) and not isinstance(expected, bool):
-        return expected, ()
+        return expected, None
     count = getattr(expected, "count", None)
     if not isinstance(count, int):
         raise TypeError(f"expected count must be an int or have .count, got {expected!r}")
@@ -395,6 +396,8 @@ def _count_problems(
             )
         )
     front_values = sorted(d.value for d in in_front)
+    if expected_aside is None:
+        return problems  # a bare count says nothing about set-aside dice
     if front_values != sorted(expected_aside):
         problems.append(
             Problem(

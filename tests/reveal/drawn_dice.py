@@ -33,7 +33,7 @@ class DrawnDie:
     angle: float = 0.0
 
 
-def draw_die(image: Frame, die: DrawnDie, size: float = 40.0) -> None:
+def draw_die(image: Frame, die: DrawnDie, size: float = 48.0) -> None:
     """A white die seen from above with black pips, rotated by ``angle`` radians."""
     half = size / 2
     c, s = np.cos(die.angle), np.sin(die.angle)

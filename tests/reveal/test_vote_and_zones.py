@@ -217,3 +217,10 @@ def test_calibration_zones_work_directly() -> None:
     )
     assert not result.needs_review
     assert result.values() == {"Ann": [4], "Ben": [2]}
+
+
+def test_a_bare_count_includes_set_aside_dice_but_does_not_check_their_faces() -> None:
+    frame_dice = reading(die(4, 30, 150), die(5, 120, 30))
+    result = reveal([frame_dice] * 3, {"Ann": 2, "Ben": 0})
+    assert result.problems == []
+    assert [d.value for d in result.set_aside["Ann"]] == [5]
