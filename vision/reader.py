@@ -112,29 +112,55 @@ def _faces(work: NDArray[np.uint8], pips: list[Pip], params: ReaderParams) -> li
 
 
 def _settle_overlaps(faces: list[Face]) -> list[Face]:
-    """Where two faces overlap they are one die's top and side: keep the top (the upper one,
-    unless the other is clearly more certain)."""
-    order = sorted(faces, key=lambda f: -f.confidence * (1.0 + 0.1 * min(f.value, 2)))
-    kept: list[Face] = []
-    for f in order:
-        clash = None
-        for k, g in enumerate(kept):
-            limit = 0.8 * max(f.side, g.side)
-            if np.hypot(f.x - g.x, f.y - g.y) < limit:
-                clash = k
-                break
+    """Keep one face per die, and only faces lying in the table's plane.
+
+    Every top face lies in the table plane, so the view squashes their pips alike; a side
+    face's pips are squashed another way. Where two faces overlap (one die's top and side),
+    the one whose squash matches the table's wins; on a tie, the upper one (side faces show
+    on the camera's side of a die, below its top in the image).
+    """
+    if not faces:
+        return faces
+    ref = _table_squash(faces)
+    mismatch = [float(np.abs(f.shape - ref).sum()) for f in faces]
+    kept: list[int] = []
+    # a lone blob is the weakest evidence: it loses a clash unless clearly in the table plane
+    order = sorted(
+        range(len(faces)),
+        key=lambda i: mismatch[i] - 0.3 * faces[i].confidence + 0.3 * (faces[i].value == 1),
+    )
+    for i in order:
+        f = faces[i]
+        if mismatch[i] > 1.0:
+            continue
+        clash = next(
+            (k for k, j in enumerate(kept)
+             if np.hypot(f.x - faces[j].x, f.y - faces[j].y) < 1.05 * max(f.side, faces[j].side)),
+            None,
+        )
         if clash is None:
-            kept.append(f)
+            kept.append(i)
             continue
-        g = kept[clash]
-        if f.value == 1 and g.value > 1:
-            continue  # a lone blob beside a real face is a side pip or noise
-        if g.value == 1 and f.value > 1:
-            kept[clash] = f
-            continue
-        if f.y < g.y - 0.25 * max(f.side, g.side) and f.confidence > 0.6 * g.confidence:
-            kept[clash] = f
-    return kept
+        j = kept[clash]
+        g = faces[j]
+        if abs(mismatch[i] - mismatch[j]) < 0.15 and f.y < g.y - 0.25 * max(f.side, g.side):
+            kept[clash] = i
+    out = []
+    for i in kept:
+        f = faces[i]
+        penalty = float(np.clip(1.0 - max(mismatch[i] - 0.4, 0.0), 0.3, 1.0))
+        out.append(Face(f.value, f.x, f.y, f.outline, f.confidence * penalty, f.pip_diameter,
+                        f.side, f.shape))
+    return out
+
+
+def _table_squash(faces: list[Face]) -> NDArray[np.float64]:
+    """The view's squash of the table plane: a vote of the faces, many-pip faces counting more."""
+    weights = np.array([f.value * f.confidence for f in faces]) + 1e-6
+    shapes = np.array([f.shape for f in faces])
+    # weighted medoid: robust to a minority of side faces
+    cost = [float((weights * np.abs(shapes - s).sum(axis=(1, 2))).sum()) for s in shapes]
+    return shapes[int(np.argmin(cost))]
 
 
 def _drop_implausible_ones(faces: list[Face]) -> list[Face]:

@@ -39,6 +39,7 @@ class Face:
     confidence: float
     pip_diameter: float
     side: float
+    shape: NDArray[np.float64]  # mean pip ellipse, area-normalised: the view's squash here
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +189,10 @@ def read_face(
     pip_bgr = np.mean([ctx[i].center_bgr for i in group], axis=0)
     tol = min(32.0 + 2.0 * spread, 0.3 * float(np.abs(face_bgr - pip_bgr).sum()), 60.0)
     tol = max(tol, 20.0)
-    skip = [(p.x, p.y, 0.65 * p.diameter) for p in members]
+    skip = [(p.x, p.y, 0.8 * p.diameter) for p in members]
     if n == 1:
-        edges = face_edges(image, centre, squash, face_bgr, tol, 0.65 * d, 4.5 * d, skip)
-        ok = (edges >= 1.0 * d) & (edges <= 4.2 * d)
+        edges = face_edges(image, centre, squash, face_bgr, tol, 0.65 * d, 5.5 * d, skip)
+        ok = (edges >= 1.0 * d) & (edges <= 5.0 * d)
         edge_score = float(ok.mean())
         if edge_score < 0.7:
             return None
@@ -225,7 +226,8 @@ def read_face(
     if n == 1:
         fill = members[0].fill
         conf *= 0.9 * float(np.clip((fill - 0.75) / 0.2, 0.2, 1.0))
-    return Face(n, float(centre[0]), float(centre[1]), outline, float(conf), d, side)
+    shape = cov / np.sqrt(max(float(np.linalg.det(cov)), 1e-12))
+    return Face(n, float(centre[0]), float(centre[1]), outline, float(conf), d, side, shape)
 
 
 def _fit_layout(
@@ -288,9 +290,17 @@ def face_edges(
     py = np.round(pts[..., 1]).astype(int)
     outside = (px < 0) | (px >= w) | (py < 0) | (py >= h)
     samples = image[np.clip(py, 0, h - 1), np.clip(px, 0, w - 1)].astype(np.float64)
-    off = np.abs(samples - face_bgr).sum(axis=-1) > tol
+    in_pip = np.zeros(outside.shape, dtype=bool)
     for x, y, r in skip:
-        off &= (pts[..., 0] - x) ** 2 + (pts[..., 1] - y) ** 2 > r * r
+        in_pip |= (pts[..., 0] - x) ** 2 + (pts[..., 1] - y) ** 2 <= r * r
+    off = np.abs(samples - face_bgr).sum(axis=-1) > tol
+    # a sharp step also ends the face: a white die on a pale table differs little in colour
+    step = np.zeros(off.shape, dtype=bool)
+    step[:, 2:] = (
+        (np.abs(samples[:, 2:] - samples[:, :-2]).sum(axis=-1) > max(24.0, 0.6 * tol))
+        & ~in_pip[:, 2:] & ~in_pip[:, :-2]
+    )
+    off = (off | step) & ~in_pip
     off |= outside
     pair = off[:, :-1] & off[:, 1:]
     first = np.where(pair.any(axis=1), pair.argmax(axis=1), -1)

@@ -56,7 +56,7 @@ def find_pips(
     found: list[Pip] = []
     level_img = gray
     scale = 1.0
-    while min(level_img.shape[:2]) >= 24:
+    while min(level_img.shape[:2]) >= 16:
         for dark in (True, False):
             if (polarity == "dark" and not dark) or (polarity == "light" and dark):
                 continue
@@ -81,48 +81,95 @@ def _blobs(
     min_diameter: float,
     first_level: bool,
 ) -> list[Pip]:
-    # Threshold at half the local peak so blurred pips keep their true size.
-    _, mask = cv2.threshold(hat, min_contrast * 0.5, 255, cv2.THRESH_BINARY)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out: list[Pip] = []
-    lo = 1.2 if first_level else _LEVEL_MIN_D
+    _blobs_at(hat, min_contrast * 0.5, 0, 0, scale, dark, min_contrast, min_fill,
+              max_elongation, min_diameter, 1.2 if first_level else _LEVEL_MIN_D, 2, out)
+    return out
+
+
+def _blobs_at(
+    hat: NDArray[np.uint8],
+    threshold: float,
+    ox: int,
+    oy: int,
+    scale: float,
+    dark: bool,
+    min_contrast: float,
+    min_fill: float,
+    max_elongation: float,
+    min_diameter: float,
+    lo: float,
+    depth: int,
+    out: list[Pip],
+) -> None:
+    """Blobs above ``threshold``; a blob that is not pip-shaped (pips blurred together, a pip
+    touching a bright edge) is split by thresholding it again higher, up to ``depth`` times."""
+    _, mask = cv2.threshold(hat, threshold, 255, cv2.THRESH_BINARY)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for c in contours:
         if len(c) < 4:
             continue
-        m = cv2.moments(c)
-        area = m["m00"]
-        if area < 3.0:
-            continue
-        d_level = 2.0 * np.sqrt(area / np.pi)
-        if d_level < lo or d_level >= _LEVEL_MAX_D:
-            continue
-        cx, cy = m["m10"] / area, m["m01"] / area
-        cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / area
-        ev = np.linalg.eigvalsh(cov)
-        if ev[0] <= 1e-6:
-            continue
-        elong = float(np.sqrt(ev[1] / ev[0]))
-        if elong > max_elongation:
-            continue
-        # area of the moment-equivalent ellipse; a filled ellipse has ratio 1
-        ellipse_area = 4.0 * np.pi * np.sqrt(ev[0] * ev[1])
-        fill = area / ellipse_area
-        hull_area = cv2.contourArea(cv2.convexHull(c))
-        solidity = cv2.contourArea(c) / hull_area if hull_area > 0 else 0.0
-        if fill < min_fill or fill > 1.35 or solidity < 0.8:
-            continue
         x, y, w, h = cv2.boundingRect(c)
-        peak = float(hat[y:y + h, x:x + w].max())
+        if w * h < 3:
+            continue
+        roi = hat[y:y + h, x:x + w]
+        peak = float(roi.max())
         if peak < min_contrast:
             continue
-        d = d_level * scale
-        if d < min_diameter:
-            continue
-        # pyrDown maps level pixel centres to (p + 0.5) * 2 - 0.5
-        fx = (cx + 0.5) * scale - 0.5
-        fy = (cy + 0.5) * scale - 0.5
-        out.append(Pip(fx, fy, d, cov * scale * scale, peak, dark, min(fill, 1.0)))
-    return out
+        pip, retry = _measure(c, scale, dark, peak, min_fill, max_elongation, lo, ox, oy)
+        if pip is not None:
+            if pip.diameter >= min_diameter:
+                out.append(pip)
+        elif retry and depth > 0 and peak > threshold * 1.6:
+            # only this blob's pixels, thresholded nearer its peak
+            blob = np.zeros_like(roi)
+            cv2.drawContours(blob, [c - np.array([x, y])], -1, 255, -1)
+            sub = np.where(blob > 0, roi, 0).astype(np.uint8)
+            _blobs_at(sub, threshold + 0.4 * (peak - threshold), ox + x, oy + y, scale, dark,
+                      min_contrast, min_fill, max_elongation, min_diameter, lo, depth - 1, out)
+
+
+def _measure(
+    c: NDArray[np.int32],
+    scale: float,
+    dark: bool,
+    peak: float,
+    min_fill: float,
+    max_elongation: float,
+    lo: float,
+    ox: int,
+    oy: int,
+) -> tuple[Pip | None, bool]:
+    """The pip a contour describes, or (None, worth splitting?)."""
+    m = cv2.moments(c)
+    area = m["m00"]
+    if area < 3.0:
+        return None, False
+    d_level = 2.0 * np.sqrt(area / np.pi)
+    if d_level < lo:
+        return None, False
+    cx, cy = m["m10"] / area + ox, m["m01"] / area + oy
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / area
+    ev = np.linalg.eigvalsh(cov)
+    if ev[0] <= 1e-6:
+        return None, False
+    elong = float(np.sqrt(ev[1] / ev[0]))
+    # area of the moment-equivalent ellipse; a filled ellipse has ratio 1
+    fill = area / (4.0 * np.pi * np.sqrt(ev[0] * ev[1]))
+    hull_area = cv2.contourArea(cv2.convexHull(c))
+    solidity = area / hull_area if hull_area > 0 else 0.0
+    if (
+        d_level >= _LEVEL_MAX_D
+        or elong > max_elongation
+        or fill < min_fill
+        or fill > 1.35
+        or solidity < 0.8
+    ):
+        return None, d_level < 4 * _LEVEL_MAX_D
+    # pyrDown maps level pixel centres to (p + 0.5) * 2 - 0.5
+    fx = (cx + 0.5) * scale - 0.5
+    fy = (cy + 0.5) * scale - 0.5
+    return Pip(fx, fy, d_level * scale, cov * scale * scale, peak, dark, min(fill, 1.0)), False
 
 
 def _dedupe(pips: list[Pip]) -> list[Pip]:
