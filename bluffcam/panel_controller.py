@@ -81,10 +81,15 @@ class PanelController:
         panel: PanelLike,
         *,
         on_message: Callable[[str], None] | None = None,
+        on_draft: Callable[[str], None] | None = None,
     ) -> None:
         self.table = table
         self.panel = panel
+        #: actions taken and presses refused (the dashboard shows them)
         self.on_message = on_message or (lambda text: log.info("panel: %s", text))
+        #: the composed bid after each FACE/UP/DOWN (frequent; logged by default)
+        self.on_draft = on_draft or (lambda text: log.debug("panel: %s", text))
+        self._rounds_seen: int | None = None
         self.draft: Draft | None = None
         self._draft_basis: tuple[Any, ...] | None = None
         self._lock = threading.Lock()
@@ -126,7 +131,17 @@ class PanelController:
             self._sync_draft(state)
             self._show_turn(state)
 
+    def _announce_verdict(self, state: Mapping[str, Any]) -> None:
+        """Buzz when a round has just been settled (the history grew)."""
+        rounds = len(state.get("history") or [])
+        if self._rounds_seen is not None and rounds > self._rounds_seen:
+            fanfare = getattr(self.panel, "fanfare", None)
+            if callable(fanfare):
+                fanfare()
+        self._rounds_seen = rounds
+
     def _show_turn(self, state: Mapping[str, Any]) -> None:
+        self._announce_verdict(state)
         game = self._game(state)
         names = [p.get("name") if isinstance(p, Mapping) else p for p in game.get("players", [])]
         turn = game.get("turn")
@@ -172,7 +187,7 @@ class PanelController:
                 return True
             self._draft_basis = None
             self._sync_draft(state)
-            self.on_message(f"bid reset to {self.draft}" if self.draft else "nothing to reset")
+            self.on_draft(f"bid reset to {self.draft}" if self.draft else "nothing to reset")
             return True
         if key is Key.OK:
             if "reveal" not in kinds:
@@ -223,7 +238,7 @@ class PanelController:
             if draft.count <= floor:
                 return self._refuse(f"{draft} is already the lowest legal bid for this face")
             self.draft = Draft(draft.count - 1, draft.face)
-        self.on_message(f"bid: {self.draft}")
+        self.on_draft(f"bid: {self.draft}")
         return True
 
     def _bid(self, turn: str, *, reroll: bool, kinds: list[str], game_kind: str) -> bool:

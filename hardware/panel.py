@@ -73,7 +73,7 @@ class PanelEvent:
         return self.kind == "long_press"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PanelWiring:
     """Which BCM pin does what. ``encoder`` = (A, B) pins replaces the UP/DOWN buttons."""
 

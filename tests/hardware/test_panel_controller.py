@@ -34,6 +34,7 @@ class EngineTable:
             "game": self.game.to_json(),
             "legal": {"kinds": details["legal"], "lowest_raises": details["lowest_raises"]},
             "review": None,
+            "history": [entry.to_json() for entry in self.game.history],
         }
 
     def submit(self, action: Any, source: str = "web") -> dict[str, Any]:
@@ -122,7 +123,10 @@ def test_a_whole_bluff_round_entered_by_presses(rig: Rig) -> None:
     assert rig.press(Key.DOUBT)  # Cho challenges 2★
     assert rig.table.actions[-1] == {"player": "Cho", "challenge": True}
     assert rig.lit() == [] and rig.table.game.phase == "reveal"
+    buzzer = rig.factory.pin(18)
+    buzzer.clear_states()
     assert rig.press(Key.OK)  # take the reveal: two ★ (1s) on the table — the bid holds
+    assert sum(1 for s in buzzer.states if s.state) == 3  # the verdict fanfare
     assert rig.table.sources == ["panel", "panel", "panel", "camera"]
     assert rig.table.game.phase == "bidding"
     loser = rig.table.game.history[-1].to_json()
