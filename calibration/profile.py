@@ -71,7 +71,8 @@ class Profile:
         """Seat zones in image pixels (through the calibration-time homography with markers)."""
         if self.markers is None:
             return self.seat_zones
-        return self.seat_zones.transformed(self.markers.calibration_homography)
+        placed = self.seat_zones.transformed(self.markers.calibration_homography)
+        return SeatZones(placed.seats, relocate=self.zones_for_frame)
 
     @property
     def image_table_area(self) -> Polygon:
@@ -88,8 +89,8 @@ class Profile:
         from calibration.markers import find_mat_homography
 
         matrix = find_mat_homography(frame, self.markers)
-        if matrix is None:
-            return self.zones
+        if matrix is None:  # markers hidden (a hand, a cup): keep the calibration-time zones
+            matrix = self.markers.calibration_homography
         return self.seat_zones.transformed(matrix)
 
     @property

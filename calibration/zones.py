@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,6 +33,14 @@ class SeatZones:
     """
 
     seats: tuple[SeatZone, ...]
+    #: re-finds the zones in a given frame (ArUco markers); None: the zones are fixed
+    relocate: Callable[[NDArray[np.uint8]], SeatZones] | None = field(
+        default=None, compare=False, repr=False
+    )
+
+    def for_frame(self, frame: NDArray[np.uint8]) -> SeatZones:
+        """These zones as they lie in ``frame`` (moved with the mat when markers are used)."""
+        return self.relocate(frame) if self.relocate is not None else self
 
     def __len__(self) -> int:
         return len(self.seats)

@@ -296,7 +296,7 @@ def _read_frames(
 
 
 def capture_reveal(
-    frames: Iterable[Frame],
+    frames: Iterable[Frame] | Frame,
     zones: ZoneMap,
     expected_counts: Mapping[str, Any],
     params: ReaderParams | None = None,
@@ -319,12 +319,13 @@ def capture_reveal(
         raise ValueError(f"{len(players)} players but only {len(zones.names)} seat zones")
     read = reader or _default_reader()
     try:
-        chosen = _read_frames(frames, vote_frames, stillness)
+        chosen = _read_frames(_as_frames(frames), vote_frames, stillness)
     except SceneNotStillError as exc:
         return _not_still_result(players, exc)
     readings = [read(frame, params) for frame in chosen]
     threshold = _threshold(params, min_confidence)
     dice = vote(readings, match_radius=match_radius)
+    zones = _zones_in(zones, chosen[-1])
 
     seats: dict[str, list[SeatDie]] = {p: [] for p in players}
     set_aside: dict[str, list[SeatDie]] = {p: [] for p in players}
@@ -371,6 +372,19 @@ def capture_reveal(
     result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
     annotated = draw_reveal(frame, zones, result, players)
     return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside)
+
+
+def _zones_in(zones: ZoneMap, frame: Frame) -> ZoneMap:
+    """The zones as they lie in ``frame``, for zone maps that follow mat markers."""
+    locate = getattr(zones, "for_frame", None)
+    return locate(frame) if callable(locate) else zones
+
+
+def _as_frames(frames: Iterable[Frame] | Frame) -> Iterable[Frame]:
+    """Accept one frame where frames are expected (a single photo)."""
+    if isinstance(frames, np.ndarray) and frames.ndim == 3:
+        return [frames]
+    return frames
 
 
 def _threshold(params: Any, min_confidence: float | None) -> float:
@@ -425,7 +439,7 @@ def _not_still_result(players: list[str], exc: SceneNotStillError) -> RevealResu
 
 
 def read_set_aside(
-    frames: Iterable[Frame],
+    frames: Iterable[Frame] | Frame,
     seat: int,
     zones: ZoneMap,
     params: ReaderParams | None = None,
@@ -443,13 +457,14 @@ def read_set_aside(
     read = reader or _default_reader()
     blank = np.zeros((1, 1, 3), dtype=np.uint8)
     try:
-        chosen = _read_frames(frames, vote_frames, stillness)
+        chosen = _read_frames(_as_frames(frames), vote_frames, stillness)
     except SceneNotStillError as exc:
         return SetAsideResult(
             name, [], [Problem("not_still", name, None, None, str(exc))], blank, blank
         )
     dice = vote([read(f, params) for f in chosen], match_radius=match_radius)
     threshold = _threshold(params, min_confidence)
+    zones = _zones_in(zones, chosen[-1])
     mine = [d for d in dice if zones.front_seat_of(d.x, d.y) == seat]
     problems = [
         Problem(

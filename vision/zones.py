@@ -16,7 +16,11 @@ Polygon = tuple[Point, ...]
 
 
 class ZoneMap(Protocol):
-    """Seat zones in image pixels, seat 0 first."""
+    """Seat zones in image pixels, seat 0 first.
+
+    A zone map may also have ``for_frame(frame) -> ZoneMap`` (zones that follow ArUco markers
+    on the mat); `vision.reveal` then uses the zones as they lie in the frame it votes on.
+    """
 
     @property
     def names(self) -> list[str]: ...

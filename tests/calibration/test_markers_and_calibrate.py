@@ -17,7 +17,7 @@ import pytest
 from numpy.typing import NDArray
 
 from bluffcam.commands import calibrate
-from calibration import load_profile
+from calibration import SeatZones, load_profile
 from calibration.geometry import apply_homography, homography_from_points
 from calibration.markers import detect_markers, find_mat_homography, render_marker
 
@@ -68,6 +68,8 @@ def camera_view(
 
 STRAIGHT = [(40.0, 40.0), (760.0, 50.0), (770.0, 560.0), (30.0, 550.0)]
 BUMPED = [(70.0, 20.0), (780.0, 70.0), (740.0, 585.0), (15.0, 520.0)]
+# a hard knock: the mat now fills only the top-left of the picture
+KNOCKED = [(10.0, 10.0), (500.0, 30.0), (520.0, 380.0), (20.0, 360.0)]
 
 
 def test_detect_generated_markers_and_recover_the_homography() -> None:
@@ -189,3 +191,45 @@ def test_calibrate_reports_problems_clearly(
     assert calibrate.run(args) == 2
     assert "is not a folder" in capsys.readouterr().err
     assert not (tmp_path / "t.toml").exists()
+
+
+def test_reveal_capture_follows_the_markers_in_the_frame_it_reads(tmp_path: Path) -> None:
+    from vision.reveal import capture_reveal
+    from vision.types import Die, Reading
+
+    frame, _ = camera_view(mat_canvas(), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), markers=True)
+    assert calibrate.run(args) == 0
+    profile = load_profile(tmp_path / "t.toml")
+    bumped, mat_to_bumped = camera_view(mat_canvas(), KNOCKED)
+    square = np.array([[-10, -10], [10, -10], [10, 10], [-10, 10]], dtype=np.float64)
+
+    def reader_of_truth(image: NDArray[np.uint8], params: object) -> Reading:
+        dice = []
+        for points, cluster in zip(
+            dice_in_image(mat_to_bumped).values(), CLUSTERS.values(), strict=True
+        ):
+            for (x, y), (_, _, value) in zip(points, cluster, strict=True):
+                dice.append(Die(value, x, y, 0.95, square + [x, y]))
+        return Reading(dice=tuple(dice), width=800, height=600)
+
+    expected = {"Ann": 3, "Ben": 2, "Cho": 3}
+    result = capture_reveal(
+        bumped, profile.zones, expected, None, stillness=None, reader=reader_of_truth
+    )  # one photo is accepted as the frames
+    assert result.problems == []
+    assert result.values() == {"Ann": [2, 4, 6], "Ben": [3, 5], "Cho": [1, 2, 6]}
+    # the calibration-time zones alone would have got it wrong
+    fixed = SeatZones(profile.zones.seats)
+    stale = capture_reveal(bumped, fixed, expected, None, stillness=None, reader=reader_of_truth)
+    assert stale.needs_review
+
+
+def test_hidden_markers_fall_back_to_the_calibration_time_zones(tmp_path: Path) -> None:
+    frame, _ = camera_view(mat_canvas(), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), markers=True)
+    assert calibrate.run(args) == 0
+    profile = load_profile(tmp_path / "t.toml")
+    covered, _ = camera_view(mat_canvas(with_markers=False), BUMPED)
+    assert profile.zones_for_frame(covered) == profile.zones
+    assert profile.zones.for_frame(covered) == profile.zones
