@@ -35,6 +35,14 @@ CREATE TABLE IF NOT EXISTS actions (
     crc INTEGER NOT NULL,
     UNIQUE (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS torn (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER,
+    seq INTEGER,
+    body,
+    crc,
+    found TEXT NOT NULL
+);
 """
 
 
@@ -130,7 +138,9 @@ class Journal:
     def load(self) -> tuple[JsonObject, list[JsonObject]] | None:
         """The current game: (setup, actions up to the last complete one), or None if none.
 
-        A garbled record ends the list; what was skipped is described in ``self.warnings``.
+        A garbled record ends the list; what was skipped is described in ``self.warnings``
+        and moved to the ``torn`` table, so the next action appended follows the last complete
+        one (left in place, it would hide every later action at the next load).
         """
         self.warnings = []
         with self._lock:
@@ -157,9 +167,31 @@ class Journal:
                     f"resuming after action {position - 1} "
                     f"({'1 record' if skipped == 1 else f'{skipped} records'} skipped)"
                 )
+                self._move_aside(self._game_id, int(seq))
                 break
             actions.append(action)
         return setup, actions
+
+    def _move_aside(self, game_id: int, from_seq: int) -> None:
+        """Move a game's records from ``from_seq`` on into ``torn`` (kept for a post-mortem)."""
+        found = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(
+                    "INSERT INTO torn (game_id, seq, body, crc, found) SELECT game_id, seq, "
+                    "body, crc, ? FROM actions WHERE game_id = ? AND seq >= ?",
+                    (found, game_id, from_seq),
+                )
+                self._db.execute(
+                    "DELETE FROM actions WHERE game_id = ? AND seq >= ?", (game_id, from_seq)
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                self.warnings.append(f"game {game_id}: could not set the torn records aside "
+                                     f"({error}); actions added now may be hidden on resume")
 
     def games(self) -> list[tuple[int, str]]:
         """(id, start time) of every game in the file, oldest first."""
