@@ -1,0 +1,1 @@
+"""Development-time tools (scene renderer, model training). Never imported at run time."""
