@@ -92,6 +92,8 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     # A bid that does not beat 2 × 4s is refused next to the picker, and nothing changes.
     bid(phone, 2, 3)
     expect(phone.locator("#control-error")).to_contain_text("B6")
+    phone.locator("#control-error").scroll_into_view_if_needed()
+    phone.screenshot(path=str(screenshot_dir / "control-refusal.png"))
     expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "2x4")
 
     bid(phone, 3, 4)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -123,3 +124,24 @@ def test_the_board_reconnects_by_itself(tv: Any, live_server: LiveServer) -> Non
     # Changes made while it was away, and after, both reach the board.
     live_server.post("/api/action", {"player": "Ann", "bid": "2x5"})
     expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "2x5")
+
+
+def test_game_over_shows_the_winner(phone: Any, tv: Any, live_server: LiveServer,
+                                    screenshot_dir: Path) -> None:
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                                   "options": {"dice_per_player": 1}})
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x2"})
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    tv.goto("/")
+    expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+    live_server.post("/api/action", {"reveal": {"Ann": [3], "Ben": [4]}})
+    expect(tv.get_by_test_id("winner")).to_have_text("Ben wins!")
+    expect(tv.locator(".player[data-player=Ann]")).to_have_class(re.compile("player-out"))
+    expect(tv.locator(".player[data-player=Ann] .tag-out")).to_have_text("out")
+    expect(tv.get_by_test_id("verdict")).to_contain_text("Ann loses 1 die")
+    tv.screenshot(path=str(screenshot_dir / "board-game-over.png"), full_page=True)
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    expect(phone.locator("#status-turn")).to_have_text("Ben wins!")
+    phone.get_by_role("button", name="Play again").click()
+    expect(phone.locator("#setup-card .player-row input").first).to_have_value("Ann")

@@ -87,7 +87,7 @@ export function followState(onState) {
   const deliver = (state) => {
     if (!state || typeof state !== "object") return;
     const version = typeof state.version === "number" ? state.version : lastVersion + 1;
-    if (version < lastVersion) return;
+    if (version <= lastVersion) return; // already drawn (the fetch and the stream overlap)
     lastVersion = version;
     onState(state);
   };

@@ -228,6 +228,9 @@ function bluffActions(kinds) {
   return buttons;
 }
 
+// Impus form values survive the re-render each state event causes.
+const impusForm = { count: 1, claim: null, polymorph: null };
+
 function impusActions(kinds) {
   // Impus actions as the engine's replay objects: play (+claim on a new pile), doubt,
   // polymorph, and discard (four of a kind, by whoever may discard now).
@@ -235,11 +238,15 @@ function impusActions(kinds) {
   const player = game.turn;
   const kindNames = (game.kinds || []).filter((k) => k !== "imp");
   const sections = [];
+  if (!kindNames.includes(impusForm.claim)) impusForm.claim = kindNames[0];
+  if (!kindNames.includes(impusForm.polymorph)) impusForm.polymorph = kindNames[0];
   if (kinds.has("play")) {
-    const countInput = el("input", { type: "number", min: 1, max: 12, value: 1, id: "impus-count", inputmode: "numeric", "aria-label": "cards put down" });
+    const countInput = el("input", { type: "number", min: 1, max: 12, value: impusForm.count, id: "impus-count",
+      inputmode: "numeric", "aria-label": "cards put down", oninput: (e) => { impusForm.count = Number(e.target.value) || 1; } });
     const newPile = !game.claim;
-    const kindSelect = el("select", { id: "impus-claim", "aria-label": "creature named" },
-      kindNames.map((k) => el("option", { value: k }, k)));
+    const kindSelect = el("select", { id: "impus-claim", "aria-label": "creature named",
+      onchange: (e) => { impusForm.claim = e.target.value; } },
+    kindNames.map((k) => el("option", { value: k, selected: k === impusForm.claim }, k)));
     sections.push(el("div", { class: "stack" },
       el("h2", {}, `${player} puts cards down`),
       el("div", { class: "split" }, el("label", {}, "How many", countInput),
@@ -249,6 +256,7 @@ function impusActions(kinds) {
         onclick: () => {
           const action = { player, play: Number(countInput.value) };
           if (newPile) action.claim = kindSelect.value;
+          impusForm.count = 1;
           act(action, `${player} puts down ${countInput.value}`);
         } }, "Put down")));
   }
@@ -258,7 +266,8 @@ function impusActions(kinds) {
       onclick: () => act({ player, doubt: true }, `${player} does not believe`) }, "Don't believe!"));
   }
   if (kinds.has("polymorph")) {
-    const sel = el("select", { "aria-label": "polymorph into" }, kindNames.map((k) => el("option", { value: k }, k)));
+    const sel = el("select", { "aria-label": "polymorph into", onchange: (e) => { impusForm.polymorph = e.target.value; } },
+      kindNames.map((k) => el("option", { value: k, selected: k === impusForm.polymorph }, k)));
     row.push(el("div", { class: "stack" }, sel, el("button", { type: "button", class: "btn big", disabled: busy,
       onclick: () => act({ player, polymorph: sel.value }, `${player} plays a polymorph: ${sel.value}`) }, "Polymorph")));
   }
