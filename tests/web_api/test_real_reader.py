@@ -1,0 +1,78 @@
+"""The Table with the real reader (vision.reveal + read_dice) on a rendered reveal photo.
+
+Whatever the reader's current quality, the table must never adjudicate on a misread: a
+reveal either applies exactly the dice the renderer placed, or waits for review.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import cv2
+import pytest
+
+from bluffcam.table import Table
+from vision import ReaderParams
+from vision.zones import PolygonZones
+
+CASE = Path(__file__).resolve().parents[1] / "data" / "reveal" / "ok.json"
+#: round 1 leaves Cho with 4 dice; round 2 Ben sets aside [5, 5]: the photo's situation
+ACTIONS: list[dict[str, Any]] = [
+    {"player": "Ann", "bid": "1x2"},
+    {"player": "Ben", "bid": "1x3"},
+    {"player": "Cho", "challenge": True},
+    {"reveal": {"Ann": [2, 2, 2, 2, 3], "Ben": [2, 2, 2, 2, 1], "Cho": [2, 2, 4, 5, 6]}},
+    {"player": "Ben", "bid": "2x5", "set_aside": [5, 5]},
+    {"player": "Cho", "challenge": True},
+]
+
+
+class PhotoCamera:
+    spec = "photo:"
+    status = "ok"
+
+    def __init__(self, image: Any) -> None:
+        self.image = image
+
+    def frames(self) -> Iterator[Any]:
+        for _ in range(12):
+            yield self.image
+
+
+@pytest.mark.slow
+def test_real_reader_applies_the_truth_or_asks_for_review(tmp_path: Path) -> None:
+    if not CASE.is_file():
+        pytest.skip(f"rendered test data not found: {CASE} (python -m tools.render testdata)")
+    truth = json.loads(CASE.read_text())
+    image = cv2.imread(str(CASE.with_name(truth["image"])))
+    seats = truth["layout"]["seats"]
+    zones = PolygonZones(
+        tuple(s["name"] for s in seats),
+        tuple(tuple((float(x), float(y)) for x, y in s["zone"]) for s in seats),
+        tuple(tuple((float(x), float(y)) for x, y in s["front"]) if s.get("front") else None
+              for s in seats),
+    )
+    profile = SimpleNamespace(zones=zones, reader_params=ReaderParams())
+    table = Table(tmp_path / "journal.sqlite", camera=PhotoCamera(image), profile=profile)
+    try:
+        table.new_game({"game": "bluff", "players": ["Ann", "Ben", "Cho"]})
+        for action in ACTIONS:
+            table.submit(action)
+        state = table.capture_reveal()
+    finally:
+        table.close()
+    placed: dict[str, list[int]] = {"Ann": [], "Ben": [], "Cho": []}
+    for die in truth["dice"]:
+        placed[["Ann", "Ben", "Cho"][die["seat"]]].append(die["value"])
+    assert (tmp_path / "reveals" / "r1.jpg").is_file()
+    if state["review"] is None:
+        applied = state["last_reveal"]["seats"]
+        assert {n: sorted(v) for n, v in applied.items()} == {n: sorted(v)
+                                                              for n, v in placed.items()}
+    else:
+        assert state["review"]["problems"]
+        assert len(state["history"]) == 1  # round 2 not adjudicated
