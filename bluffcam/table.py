@@ -45,7 +45,7 @@ from engine import (
 from engine.game import game_from_setup
 
 #: how many frames one reveal may read from the camera (the still-scene wait votes over them)
-REVEAL_MAX_FRAMES = 40
+REVEAL_MAX_FRAMES = 120
 #: dashboard messages kept (newest last)
 MESSAGES_KEPT = 6
 #: events a slow subscriber may fall behind before its oldest are dropped

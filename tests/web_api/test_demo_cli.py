@@ -1,0 +1,37 @@
+"""`bluffcam demo --headless` end to end: the recorded game through the real reader."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+RECORDING = REPO / "bluffcam" / "recordings" / "demo"
+
+
+@pytest.mark.slow
+def test_headless_demo_plays_the_recorded_game_through() -> None:
+    if not (RECORDING / "game.json").is_file():
+        message = f"the demo recording is missing: {RECORDING} (python -m tools.render demo)"
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail(message)
+        pytest.skip(message)
+    done = subprocess.run(
+        [sys.executable, "-m", "bluffcam", "demo", "--headless"],
+        cwd=REPO, capture_output=True, text=True, timeout=240,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    rounds = re.findall(r"^round (\d+): camera read", done.stdout, flags=re.MULTILINE)
+    verdicts = re.findall(r"^\s+verdict: (.+)$", done.stdout, flags=re.MULTILINE)
+    script = json.loads((RECORDING / "game.json").read_text())
+    reveals = [a for a in script["actions"] if "reveal" in a]
+    assert len(rounds) == len(verdicts) == len(reveals) > 0
+    assert [int(n) for n in rounds] == list(range(1, len(rounds) + 1))
+    assert all(v.strip() != "?" for v in verdicts)
+    assert "none adjudicated on a misread" in done.stdout
