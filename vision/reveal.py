@@ -209,6 +209,11 @@ def vote(
     """
     if not readings:
         return []
+    return _finish_vote(_tracks(readings, match_radius), len(readings), min_presence)
+
+
+def _tracks(readings: Sequence[Reading], match_radius: float | None) -> list[_Track]:
+    """Dice matched across readings by position: one track per physical die."""
     radius = match_radius if match_radius is not None else _match_radius(readings)
     tracks: list[_Track] = []
     for reading in readings:
@@ -231,7 +236,18 @@ def vote(
             track.ys.append(die.y)
             track.values.append(die.value)
             track.confidences.append(die.confidence)
-    total = len(readings)
+    return tracks
+
+
+def unanimous(readings: Sequence[Reading], *, match_radius: float | None = None) -> bool:
+    """Whether every die was seen in every reading with the same value (no need to read more)."""
+    return all(
+        len(t.values) == len(readings) and len(set(t.values)) == 1
+        for t in _tracks(readings, match_radius)
+    )
+
+
+def _finish_vote(tracks: list[_Track], total: int, min_presence: float) -> list[SeatDie]:
     voted = []
     for track in tracks:
         if len(track.values) / total < min_presence:
@@ -303,6 +319,7 @@ def capture_reveal(
     *,
     stillness: StillnessParams | None = DEFAULT_STILLNESS,
     vote_frames: int = 5,
+    min_vote_frames: int = 3,
     reader: Reader | None = None,
     min_confidence: float | None = None,
     match_radius: float | None = None,
@@ -312,7 +329,9 @@ def capture_reveal(
     ``expected_counts`` maps players, in seat order, to their dice (an int, or the engine's
     ``ExpectedHand`` with ``.count`` and ``.set_aside``); player *i* sits at zone *i*.
     ``stillness=None`` skips the wait (frames known to be still, e.g. one photo).
-    ``reader`` defaults to `vision.read_dice`; tests pass a stand-in.
+    Reading stops after ``min_vote_frames`` when they agree on every die, else goes on to
+    ``vote_frames`` (reading is the slow part). ``reader`` defaults to `vision.read_dice`;
+    tests pass a stand-in.
     """
     players = list(expected_counts)
     if len(players) > len(zones.names):
@@ -322,7 +341,12 @@ def capture_reveal(
         chosen = _read_frames(_as_frames(frames), vote_frames, stillness)
     except SceneNotStillError as exc:
         return _not_still_result(players, exc)
-    readings = [read(frame, params) for frame in chosen]
+    readings: list[Reading] = []
+    for frame in chosen:
+        readings.append(read(frame, params))
+        if len(readings) >= min_vote_frames and unanimous(readings, match_radius=match_radius):
+            break
+    chosen = chosen[: len(readings)]
     threshold = _threshold(params, min_confidence)
     dice = vote(readings, match_radius=match_radius)
     zones = _zones_in(zones, chosen[-1])

@@ -68,7 +68,7 @@ def test_reveal_after_the_hand_leaves_reads_every_seat(tmp_path: Path) -> None:
     assert result.values() == {"Ann": [1, 4, 6], "Ben": [2, 3], "Cho": [2, 5, 5]}
     assert [d.value for d in result.set_aside["Ann"]] == [5]
     assert all(d.confidence >= 0.6 for dice in result.seats.values() for d in dice)
-    assert result.frames_voted == 5
+    assert result.frames_voted == 3  # three frames agreed on every die: no need for more
 
 
 def test_reveal_from_recorded_files_through_the_camera_source(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from calibration import profile_from_dict
 from engine.game import ExpectedHand
-from vision.reveal import capture_reveal, read_set_aside, vote
+from vision.reveal import capture_reveal, read_set_aside, unanimous, vote
 from vision.types import Die, Reading
 from vision.zones import PolygonZones
 
@@ -224,3 +224,28 @@ def test_a_bare_count_includes_set_aside_dice_but_does_not_check_their_faces() -
     result = reveal([frame_dice] * 3, {"Ann": 2, "Ben": 0})
     assert result.problems == []
     assert [d.value for d in result.set_aside["Ann"]] == [5]
+
+
+def test_reading_stops_early_only_when_the_first_frames_agree_on_every_die() -> None:
+    agreeing = ScriptedReader([reading(die(4, 30, 150), die(2, 250, 150))] * 5)
+    result = capture_reveal(
+        agreeing.frames(), ZONES, {"Ann": 1, "Ben": 1}, None, stillness=None, reader=agreeing
+    )
+    assert agreeing.calls == 3 and result.frames_voted == 3 and not result.needs_review
+    flickering = ScriptedReader(
+        [reading(die(4, 30, 150), die(v, 250, 150)) for v in (2, 2, 3, 2, 2)]
+    )
+    result = capture_reveal(
+        flickering.frames(), ZONES, {"Ann": 1, "Ben": 1}, None, stillness=None, reader=flickering
+    )
+    assert flickering.calls == 5 and result.frames_voted == 5
+    assert result.values() == {"Ann": [4], "Ben": [2]}
+    assert result.seats["Ben"][0].confidence == pytest.approx(0.8 * 0.95)
+    assert result.needs_review is False  # 4 of 5 agree: 0.76 clears min_confidence 0.6
+
+
+def test_unanimous() -> None:
+    same = [reading(die(4, 30, 150)), reading(die(4, 31, 151))]
+    assert unanimous(same)
+    assert not unanimous([reading(die(4, 30, 150)), reading(die(5, 30, 150))])
+    assert not unanimous([reading(die(4, 30, 150)), reading()])
