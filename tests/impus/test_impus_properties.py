@@ -115,6 +115,18 @@ def try_illegal(data: st.DataObject, game: ImpusGame) -> None:
     game.apply_json(obj)  # it happened to be legal: play it like any other
 
 
+def maybe_discard(data: st.DataObject, game: ImpusGame) -> None:
+    """Now and then, a player who may discard (after the deal or taking the pile) does."""
+    for name in game.discard_candidates():
+        if game.phase is Phase.OVER or data.draw(st.integers(0, 3)) != 0:
+            continue
+        kind = data.draw(st.sampled_from([*game.deck.claimable, POLYMORPH]))
+        need = game.deck.count_of(kind)
+        if need and game.hidden_count(kind) == need and game.cards_of(name) >= need:
+            game.apply_json({"player": name, "discard": kind})
+            assert_cards_add_up(game)
+
+
 def a_table(data: st.DataObject) -> ImpusGame:
     players = NAMES[: data.draw(st.integers(2, 6), label="players")]
     removable = [k for k in DEFAULT_KINDS if k != IMP]
@@ -127,13 +139,8 @@ def a_table(data: st.DataObject) -> ImpusGame:
 @given(st.data())
 def test_I9_random_legal_games_end_with_exactly_one_loser(data: st.DataObject) -> None:
     game = a_table(data)
-    for name in game.discard_candidates():
-        if data.draw(st.integers(0, 3)) == 0:
-            kind = data.draw(st.sampled_from(game.deck.claimable))
-            if game.hidden_count(kind) == 4 and game.cards_of(name) >= 4:
-                game.apply_json({"player": name, "discard": kind})
-                assert_cards_add_up(game)
     for _ in range(RANDOM_STEPS):
+        maybe_discard(data, game)
         if game.phase is Phase.OVER:
             break
         if data.draw(st.integers(0, 4)) == 0:

@@ -67,3 +67,11 @@ def test_bluffcam_replay_prints_cards_and_loser(repo_root: Path) -> None:
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
     assert printed == load("short_game.expected.json")["output"]
+
+
+def test_docs_replay_example_runs(repo_root: Path) -> None:
+    text = (repo_root / "docs" / "impus.md").read_text(encoding="utf-8")
+    block = text.split("## Replay format", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    output, code = run_script(json.loads(block))
+    assert code == 0, output.get("error")
+    assert output["claim"] == "goblin" and output["discards"][0]["kind"] == "orc"
