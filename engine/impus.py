@@ -425,11 +425,10 @@ class ImpusGame(Game):
         for raw in action.cards:
             card = normalise_kind(raw)
             if self.deck.count_of(card) == 0:
-                cards = [*self.deck.kinds_in_play, *([POLYMORPH] if self.deck.polymorphs else [])]
                 raise IllegalActionError(
                     "I1",
                     f"{_describe(action)}: {card!r} is not a card in this deck "
-                    f"({', '.join(cards)})",
+                    f"({', '.join(self.card_kinds())})",
                 )
             shown[card] = shown.get(card, 0) + 1
         for card, count in shown.items():
@@ -644,6 +643,10 @@ class ImpusGame(Game):
         window = self.table.discard_window
         return [n for n in self.players if n in window and self.cards_of(n) >= smallest]
 
+    def card_kinds(self) -> list[str]:
+        """Every card a reveal may name: the kinds in play (imp included), then polymorph."""
+        return [*self.deck.kinds_in_play, *([POLYMORPH] if self.deck.polymorphs else [])]
+
     def reveal_due(self) -> int | None:
         """How many cards the pending reveal must name, or None when none is due."""
         batch = self.last_batch
@@ -674,6 +677,7 @@ class ImpusGame(Game):
                 "safe": list(self.table.safe),
                 "deck": self.deck.size,
                 "kinds": list(self.deck.claimable),
+                "card_kinds": self.card_kinds(),
                 "polymorphs": self.deck.polymorphs,
             }
         )

@@ -60,7 +60,10 @@ def test_I2_deal_matches_the_seed_schema(players: int, polymorphs: bool, hands: 
     names = [f"P{i}" for i in range(players)]
     game = impus(names, {"polymorphs": polymorphs})
     assert list(cards(game).values()) == hands
-    assert game.to_json()["polymorphs"] == (2 if polymorphs and players in (4, 5) else 0)
+    dealt = 2 if polymorphs and players in (4, 5) else 0
+    assert game.to_json()["polymorphs"] == dealt
+    assert game.to_json()["card_kinds"][-1] == ("polymorph" if dealt else "harpy")
+    assert "imp" in game.to_json()["card_kinds"] and "imp" not in game.to_json()["kinds"]
 
 
 def test_I2_removing_kinds_shrinks_the_deck_by_four_each() -> None:

@@ -308,7 +308,7 @@ function impusRevealCard() {
     handRevealFor = JSON.stringify(batch);
     handReveal = Array(batch.count).fill(batch.claim || (game.kinds || ["orc"])[0]);
   }
-  const choices = (game.kinds || []).concat(["polymorph"]);
+  const choices = game.card_kinds || (game.kinds || []).concat(["imp", "polymorph"]);
   return el("section", { class: "card stack", id: "reveal-card" },
     el("h2", {}, `Turn up ${batch.player ?? ""}'s ${batch.count} ${batch.count === 1 ? "card" : "cards"}`),
     handReveal.map((card, i) => el("label", {}, `Card ${i + 1}`, el("select", {
