@@ -48,15 +48,20 @@ class CardTemplate:
 def extract_card_face(photo: Image, kind: str = "card") -> Image:
     """The card in ``photo`` warped upright to FACE_SIZE.
 
-    A photo of a card lying on a table: the largest card-shaped outline, which must cover
-    at least 3% of the photo. A flat scan (card proportions, no outline inside): used whole.
+    A flat scan (the image itself has card proportions): used whole. A photo of a card lying
+    on a table: the largest card-shaped outline, which must cover at least 3% of the photo.
     """
     if photo.ndim != 3 or photo.shape[2] != 3 or photo.dtype != np.uint8:
         raise CardRegistrationError(f"{kind}: expected a BGR uint8 photo, got {photo.shape}")
     h, w = photo.shape[:2]
+    short, long = sorted((h, w))
+    if abs(short / long - CARD_ASPECT) <= 0.03 and short >= 80:
+        # card proportions (camera photos are 4:3, 3:2 or 16:9): a flat scan of the face
+        upright = photo if h >= w else cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE)
+        return np.asarray(cv2.resize(upright, FACE_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
     outlines = [
         q
-        for q in find_card_outlines(photo, min_side=0.08 * min(h, w))
+        for q in find_card_outlines(photo, min_side=0.08 * short)
         if cv2.contourArea(q.astype(np.float32)) >= 0.03 * h * w
     ]
     if outlines:
@@ -67,10 +72,6 @@ def extract_card_face(photo: Image, kind: str = "card") -> Image:
         )
         matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
         return np.asarray(cv2.warpPerspective(photo, matrix, FACE_SIZE), dtype=np.uint8)
-    short, long = sorted((h, w))
-    if abs(short / long - CARD_ASPECT) <= 0.03 and short >= 80:
-        upright = photo if h >= w else cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE)
-        return np.asarray(cv2.resize(upright, FACE_SIZE, interpolation=cv2.INTER_AREA), np.uint8)
     raise CardRegistrationError(
         f"{kind}: no card found in the photo ({w}x{h}); lay one card alone on the table, face "
         "up and wholly in view, or use a tightly cropped scan of its face"
@@ -153,6 +154,19 @@ class CardLibrary:
         if missing:
             raise CardRegistrationError(f"{folder}: no photo for {', '.join(missing)}")
         return cls.register({k: load_image(files[k]) for k in wanted}, params)
+
+    def save_faces(self, folder: str | Path) -> list[Path]:
+        """Write each upright face as ``<kind>.png``: a profile keeps these, and
+        :meth:`from_directory` registers them again without the original photos."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        written = []
+        for template in self.templates:
+            path = folder / f"{template.kind}.png"
+            if not cv2.imwrite(str(path), template.face):
+                raise OSError(f"{path}: could not be written")
+            written.append(path)
+        return written
 
     def without(self, *kinds: str) -> CardLibrary:
         """The same library with some kinds left out (e.g. those removed from the deck)."""

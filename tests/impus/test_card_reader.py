@@ -187,3 +187,12 @@ def test_params_round_trip_and_refuse_unknown_keys() -> None:
 def test_read_cards_refuses_a_non_bgr_frame(library: CardLibrary) -> None:
     with pytest.raises(ValueError, match="BGR uint8"):
         read_cards(np.zeros((10, 10), np.uint8), library)
+
+
+def test_saved_faces_register_again_and_read_the_same(library: CardLibrary, tmp_path: Path) -> None:
+    written = library.save_faces(tmp_path / "faces")
+    assert sorted(p.stem for p in written) == sorted(library.kinds)
+    again = CardLibrary.from_directory(tmp_path / "faces")
+    assert sorted(again.kinds) == sorted(library.kinds)
+    frame, truth = scene("reveal_dragons_goblin")
+    assert Counter(read_cards(frame, again).kinds()) == Counter(c["kind"] for c in truth)
