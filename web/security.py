@@ -93,7 +93,8 @@ class PinGuard:
             strikes = self._strikes.setdefault(client, _Strikes())
             strikes.count += 1
             if strikes.count >= self.free_tries:
-                lock_s = min(2.0 ** (strikes.count - self.free_tries), self.max_lock_s)
+                doublings = min(strikes.count - self.free_tries, 32)  # 2.0**1024 overflows
+                lock_s = min(2.0 ** doublings, self.max_lock_s)
                 strikes.locked_until = now + lock_s
             raise Refused(403, "wrong table PIN", rule="pin")
 
