@@ -52,6 +52,8 @@ def json_body(*, required: bool = True) -> Any:
                  if isinstance(exc, json.JSONDecodeError) else "")
         message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
         raise Refused(400, f"body is not valid JSON: {message}{where}", rule="format") from None
+    except RecursionError:
+        raise Refused(400, "body is nested too deeply to be an action", rule="format") from None
 
 
 def _json_object(value: Any, what: str) -> dict[str, Any]:
