@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         return _refused(f"cannot read {args.script}: {error.strerror or error}")
     except (ValueError, UnicodeDecodeError) as error:
         return _refused(f"{args.script} is not JSON: {error}")
+    except RecursionError:
+        return _refused(f"{args.script} is nested too deeply to be a game script")
     try:
         output, code = run_script(script)
         if args.history and "players" in output:
