@@ -16,6 +16,7 @@ import importlib
 import os
 import threading
 import time
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,6 +33,9 @@ Frame = NDArray[np.uint8]
 PICAMERA2_SETTLE_S = 2.0
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 SPEC_HELP = "expected picamera2[:WxH], opencv:<index|url> or files:<dir>"
+#: this many byte-identical frames in a row mean a stuck driver or stream, not a still table
+#: (a live sensor's noise changes every frame); a reveal must not be read from them
+FROZEN_AFTER_FRAMES = 8
 
 
 class CameraError(RuntimeError):
@@ -293,7 +297,8 @@ class ResilientCamera:
 
     ``read()`` returns a frame, or ``None`` while the camera is offline; it never raises, so
     the game goes on and a reveal can still be entered by hand. ``status`` reads ``"ok"`` or
-    ``"camera offline: <why>"`` for the dashboard.
+    ``"camera offline: <why>"`` for the dashboard. A source that keeps handing out the very
+    same frame (`FROZEN_AFTER_FRAMES`) is treated as failed: reopened, never read from.
     """
 
     def __init__(
@@ -316,6 +321,8 @@ class ResilientCamera:
         self.status = "camera offline: not opened yet"
         self.failures = 0
         self._lock = threading.Lock()
+        self._last_print: int | None = None
+        self._repeats = 0
 
     @property
     def online(self) -> bool:
@@ -341,6 +348,11 @@ class ResilientCamera:
             self._drop_source()
             self._fail(exc)
             return None
+        if self._is_frozen(frame):
+            self._drop_source()
+            self._fail(CameraError(f"{self.spec}: frozen: the last {FROZEN_AFTER_FRAMES} "
+                                   "frames were identical (a stuck driver or stream)"))
+            return None
         self.status = "ok"
         self._retry_s = self._first_retry_s
         return frame
@@ -349,6 +361,15 @@ class ResilientCamera:
         """Frames while the camera is online; ends at the first failure (the caller reports it)."""
         while (frame := self.read()) is not None:
             yield frame
+
+    def _is_frozen(self, frame: Frame) -> bool:
+        fingerprint = zlib.crc32(np.ascontiguousarray(frame[::4, ::4]).tobytes())
+        self._repeats = self._repeats + 1 if fingerprint == self._last_print else 0
+        self._last_print = fingerprint
+        if self._repeats + 1 >= FROZEN_AFTER_FRAMES:
+            self._last_print, self._repeats = None, 0
+            return True
+        return False
 
     def close(self) -> None:
         with self._lock:
