@@ -133,9 +133,11 @@ def write_review_table(folder: Path) -> tuple[Path, Path]:
     dice, so the count never matches and each capture waits for a person (a review)."""
     frames = folder / "frames"
     frames.mkdir(parents=True, exist_ok=True)
-    felt = np.full((240, 320, 3), (40, 110, 30), dtype=np.uint8)
-    for i in range(30):
-        cv2.imwrite(str(frames / f"f{i:02d}.png"), felt)
+    noise = np.random.default_rng(7)
+    for i in range(30):  # a still, empty table with a live sensor's noise (not a frozen feed)
+        felt = np.full((240, 320, 3), (40, 110, 30), dtype=np.int16)
+        felt += noise.integers(-3, 4, size=felt.shape, dtype=np.int16)
+        cv2.imwrite(str(frames / f"f{i:02d}.png"), felt.astype(np.uint8))
     profile = folder / "table.toml"
     profile.write_text(
         'name = "review-table"\n'
