@@ -36,13 +36,25 @@ class RecordedReveal:
 
 
 @dataclass(frozen=True)
+class RecordedReroll:
+    """The frames of one raise-and-re-roll: the set-aside dice in front of the cup."""
+
+    folder: Path
+    set_aside: list[int]
+
+
+@dataclass(frozen=True)
 class Recording:
-    """The replay script, one recorded reveal per reveal action, and the table profile."""
+    """The replay script, one recorded reveal per reveal action, and the table profile.
+
+    ``rerolls`` maps the action index of a raise-and-re-roll to its frames, when recorded.
+    """
 
     folder: Path
     script: dict[str, Any]
     reveals: list[RecordedReveal]
     profile_path: Path | None
+    rerolls: dict[int, RecordedReroll] = field(default_factory=dict)
 
 
 def _first(mapping: Mapping[str, Any], *keys: str) -> Any:
@@ -79,12 +91,25 @@ def load_recording(folder: Path = DEMO_RECORDING) -> Recording:
             raise RecordingError(f"reveal {index + 1}: manifest truth {recorded_truth} differs "
                                  f"from game.json's reveal {truth}")
         reveals.append(RecordedReveal(path, truth, str(_first(entry, "note", "comment") or "")))
+    actions = script.get("actions", [])
+    rerolls = {}
+    for entry in manifest.get("rerolls", []) or []:
+        index = entry.get("action_index")
+        frames = folder / str(entry.get("frames", ""))
+        if not isinstance(index, int) or not 0 <= index < len(actions) or not frames.is_dir():
+            raise RecordingError(f"re-roll entry {entry.get('frames')!r}: no such action or "
+                                 "frame folder")
+        faces = list(actions[index].get("set_aside", []))
+        if sorted(entry.get("set_aside", faces)) != sorted(faces):
+            raise RecordingError(f"re-roll at action {index}: manifest set-aside "
+                                 f"{entry.get('set_aside')} differs from game.json's {faces}")
+        rerolls[index] = RecordedReroll(frames, faces)
     profile = _first(manifest, "calibration", "profile")
     profile_path = None
     if profile:
         candidates = [folder / profile, Path(profile), RECORDINGS.parent.parent / str(profile)]
         profile_path = next((p for p in candidates if p.is_file()), None)
-    return Recording(folder, script, reveals, profile_path)
+    return Recording(folder, script, reveals, profile_path, rerolls)
 
 
 class RecordedCamera:
@@ -161,8 +186,8 @@ class PanelDriver:
         event = self.panel.events.get(timeout=2)
         return bool(self.controller.handle(event))
 
-    def bid(self, count: int, face: int | None) -> bool:
-        """FACE until the face is right, then UP/DOWN to the count, then BID."""
+    def bid(self, count: int, face: int | None, *, key: Any = None) -> bool:
+        """FACE until the face is right, then UP/DOWN to the count, then BID (or ``key``)."""
         from hardware.panel import Key
 
         self.controller.refresh()
@@ -180,7 +205,7 @@ class PanelDriver:
                 break
             if not self.press(Key.UP if draft.count < count else Key.DOWN):
                 return False
-        return self.press(Key.BID)
+        return self.press(key or Key.BID)
 
     def close(self) -> None:
         self.panel.close()
@@ -227,35 +252,51 @@ class DemoPlayer:
         self.table.new_game(setup)
         self.table.note("demo: a recorded game, played on simulated buttons")
         reveals = iter(self.recording.reveals)
-        for action in self.recording.script.get("actions", []):
+        for index, action in enumerate(self.recording.script.get("actions", [])):
             if self._pause(self.step_s, stop):
                 break
             if "reveal" in action:
                 self._reveal(next(reveals), stop)
             else:
-                self._act(action)
+                self._act(action, self.recording.rerolls.get(index))
         return self.rounds
 
-    def _act(self, action: Mapping[str, Any]) -> None:
-        """Through the panel where a panel would be used, else as the web form would."""
+    def _act(self, action: Mapping[str, Any], reroll: RecordedReroll | None = None) -> None:
+        """Through the panel where a panel would be used, else as the web form would.
+
+        A recorded raise-and-re-roll is pressed as REROLL with the camera on its frames; if
+        the camera cannot read the set-aside dice (or reads them wrong), the panel refuses and
+        the faces are given as on the web form, with a message saying so.
+        """
         before = self.table.state()["actions_count"]
-        if self.driver is not None and self._press_for(action):
+        if self.driver is not None and self._press_for(action, reroll):
             state = self.table.state()
             if state["actions_count"] == before + 1:
                 last = self.table.export()["actions"][-1]
-                if last == dict(action):
+                if _same_action(last, action):
                     return
                 raise RecordingError(f"the panel made {last}, the recording says {action}")
+        if reroll is not None:
+            self.table.note(f"demo: the set-aside dice {reroll.set_aside} are entered by hand")
         self.table.submit(dict(action), source="demo")
 
-    def _press_for(self, action: Mapping[str, Any]) -> bool:
+    def _press_for(self, action: Mapping[str, Any], reroll: RecordedReroll | None) -> bool:
         from engine import Bid
         from hardware.panel import Key
 
         assert self.driver is not None
-        if "bid" in action and "set_aside" not in action:
+        if "bid" in action:
             bid = Bid.parse(str(action["bid"]))
-            return self.driver.bid(bid.count, bid.face)
+            if "set_aside" not in action:
+                return self.driver.bid(bid.count, bid.face)
+            if reroll is None:
+                return False
+            self.camera.point_at(reroll.folder)
+            self.table.expect_set_aside(reroll.set_aside)
+            try:
+                return self.driver.bid(bid.count, bid.face, key=Key.REROLL)
+            finally:
+                self.table.expect_set_aside(None)
         if action.get("challenge") or action.get("scam"):
             return self.driver.press(Key.DOUBT)
         if action.get("pass"):
@@ -301,6 +342,15 @@ class DemoPlayer:
         if self.driver is not None:
             self.driver.close()
             self.driver = None
+
+
+def _same_action(made: Mapping[str, Any], recorded: Mapping[str, Any]) -> bool:
+    """Equal, with set-aside faces compared as a multiset (the camera lists them sorted)."""
+    if "set_aside" in made or "set_aside" in recorded:
+        return (sorted(made.get("set_aside", [])) == sorted(recorded.get("set_aside", []))
+                and {k: v for k, v in made.items() if k != "set_aside"}
+                == {k: v for k, v in recorded.items() if k != "set_aside"})
+    return dict(made) == dict(recorded)
 
 
 def expected_outcome(script: Mapping[str, Any]) -> dict[str, Any]:

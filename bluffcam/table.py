@@ -149,6 +149,7 @@ class Table:
         self._reveal_ids: dict[int, str] = {}
         self._last_reveal: dict[str, Any] | None = None
         self._truth: dict[str, list[int]] | None = None
+        self._set_aside_truth: list[int] | None = None
         self._messages: deque[_Message] = deque(maxlen=MESSAGES_KEPT)
         self._subscribers: list[queue.Queue[str]] = []
         # Monotonic across restarts, so a client never mistakes new state for an old one.
@@ -339,6 +340,11 @@ class Table:
         with self._lock:
             self._truth = {k: list(v) for k, v in truth.items()} if truth else None
 
+    def expect_set_aside(self, faces: list[int] | None) -> None:
+        """For recorded games: the faces the next camera-read re-roll must find."""
+        with self._lock:
+            self._set_aside_truth = sorted(faces) if faces else None
+
     def capture_reveal(self, *, truth: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
         """Read the reveal with the camera; apply it when sure, else leave a pending review.
 
@@ -528,6 +534,9 @@ class Table:
         except Exception as exc:
             problems, seen = [f"the camera could not read them ({exc})"], []
         new = _multiset_minus(list(seen), before)
+        truth = self._set_aside_truth
+        if truth is not None and sorted(new) != truth and not problems:
+            problems = [f"the camera read {sorted(new)}, the recording says {truth}"]
         if problems or not new:
             why = "; ".join(problems) or f"no newly set-aside dice seen in front of {player}'s cup"
             raise TableError(f"raise and re-roll: {why}; give their faces by hand",

@@ -46,7 +46,10 @@ def write_recording(folder: Path) -> Path:
         for k in range(3):
             cv2.imwrite(str(frames / f"{k:04d}.png"), blank)
         reveals.append({"frames": f"round{number}"})
-    (folder / "manifest.json").write_text(json.dumps({"reveals": reveals}))
+    (folder / "reroll").mkdir()
+    cv2.imwrite(str(folder / "reroll" / "0001.png"), blank)
+    rerolls = [{"action_index": 1, "frames": "reroll", "set_aside": [3, 3]}]
+    (folder / "manifest.json").write_text(json.dumps({"reveals": reveals, "rerolls": rerolls}))
     return folder
 
 
@@ -65,13 +68,14 @@ class MisreadingReader(StubReader):
 def test_recorded_game_plays_through_panel_and_review(tmp_path: Path) -> None:
     recording = load_recording(write_recording(tmp_path / "rec"))
     reader = MisreadingReader()
-    table = Table(tmp_path / "data" / "journal.sqlite", reveal_reader=reader)
+    table = Table(tmp_path / "data" / "journal.sqlite", reveal_reader=reader,
+                  set_aside_reader=lambda frames, seat: ([3, 3], []))
     reports = []
     player = DemoPlayer(table, recording, step_s=0, review_pause_s=0, report=reports.append)
     try:
         assert player.driver is not None  # the gpiozero mock panel is in use
         player.play()
-        assert player.driver.controller.refused == 0
+        assert player.driver.controller.refused == 0  # the re-roll too went through REROLL
         assert table.game is not None and table.game.to_json() == expected_outcome(SCRIPT)
         assert table.export()["actions"] == SCRIPT["actions"]
     finally:
@@ -92,3 +96,19 @@ def test_a_recording_without_its_frames_is_refused(tmp_path: Path) -> None:
     (folder / "round2").rmdir()
     with pytest.raises(RecordingError, match="round2"):
         load_recording(folder)
+
+
+def test_a_misread_reroll_is_entered_by_hand_not_applied(tmp_path: Path) -> None:
+    recording = load_recording(write_recording(tmp_path / "rec"))
+    reader = MisreadingReader()
+    table = Table(tmp_path / "data" / "journal.sqlite", reveal_reader=reader,
+                  set_aside_reader=lambda frames, seat: ([3, 5], []))
+    player = DemoPlayer(table, recording, step_s=0, review_pause_s=0)
+    try:
+        assert player.driver is not None
+        player.play()
+        assert player.driver.controller.refused == 1  # REROLL refused: camera disagreed
+        assert table.export()["actions"] == SCRIPT["actions"]  # [3, 5] never applied
+    finally:
+        player.close()
+        table.close()
