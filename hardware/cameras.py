@@ -34,8 +34,9 @@ PICAMERA2_SETTLE_S = 2.0
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 SPEC_HELP = "expected picamera2[:WxH], opencv:<index|url> or files:<dir>"
 #: this many byte-identical frames in a row mean a stuck driver or stream, not a still table
-#: (a live sensor's noise changes every frame); a reveal must not be read from them
-FROZEN_AFTER_FRAMES = 8
+#: (a live sensor's noise changes every frame); fewer than a reveal's still-scene wait needs,
+#: so no reveal is ever read from them
+FROZEN_AFTER_FRAMES = 3
 
 
 class CameraError(RuntimeError):
@@ -351,7 +352,8 @@ class ResilientCamera:
         if self._is_frozen(frame):
             self._drop_source()
             self._fail(CameraError(f"{self.spec}: frozen: the last {FROZEN_AFTER_FRAMES} "
-                                   "frames were identical (a stuck driver or stream)"))
+                                   "frames were identical (a stuck driver or stream, or a "
+                                   "lens covered in the dark)"))
             return None
         self.status = "ok"
         self._retry_s = self._first_retry_s
@@ -382,6 +384,7 @@ class ResilientCamera:
             with contextlib.suppress(Exception):
                 self._source.close()
             self._source = None
+        self._last_print, self._repeats = None, 0
 
     def _fail(self, exc: BaseException) -> None:
         self.failures += 1
