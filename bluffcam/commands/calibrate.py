@@ -92,6 +92,8 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
     ]
     height, width = frame.shape[:2]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
+    if names is not None and (len(names) != args.seats or not all(names)):
+        raise ValueError(f"--names: give {args.seats} non-empty names, got {args.names!r}")
     fitted = fit_table(
         [(d.x, d.y) for d in dice],
         args.seats,

@@ -187,6 +187,9 @@ def test_calibrate_reports_problems_clearly(
     args = args_for(tmp_path, write_frame(tmp_path / "nomarkers", frame), markers=True)
     assert calibrate.run(args) == 2
     assert "markers: ids [0, 1, 2, 3] not found" in capsys.readouterr().err
+    args = args_for(tmp_path, tmp_path / "nomarkers", names="Ann,Ben")
+    assert calibrate.run(args) == 2
+    assert "--names: give 3 non-empty names, got 'Ann,Ben'" in capsys.readouterr().err
     args = args_for(tmp_path, tmp_path / "nowhere")
     assert calibrate.run(args) == 2
     assert "is not a folder" in capsys.readouterr().err
