@@ -116,7 +116,8 @@ class Journal:
                 )
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # a failed COMMIT (disk full) already rolled back
+                    self._db.execute("ROLLBACK")
                 raise
             assert cursor.lastrowid is not None
             return cursor.lastrowid
