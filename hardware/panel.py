@@ -147,7 +147,8 @@ class PanelWiring:
 class _Debouncer:
     """Our own debounce and long-press timing for one button.
 
-    An edge within ``debounce_s`` of the last accepted edge is bounce and ignored. Keys in
+    An edge within ``debounce_s`` of the previous edge is bounce and ignored, and restarts
+    the quiet time: a contact that chatters longer than ``debounce_s`` is still one press. Keys in
     `LONG_PRESS_KEYS` report on release, as a press or (held ``long_press_s``+) a long press;
     the others report at once on press.
     """
@@ -174,6 +175,7 @@ class _Debouncer:
         now = self._clock()
         with self._lock:
             if now - self._last_edge < self._debounce_s:
+                self._last_edge = now  # still bouncing: the quiet time starts again
                 return
             self._last_edge = now
             self._pressed_at = now
@@ -184,6 +186,7 @@ class _Debouncer:
         now = self._clock()
         with self._lock:
             if self._pressed_at is None or now - self._last_edge < self._debounce_s:
+                self._last_edge = now  # still bouncing: the quiet time starts again
                 return
             self._last_edge = now
             held = now - self._pressed_at
