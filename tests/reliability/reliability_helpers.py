@@ -5,6 +5,8 @@ Imported by name (pytest puts this folder on sys.path), like tests/web_api/web_a
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
 import os
 import random
@@ -12,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -110,7 +113,8 @@ class Server:
         return result
 
 
-def next_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+def next_action(state: dict[str, Any], rng: random.Random,
+                challenge_p: float = 0.35) -> dict[str, Any] | None:
     """A legal Bluff action for the state (None when the game is over)."""
     game = state.get("game")
     if game is None or game["phase"] == "over":
@@ -123,7 +127,8 @@ def next_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | N
             hands[name] = kept + [rng.randint(1, 6) for _ in range(hand["count"] - len(kept))]
         return {"reveal": hands}
     turn = game["turn"]
-    if "challenge" in legal["kinds"] and rng.random() < 0.35:
+    if "challenge" in legal["kinds"] and (rng.random() < challenge_p
+                                          or not legal["lowest_raises"]):
         return {"player": turn, "challenge": True}
     return {"player": turn, "bid": rng.choice(legal["lowest_raises"][:3])}
 
@@ -148,3 +153,45 @@ def write_review_table(folder: Path) -> tuple[Path, Path]:
         encoding="utf-8",
     )
     return profile, frames
+
+
+class EventReader(threading.Thread):
+    """Reads a live `GET /api/events` stream over a real socket and keeps each state event's
+    (version, actions_count, time received)."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection.request("GET", "/api/events")
+        self._socket = self.connection.sock  # the connection forgets it once streaming starts
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        self.events: list[tuple[int, int, float]] = []
+        self.error: BaseException | None = None
+        self._stopping = False
+
+    def run(self) -> None:
+        data: list[bytes] = []
+        try:
+            while True:
+                line = self.response.fp.readline()
+                if not line:
+                    return
+                if line.startswith(b"data: "):
+                    data.append(line[6:])
+                elif line == b"\n" and data:
+                    state = json.loads(b"".join(data))
+                    data = []
+                    self.events.append((state["version"], state["actions_count"],
+                                        time.monotonic()))
+        except (OSError, ValueError) as exc:
+            if not self._stopping:
+                self.error = exc
+
+    def close(self) -> None:
+        self._stopping = True
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.shutdown(socket.SHUT_RDWR)
+        self.connection.close()
+        self.join(timeout=5)
