@@ -112,6 +112,10 @@ def load_recording(folder: Path = DEMO_RECORDING) -> Recording:
     return Recording(folder, script, reveals, profile_path, rerolls)
 
 
+#: how many times the recorded camera repeats a recording's last frame (see frames())
+HOLD_LAST = 8
+
+
 class RecordedCamera:
     """A `files:` camera that the demo points at one recorded reveal after another."""
 
@@ -125,11 +129,21 @@ class RecordedCamera:
         self.spec = f"files:{folder}"
 
     def frames(self) -> Iterator[Any]:
+        """The recorded frames, then the last one again ``HOLD_LAST`` times.
+
+        A real camera keeps filming the table once it is still; a recording stops. Holding
+        the last (still) frame gives the still-scene wait the frames it would have had.
+        """
         from hardware.cameras import FileCamera
 
         if self.folder is None:
-            return iter(())
-        return FileCamera(self.folder).frames()
+            return
+        last = None
+        for frame in FileCamera(self.folder).frames():
+            last = frame
+            yield frame
+        for _ in range(HOLD_LAST if last is not None else 0):
+            yield last
 
     def read(self) -> Any:
         """The last frame of the current reveal (for snapshots)."""
@@ -154,7 +168,8 @@ class RoundReport:
     problems: list[str] = field(default_factory=list)
 
     def line(self) -> str:
-        seats = "  ".join(f"{name} {''.join(map(str, dice))}" for name, dice in self.read.items())
+        seats = "  ".join(f"{name} [{' '.join(map(str, sorted(dice)))}]"
+                          for name, dice in self.read.items())
         head = f"round {self.number}: camera read {seats or '(nothing)'} — {self.settled}"
         return f"{head}\n         verdict: {self.verdict}"
 
@@ -224,6 +239,7 @@ class DemoPlayer:
         review_pause_s: float = 5.0,
         use_panel: bool = True,
         report: Callable[[RoundReport], None] | None = None,
+        narrate: Callable[[str], None] | None = None,
     ) -> None:
         self.table = table
         self.recording = recording
@@ -231,6 +247,7 @@ class DemoPlayer:
         self.step_s = step_s
         self.review_pause_s = review_pause_s
         self.report = report or (lambda r: None)
+        self.narrate = narrate or (lambda text: None)
         self.camera = RecordedCamera(recording.folder)
         self.driver: PanelDriver | None = None
         if use_panel:
@@ -274,10 +291,15 @@ class DemoPlayer:
             if state["actions_count"] == before + 1:
                 last = self.table.export()["actions"][-1]
                 if _same_action(last, action):
+                    if reroll is not None:
+                        self.narrate(f"re-roll: {action.get('player')} set aside "
+                                     f"{reroll.set_aside}: read by the camera")
                     return
                 raise RecordingError(f"the panel made {last}, the recording says {action}")
         if reroll is not None:
-            self.table.note(f"demo: the set-aside dice {reroll.set_aside} are entered by hand")
+            text = f"{action.get('player')} set aside {reroll.set_aside}: entered by hand"
+            self.table.note(f"demo: {text} (the camera could not confirm them)")
+            self.narrate(f"re-roll: {text} (the camera could not confirm them)")
         self.table.submit(dict(action), source="demo")
 
     def _press_for(self, action: Mapping[str, Any], reroll: RecordedReroll | None) -> bool:
@@ -322,7 +344,10 @@ class DemoPlayer:
                             "recorded dice shortly", "info")
             self._pause(self.review_pause_s, stop)
             state = self.table.confirm_review(review["id"], recorded.truth)
-            settled = "needs review: " + "; ".join(problems) + " → confirmed by hand"
+            shown = "; ".join(problems[:2]) + (f"; +{len(problems) - 2} more"
+                                                if len(problems) > 2 else "")
+            settled = (f"needs review ({len(problems)} problem{'s' * (len(problems) != 1)}: "
+                       f"{shown}) → confirmed with the recorded dice")
         elif state["game"]["phase"] == "reveal":
             read, problems = {}, ["no reading"]
             state = self.table.submit({"reveal": recorded.truth}, source="demo")
@@ -333,8 +358,7 @@ class DemoPlayer:
             settled = "read with confidence, matches the recorded dice"
         self.table.expect_truth(None)
         verdict = state["history"][-1]["verdict"] if state["history"] else "?"
-        report = RoundReport(number, read or dict(recorded.truth), recorded.truth, settled,
-                             verdict, problems)
+        report = RoundReport(number, read, recorded.truth, settled, verdict, problems)
         self.rounds.append(report)
         self.report(report)
 

@@ -69,7 +69,8 @@ def _headless(recording: Any, profile: Any, data: Path) -> int:
     print(f"bluffcam demo (headless): {script.get('game')} with {', '.join(script['players'])}"
           f" — {len(recording.reveals)} recorded reveals", flush=True)
     player = DemoPlayer(table, recording, step_s=0.0, review_pause_s=0.0,
-                        report=lambda r: print(r.line(), flush=True))
+                        report=lambda r: print(r.line(), flush=True),
+                        narrate=lambda text: print(text, flush=True))
     try:
         player.play()
         final = table.game.to_json() if table.game is not None else None
