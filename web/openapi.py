@@ -1,0 +1,220 @@
+"""An OpenAPI 3.1 description of the JSON API, served at ``GET /api/openapi.json``.
+
+Written by hand from docs/api.md (the contract) so a person, or a fuzzer such as
+schemathesis, can see every route, what it takes and every refusal it may answer;
+tests/reliability checks that it lists exactly the routes the app has.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+bp = Blueprint("openapi", __name__, url_prefix="/api")
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_STATE = {"$ref": "#/components/schemas/State"}
+_REVEAL_ID = {"name": "reveal_id", "in": "path", "required": True,
+              "schema": {"type": "string", "pattern": "^r[0-9]{1,9}$"},
+              "description": "a reveal id, r<N>; anything else is 404"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _refusals(*codes: int) -> dict[str, Any]:
+    meaning = {
+        400: "unreadable input (rule \"format\", or the setup's rule id)",
+        401: "no table PIN", 403: "wrong PIN, or a cross-site request",
+        404: "no such reveal or route", 409: "refused by the rules (rule = RULES.md id) or "
+        "by the table (\"table\", \"camera\")", 413: "too large",
+        415: "not application/json", 429: "too many wrong PINs: wait (Retry-After)",
+        503: "no camera frame, or the disk refused the write (rule \"storage\"); "
+        "nothing changed",
+    }
+    return {str(code): _json(_ERROR, meaning[code]) for code in codes}
+
+
+_CHANGE = (400, 401, 403, 409, 413, 415, 429, 503)
+
+
+def _change(summary: str, body: dict[str, Any] | None, *, extra: tuple[int, ...] = (),
+            answer: dict[str, Any] | None = None) -> dict[str, Any]:
+    operation: dict[str, Any] = {
+        "summary": summary,
+        "security": [{"tablePin": []}],
+        "responses": {"200": _json(answer or _STATE, "the new state"),
+                      **_refusals(*sorted(set(_CHANGE) | set(extra)))},
+    }
+    if body is not None:
+        operation["requestBody"] = {"required": True,
+                                    "content": {"application/json": {"schema": body}}}
+    return operation
+
+
+def describe() -> dict[str, Any]:
+    """The OpenAPI document (a fresh dict each call)."""
+    faces = {"type": "integer", "minimum": 1, "maximum": 6}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "bluffcam table API", "version": "1",
+                 "description": "Read the table's state; change it with the table PIN. Every "
+                 "refusal is {\"error\": {\"rule\", \"message\"}} and changes nothing."},
+        "servers": [{"url": "/"}],
+        "paths": {
+            "/api/state": {"get": {"summary": "the dashboard state",
+                                   "responses": {"200": _json(_STATE, "the state")}}},
+            "/api/events": {"get": {
+                "summary": "Server-Sent Events: `event: state` with the whole state on every "
+                           "change (`id:` = version), heartbeat comments",
+                "responses": {"200": {"description": "an endless event stream",
+                                      "content": {"text/event-stream": {
+                                          "schema": {"type": "string"}}}}}}},
+            "/api/game/export": {"get": {
+                "summary": "the current game as a replay script",
+                "parameters": [{"name": "download", "in": "query", "required": False,
+                                "schema": {"type": "string"}}],
+                "responses": {"200": _json({"$ref": "#/components/schemas/Script"},
+                                           "setup and accepted actions"),
+                              **_refusals(409)}}},
+            "/api/reveals/{reveal_id}/image": {"get": {
+                "summary": "the annotated photo of a reveal",
+                "parameters": [_REVEAL_ID],
+                "responses": {"200": {"description": "JPEG",
+                                      "content": {"image/jpeg": {"schema": {
+                                          "type": "string", "format": "binary"}}}},
+                              **_refusals(404)}}},
+            "/api/camera/snapshot": {"get": {
+                "summary": "a fresh camera frame with the seat zones drawn",
+                "parameters": [{"name": "zones", "in": "query", "required": False,
+                                "schema": {"enum": ["0", "1"]}}],
+                "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {
+                    "schema": {"type": "string", "format": "binary"}}}},
+                    **_refusals(503)}}},
+            "/api/csrf": {"get": {"summary": "the session's CSRF token for form posts",
+                                  "responses": {"200": _json({
+                                      "type": "object",
+                                      "properties": {"csrf_token": {"type": "string"}},
+                                      "required": ["csrf_token"]}, "the token")}}},
+            "/api/pin": {"get": {"summary": "the table PIN, told to the table's own screen only",
+                                 "responses": {"200": _json({
+                                     "type": "object",
+                                     "properties": {"pin": {"type": "string"}}},
+                                     "on loopback"), **_refusals(403)}}},
+            "/api/openapi.json": {"get": {"summary": "this document",
+                                          "responses": {"200": {"description": "OpenAPI"}}}},
+            "/api/pin/check": {"post": _change(
+                "check a PIN (throttled like every change)", {"type": "object"},
+                answer={"type": "object", "properties": {"ok": {"const": True}}})},
+            "/api/action": {"post": _change(
+                "apply one replay-script action", {"$ref": "#/components/schemas/Action"})},
+            "/api/game": {"post": _change(
+                "start a new game (a setup, or an exported script with its actions)",
+                {"$ref": "#/components/schemas/Script"})},
+            "/api/undo": {"post": _change("take back the last action unless it was a reveal",
+                                          None)},
+            "/api/reveal/capture": {"post": _change(
+                "read the reveal with the camera: applied when sure, else state.review", None)},
+            "/api/reveals/{reveal_id}/recapture": {"post": {
+                **_change("read a pending review again", None, extra=(404,)),
+                "parameters": [_REVEAL_ID]}},
+            "/api/reveals/{reveal_id}/confirm": {"post": {
+                **_change("apply a person's (maybe corrected) reading of a pending review", {
+                    "type": "object", "required": ["seats"],
+                    "properties": {"seats": {"type": "object", "additionalProperties": {
+                        "type": "array", "items": {"oneOf": [faces, {
+                            "type": "object", "properties": {"value": faces},
+                            "required": ["value"]}]}}}}}, extra=(404,)),
+                "parameters": [_REVEAL_ID]}},
+            "/api/calibration/read": {"post": {
+                "summary": "test the reader on an uploaded photo (multipart `image`; at most "
+                           "8 MiB and 24 megapixels, JPEG/PNG/BMP/WebP) or the camera",
+                "security": [{"csrfToken": []}],
+                "requestBody": {"required": False, "content": {"multipart/form-data": {
+                    "schema": {"type": "object", "properties": {
+                        "image": {"type": "string", "format": "binary"},
+                        "csrf_token": {"type": "string"}}}}}},
+                "responses": {"200": _json({"type": "object", "properties": {
+                    "dice": {"type": "array"}, "values": {"type": "array"},
+                    "uncertain": {"type": "integer"}, "width": {"type": "integer"},
+                    "height": {"type": "integer"}, "image": {"type": "string"}}},
+                    "what the reader saw"), **_refusals(400, 403, 413, 415, 503)}}},
+        },
+        "components": {
+            "securitySchemes": {
+                "tablePin": {"type": "apiKey", "in": "header", "name": "X-Table-PIN"},
+                "csrfToken": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token"},
+            },
+            "schemas": {
+                "Error": {"type": "object", "required": ["error"], "properties": {
+                    "error": {"type": "object", "required": ["rule", "message"], "properties": {
+                        "rule": {"type": "string"}, "message": {"type": "string"}}}}},
+                "Action": {
+                    "type": "object",
+                    "description": "a replay-script action: {\"player\": \"Ann\", \"bid\": "
+                                   "\"3x4\"} (optional \"set_aside\": [4, 4] or \"reroll\": "
+                                   "true), {\"player\": \"Ben\", \"challenge\": true}, "
+                                   "{\"player\": \"Cho\", \"pass\": true}, {\"player\": \"Cho\", "
+                                   "\"scam\": true}, {\"reveal\": {\"Ann\": [1, 4, 4]}} "
+                                   "and the Impus actions (play/claim, doubt, polymorph, "
+                                   "discard)",
+                    "properties": {
+                        "player": {"type": "string"},
+                        "bid": {"type": "string", "pattern": "^[0-9]+(x[1-6]|\\*)$"},
+                        "set_aside": {"type": "array", "items": faces},
+                        "reroll": {"type": "boolean"},
+                        "challenge": {"type": "boolean"},
+                        "pass": {"type": "boolean"},
+                        "scam": {"type": "boolean"},
+                        "reveal": {"oneOf": [
+                            {"type": "object",
+                             "additionalProperties": {"type": "array", "items": faces}},
+                            {"type": "array", "items": {"type": "string"}}]},
+                    },
+                },
+                "Script": {"type": "object", "required": ["game", "players"], "properties": {
+                    "game": {"enum": ["bluff", "scam", "impus"]},
+                    "players": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                    "starter": {"type": "string"},
+                    "options": {"type": "object"},
+                    "actions": {"type": "array",
+                                "items": {"$ref": "#/components/schemas/Action"}}}},
+                "State": {
+                    "type": "object",
+                    "description": "the dashboard state (docs/api.md)",
+                    "required": ["version", "setup", "game", "legal", "history", "review",
+                                 "last_reveal", "camera", "messages", "pin_required",
+                                 "actions_count", "undo"],
+                    "properties": {
+                        "version": {"type": "integer"},
+                        "setup": {"type": ["object", "null"]},
+                        "game": {"type": ["object", "null"]},
+                        "bidder": {"type": ["string", "null"]},
+                        "set_aside": {"type": "object"},
+                        "legal": {"type": "object"},
+                        "board": {"type": ["object", "null"]},
+                        "odds": {"type": ["object", "null"]},
+                        "history": {"type": "array"},
+                        "review": {"type": ["object", "null"]},
+                        "last_reveal": {"type": ["object", "null"]},
+                        "camera": {"type": "object", "properties": {
+                            "spec": {"type": ["string", "null"]},
+                            "status": {"type": "string"}}},
+                        "messages": {"type": "array", "items": {"type": "object", "properties": {
+                            "level": {"type": "string"}, "text": {"type": "string"},
+                            "at": {"type": "number"}}}},
+                        "pin_required": {"type": "boolean"},
+                        "actions_count": {"type": "integer"},
+                        "undo": {"type": ["object", "null"]},
+                    },
+                },
+            },
+        },
+    }
+
+
+@bp.get("/openapi.json")
+def openapi_json() -> Response:
+    return jsonify(describe())
