@@ -3,6 +3,7 @@ hold a thread each, which suits a table's handful of screens), and say where to 
 
 from __future__ import annotations
 
+import logging
 import signal
 import socket
 import threading
@@ -36,8 +37,11 @@ def urls(host: str, port: int) -> list[str]:
     return [f"http://{host}:{port}/"]
 
 
-def make_dashboard_server(app: Any, host: str, port: int) -> BaseWSGIServer:
+def make_dashboard_server(app: Any, host: str, port: int, *,
+                          log_requests: bool = True) -> BaseWSGIServer:
     """A threaded server bound now (port 0 picks a free one: read ``server.server_port``)."""
+    if not log_requests:
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = make_server(host, port, app, threaded=True)
     # an open SSE stream must not keep the process alive
     setattr(server, "daemon_threads", True)  # noqa: B010 (not in the type stubs)

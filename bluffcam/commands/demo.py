@@ -98,7 +98,7 @@ def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespac
     table = Table(data / "journal.sqlite", None, profile, data_dir=data)
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data)}, table=table)
     try:
-        server = make_dashboard_server(app, args.host, args.port)
+        server = make_dashboard_server(app, args.host, args.port, log_requests=False)
     except OSError as exc:
         print(f"bluffcam demo: cannot listen on {args.host}:{args.port}: {exc} "
               "(try --port 0)", file=sys.stderr)
