@@ -269,12 +269,10 @@ class Table:
         setup_json = game.setup_json()
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
+            with self._storing("the new game"):
+                self._journal.start(setup_json, actions)  # all or nothing
             if self._review is not None:
                 self._discard_review(self._review, "a new game was started")
-            with self._storing("the new game"):
-                self._journal.start(setup_json)
-                for action in actions:
-                    self._journal.append(action)
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._changed()

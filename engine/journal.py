@@ -12,7 +12,7 @@ import json
 import sqlite3
 import threading
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -88,17 +88,35 @@ class Journal:
         self._game_id: int | None = self._latest_game_id()
 
     # ------------------------------------------------------------- writing
-    def start(self, setup: Mapping[str, Any]) -> int:
-        """Begin a new game (earlier games stay in the file); returns its id."""
+    def start(self, setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]] = ()) -> int:
+        """Begin a new game (earlier games stay in the file); returns its id.
+
+        ``actions`` (an imported game's) are committed with the setup in one transaction: a
+        crash or a full disk leaves the whole game or none of it, and the current game as it was.
+        """
         body, crc = _encode(setup)
+        records = [_encode(action) for action in actions]
         with self._lock:
-            cursor = self._db.execute(
-                "INSERT INTO games (setup, crc, started) VALUES (?, ?, ?)",
-                (body, crc, datetime.now(UTC).isoformat(timespec="seconds")),
-            )
-            assert cursor.lastrowid is not None
-            self._game_id = cursor.lastrowid
-        return self._game_id
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._db.execute(
+                    "INSERT INTO games (setup, crc, started) VALUES (?, ?, ?)",
+                    (body, crc, datetime.now(UTC).isoformat(timespec="seconds")),
+                )
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                for seq, (action_body, action_crc) in enumerate(records, start=1):
+                    self._db.execute(
+                        "INSERT INTO actions (game_id, seq, body, crc) VALUES (?, ?, ?, ?)",
+                        (game_id, seq, action_body, action_crc),
+                    )
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+            self._game_id = game_id
+        return game_id
 
     def append(self, action: Mapping[str, Any]) -> int:
         """Record one accepted action; returns once it is committed to disk (the row id)."""
