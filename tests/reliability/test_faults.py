@@ -364,3 +364,39 @@ def test_a_journal_on_a_read_only_disk_refuses_clearly(
     assert post(client, "/api/game", PLAYERS).status_code == 503
     monkeypatch.undo()
     assert client.get("/api/state").json["actions_count"] == 0
+
+
+def test_a_game_imported_while_the_disk_fills_is_all_or_nothing(
+    data_dir: Path, client: FlaskClient, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exported game (setup + actions) lands whole or not at all, on disk as in memory."""
+    assert post(client, "/api/game", PLAYERS).status_code == 200
+    assert post(client, "/api/action", {"player": "Ann", "bid": "2x3"}).status_code == 200
+    imported = {**PLAYERS, "players": ["Ann", "Ben", "Cho"],
+                "actions": [{"player": "Ann", "bid": "1x2"}, {"player": "Ben", "bid": "1x3"},
+                            {"player": "Cho", "bid": "1x4"}]}
+    real = table._journal._db
+    inserts = [0]
+
+    class FillsUp:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.startswith("INSERT INTO actions"):
+                inserts[0] += 1
+                if inserts[0] == 2:
+                    raise sqlite3.OperationalError("database or disk is full")
+            return real.execute(sql, *args)
+
+    monkeypatch.setattr(table._journal, "_db", FillsUp())
+    assert post(client, "/api/game", imported).status_code == 503
+    monkeypatch.undo()
+    # the old game goes on, in memory and in the journal
+    assert post(client, "/api/action", {"player": "Ben", "bid": "2x4"}).status_code == 200
+    expected = [{"bid": "2x3", "player": "Ann"}, {"bid": "2x4", "player": "Ben"}]
+    assert client.get("/api/game/export").json["actions"] == expected
+    with Journal(data_dir / "journal.sqlite") as journal:
+        loaded = journal.load()
+    assert loaded is not None and loaded[0]["players"] == ["Ann", "Ben"]
+    assert loaded[1] == expected
