@@ -451,6 +451,7 @@ class Table:
         canonical = action_to_json(parsed)
         read_values = {s: [int(d["value"]) for d in dice] for s, dice in record["read"].items()}
         index = len(self._actions)
+        before = dict(record)
         record.update(
             status="applied", how=how, action=canonical, action_index=index,
             confirmed=values, corrections=corrections(read_values, values),
@@ -458,7 +459,12 @@ class Table:
         )
         with self._storing(f"reveal {reveal_id}"):
             self.reveals.save(reveal_id, record)
-            self._journal.append(canonical)
+            try:
+                self._journal.append(canonical)
+            except (sqlite3.Error, OSError):
+                with contextlib.suppress(OSError):  # the review still waits, after a restart too
+                    self.reveals.save(reveal_id, before)
+                raise
         game.apply(parsed)
         self._actions.append(canonical)
         self._reveal_ids[index] = reveal_id
