@@ -400,3 +400,39 @@ def test_a_game_imported_while_the_disk_fills_is_all_or_nothing(
         loaded = journal.load()
     assert loaded is not None and loaded[0]["players"] == ["Ann", "Ben"]
     assert loaded[1] == expected
+
+
+def test_a_confirm_the_journal_refuses_leaves_the_review_pending_across_a_restart(
+    data_dir: Path, review_profile: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    camera = ResilientCamera("scripted:", opener=lambda spec: ScriptedSource(
+        lambda n: noisy(60, n)))
+    table, client = make_client(data_dir, camera, review_profile)
+    try:
+        to_reveal(client)
+        review = post(client, "/api/reveal/capture").json["review"]
+        real = table._journal._db
+
+        class Full:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(real, name)
+
+            def execute(self, sql: str, *args: Any) -> Any:
+                if sql.startswith("INSERT INTO actions"):
+                    raise sqlite3.OperationalError("database or disk is full")
+                return real.execute(sql, *args)
+
+        monkeypatch.setattr(table._journal, "_db", Full())
+        response = post(client, f"/api/reveals/{review['id']}/confirm", {"seats": HANDS})
+        assert response.status_code == 503
+        monkeypatch.undo()
+    finally:
+        table.close()
+    table, client = make_client(data_dir, camera, review_profile)  # the power goes, comes back
+    try:
+        state = client.get("/api/state").json
+        assert state["review"] is not None and state["review"]["id"] == review["id"]
+        response = post(client, f"/api/reveals/{review['id']}/confirm", {"seats": HANDS})
+        assert response.status_code == 200 and response.json["game"]["phase"] == "bidding"
+    finally:
+        table.close()
