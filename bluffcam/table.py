@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from bluffcam.reveals import RevealStore, UnknownRevealError, corrections
 from bluffcam.vision_adapter import RevealReading, read_front_of_cup, read_reveal
 from engine import (
+    EngineError,
     Game,
     IllegalActionError,
     Journal,
@@ -165,10 +166,26 @@ class Table:
         setup, actions = loaded
         for warning in self._journal.warnings:
             self._messages.append(_Message("warning", f"journal: {warning}"))
-        game = _start(setup)
+        try:
+            game = _start(setup)
+        except EngineError as exc:  # e.g. the rules changed in an update: start a new game
+            self._messages.append(
+                _Message("error", f"journal: the saved game no longer loads ({exc}); "
+                                  "start a new game")
+            )
+            return
+        kept = 0
         for action in actions:
-            game.apply(parse_action(action))
-        self._setup, self._game, self._actions = setup, game, list(actions)
+            try:
+                game.apply(parse_action(action))
+            except EngineError as exc:  # readable, but the rules refuse it now
+                self._messages.append(_Message(
+                    "warning", f"journal: action {kept + 1} no longer applies ({exc}); "
+                               f"resuming after action {kept}"))
+                self._journal.set_aside(kept)
+                break
+            kept += 1
+        self._setup, self._game, self._actions = setup, game, list(actions[:kept])
         self._restore_reveals()
 
     def _restore_reveals(self) -> None:

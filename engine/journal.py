@@ -191,6 +191,15 @@ class Journal:
             actions.append(action)
         return setup, actions
 
+    def set_aside(self, kept: int) -> None:
+        """Keep the current game's first ``kept`` actions; move the rest into ``torn``.
+
+        For an action that reads fine but no longer applies (say, after a rules update): the
+        game resumes before it, and new actions follow action ``kept``.
+        """
+        game_id = self._require_game()
+        self._move_aside(game_id, kept + 1)
+
     def _move_aside(self, game_id: int, from_seq: int) -> None:
         """Move a game's records from ``from_seq`` on into ``torn`` (kept for a post-mortem)."""
         found = datetime.now(UTC).isoformat(timespec="seconds")
