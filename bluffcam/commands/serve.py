@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +76,29 @@ def start_panel(mode: str, table: Any, profile: Any) -> tuple[Any, threading.Eve
     return panel, stop
 
 
-def run(args: argparse.Namespace) -> int:
+def open_table(data_dir: Path, camera: Any, profile: Any) -> Any:
+    """The Table on ``<data>/journal.sqlite``; a file that is not a journal at all is moved
+    aside (kept for a look) and a new one started, so the table still comes up at boot."""
     from bluffcam.table import Table
+    from engine import JournalError
+
+    path = data_dir / "journal.sqlite"
+    try:
+        return Table(path, camera, profile, data_dir=data_dir)
+    except JournalError as exc:
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        kept = path.with_name(f"{path.name}.unusable-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            part = path.with_name(path.name + suffix)
+            if part.exists():
+                part.rename(kept.with_name(kept.name + suffix))
+        table = Table(path, camera, profile, data_dir=data_dir)
+        table.note(f"{exc}; it was moved to {kept.name} and a new journal started", "error")
+        print(f"bluffcam serve: {exc}; moved to {kept}", file=sys.stderr)
+        return table
+
+
+def run(args: argparse.Namespace) -> int:
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
     from web import create_app
 
@@ -96,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"bluffcam serve: {exc}", file=sys.stderr)
             return 2
     camera = open_camera_for(args.camera or (profile.camera if profile else None))
-    table = Table(data_dir / "journal.sqlite", camera, profile, data_dir=data_dir)
+    table = open_table(data_dir, camera, profile)
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir)}, table=table)
     try:
         server = make_dashboard_server(app, args.host, args.port)
