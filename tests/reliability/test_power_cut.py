@@ -14,6 +14,7 @@ import random
 import sqlite3
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -235,5 +236,59 @@ def test_a_wal_cut_mid_frame_resumes_at_the_last_whole_commit(tmp_path: Path) ->
     try:
         actions = server.call("GET", "/api/game/export", pin=None)[1]["actions"]
         assert actions == sent[: len(actions)] and len(actions) == len(sent) - 1
+    finally:
+        server.kill()
+
+
+def test_a_journal_that_is_not_a_database_is_set_aside_and_the_table_starts(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "journal.sqlite").write_bytes(b"scribbled over " * 400)
+    server = Server(tmp_path).start()
+    try:
+        state = server.state()
+        assert state["game"] is None
+        assert any("not a usable journal" in m["text"] and "moved to" in m["text"]
+                   for m in state["messages"]), state["messages"]
+        assert server.call("POST", "/api/game", SETUP)[0] == 200
+    finally:
+        server.kill()
+    kept = list(tmp_path.glob("journal.sqlite.unusable-*"))
+    assert kept and kept[0].read_bytes().startswith(b"scribbled over")
+    server.start()  # and the new journal resumes as usual
+    try:
+        assert server.state()["game"] is not None
+    finally:
+        server.kill()
+
+
+def test_an_action_the_rules_no_longer_accept_resumes_before_it_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """E.g. after an update changed a rule: the table starts, it does not crash-loop."""
+    server = Server(tmp_path).start()
+    try:
+        sent = _play(server, 3)
+    finally:
+        server.kill()
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    body = '{"bid":"1x2","player":"Nobody"}'
+    db.execute("INSERT INTO actions (game_id, seq, body, crc) VALUES "
+               "((SELECT MAX(id) FROM games), 4, ?, ?)", (body, zlib.crc32(body.encode())))
+    db.commit()
+    db.close()
+    server.start()
+    try:
+        state = server.state()
+        assert state["actions_count"] == 3
+        assert any("action 4 no longer applies" in m["text"] for m in state["messages"])
+        again = next_action(state, random.Random(4))
+        assert again is not None and server.call("POST", "/api/action", again)[0] == 200
+    finally:
+        server.kill()
+    server.start()
+    try:
+        assert server.call("GET", "/api/game/export", pin=None)[1]["actions"] == \
+            sent + [canonical(again)]
     finally:
         server.kill()
