@@ -394,7 +394,8 @@ class Table:
                     raise TableError("the game moved on while the camera was reading; try again")
                 reveal_id = self.reveals.next_id()
                 if reading.annotated_jpeg is not None:
-                    self.reveals.save_image(reveal_id, reading.annotated_jpeg)
+                    with self._storing(f"the photo of reveal {reveal_id}"):
+                        self.reveals.save_image(reveal_id, reading.annotated_jpeg)
                 if previous_review is not None:
                     self._discard_review(previous_review, f"re-captured as {reveal_id}")
                 record = {
