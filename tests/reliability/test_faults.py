@@ -436,3 +436,28 @@ def test_a_confirm_the_journal_refuses_leaves_the_review_pending_across_a_restar
         assert response.status_code == 200 and response.json["game"]["phase"] == "bidding"
     finally:
         table.close()
+
+
+def test_a_full_disk_during_a_capture_is_a_message_and_the_reveal_is_entered_by_hand(
+    data_dir: Path, review_profile: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    camera = ResilientCamera("scripted:", opener=lambda spec: ScriptedSource(
+        lambda n: noisy(60, n)))
+    table, client = make_client(data_dir, camera, review_profile)
+    try:
+        to_reveal(client)
+
+        def disk_full(self: Any, path: Path, data: bytes) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr("bluffcam.reveals.RevealStore._write", disk_full)
+        response = post(client, "/api/reveal/capture")
+        assert response.status_code == 503, response.get_data(as_text=True)[:300]
+        assert "No space left on device" in response.json["error"]["message"]
+        state = client.get("/api/state").json
+        assert state["game"]["phase"] == "reveal" and state["review"] is None
+        assert "nothing changed" in messages(state)
+        monkeypatch.undo()
+        assert_manual_reveal_goes_on(client)
+    finally:
+        table.close()
