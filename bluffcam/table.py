@@ -502,18 +502,28 @@ class Table:
             status="applied", how=how, action=action, action_index=index, confirmed=confirmed,
             corrections=corrections(read_values, confirmed), applied_at=time.time(),
         )
-        self.reveals.save(review.id, record)
+        self._save_evidence(review.id, record)
         self._reveal_ids[index] = review.id
         self._last_reveal = _last_reveal_json(record)
 
     def _discard_review(self, review: PendingReview, why: str) -> None:
+        self._review = None
         try:
             record = self.reveals.load(review.id)
         except UnknownRevealError:
             return
         record.update(status="discarded", why=why)
-        self.reveals.save(review.id, record)
-        self._review = None
+        self._save_evidence(review.id, record)
+
+    def _save_evidence(self, reveal_id: str, record: dict[str, Any]) -> None:
+        """Update a reveal record after its change was journalled: the change stands even if
+        the disk refuses the record (the board says so), so this never raises."""
+        try:
+            self.reveals.save(reveal_id, record)
+        except OSError as exc:
+            self._messages.append(_Message(
+                "warning", f"reveal {reveal_id}: its record could not be updated ({exc}); "
+                           "the game is not affected"))
 
     def _read_camera(self, hands: Mapping[str, Any]) -> RevealReading | None:
         """Run the reader over camera frames; a camera fault becomes a message, not an error."""
