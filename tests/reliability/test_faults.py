@@ -461,3 +461,34 @@ def test_a_full_disk_during_a_capture_is_a_message_and_the_reveal_is_entered_by_
         assert_manual_reveal_goes_on(client)
     finally:
         table.close()
+
+
+@pytest.mark.parametrize("how", ["reveal by hand", "undo"])
+def test_when_only_the_reveal_record_cannot_be_written_the_journalled_change_still_stands(
+    data_dir: Path, review_profile: Any, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """The journal took the change (it is acknowledged, and a restart replays it), so the
+    answer is 200 and the board hears of it; the reveal's evidence file is what is missing."""
+    camera = ResilientCamera("scripted:", opener=lambda spec: ScriptedSource(
+        lambda n: noisy(60, n)))
+    table, client = make_client(data_dir, camera, review_profile)
+    try:
+        to_reveal(client)
+        assert post(client, "/api/reveal/capture").json["review"] is not None
+        version = client.get("/api/state").json["version"]
+
+        def disk_full(self: Any, path: Path, data: bytes) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr("bluffcam.reveals.RevealStore._write", disk_full)
+        if how == "undo":
+            response = post(client, "/api/undo")
+        else:
+            response = post(client, "/api/action", {"reveal": HANDS})
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+        state = client.get("/api/state").json
+        assert state["review"] is None and state["version"] > version
+        assert state["actions_count"] == (1 if how == "undo" else 3)
+        assert "No space left on device" in messages(state)
+    finally:
+        table.close()
