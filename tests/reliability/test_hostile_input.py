@@ -9,6 +9,7 @@ import argparse
 import io
 import json
 import math
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -351,3 +352,25 @@ def test_nothing_outside_the_data_folder_is_read_or_written_over_http(tmp_path: 
     outside_after = {p for p in tmp_path.rglob("*") if data_dir not in p.parents}
     assert outside_after == outside_before, outside_after - outside_before
     assert (tmp_path / "secret.txt").read_text() == "not for guests"
+
+
+# ---------------------------------------------------------------------- names on the board
+
+HTML_SINKS = re.compile(r"\.(innerHTML|outerHTML|insertAdjacentHTML)\b|document\.write\(")
+
+
+def test_the_pages_put_names_and_messages_on_screen_as_text_never_as_html(
+    client: FlaskClient,
+) -> None:
+    """A player named <img src=x onerror=...> is shown as those characters, not run."""
+    scripts = sorted((Path(__file__).resolve().parents[2] / "web" / "static").rglob("*.js"))
+    assert scripts, "the dashboard's scripts were not found"
+    for script in scripts:
+        sinks = HTML_SINKS.findall(script.read_text(encoding="utf-8"))
+        assert not sinks, f"{script.name} writes HTML from strings: {sinks}"
+    evil = "<img src=x onerror=alert(1)>"
+    assert post_json(client, "/api/game", {**SETUP, "players": [evil, "Ben"],
+                                           "starter": "Ben"}).status_code == 200
+    for page in ("/", "/control", "/review"):
+        html = client.get(page).get_data(as_text=True)
+        assert evil not in html  # server-side templates escape (or do not embed) names
