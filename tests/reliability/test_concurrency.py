@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from reliability_helpers import PIN, EventReader, Server, next_action
 
-from bluffcam.table import Table
+from bluffcam.table import SUBSCRIBER_BACKLOG, Table
 from engine import Game, Journal, action_to_json, parse_action
 
 SETUP = {"game": "bluff", "players": ["Ann", "Ben", "Cho", "Dee"], "starter": "Ann",
@@ -170,3 +170,24 @@ def test_real_server_under_concurrent_posts_keeps_every_board_in_step(tmp_path: 
         assert board.error is None, board.error
         check_events_in_order([v for v, _, _ in board.events], [c for _, c, _ in board.events],
                               len(outcome.accepted))
+
+
+def test_a_stalled_board_skips_to_the_newest_state_and_never_blocks_the_table(
+    table: Table,
+) -> None:
+    """Each event is the whole state, so a board that fell far behind needs only the newest."""
+    table.new_game(SETUP)
+    stalled = table.subscribe()
+    rng = random.Random(3)
+    for _ in range(SUBSCRIBER_BACKLOG * 2):  # the table never waits for the stalled board
+        action = next_action(table.state(), rng, CHALLENGE_P)
+        assert action is not None
+        table.submit(action)
+    queued = []
+    while not stalled.empty():
+        queued.append(json.loads(stalled.get_nowait()))
+    versions = [state["version"] for state in queued]
+    assert len(queued) <= SUBSCRIBER_BACKLOG
+    assert versions == sorted(set(versions)), "what it gets is still in order"
+    assert queued[-1]["version"] == table.version and queued[-1] == table.state()
+    table.unsubscribe(stalled)
