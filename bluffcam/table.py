@@ -199,7 +199,10 @@ class Table:
                 if self._actions[index] == record.get("action"):
                     self._reveal_ids[index] = record["id"]
                     self._last_reveal = _last_reveal_json(record)
-            elif status == "needs_review" and index == len(self._actions) and self._in_reveal():
+            elif (status in ("needs_review", "applied") and index == len(self._actions)
+                  and self._in_reveal()):
+                # "applied" here: its record was written but the power went before the journal
+                # took the reveal, so it never happened; a person looks at it again
                 self._review = PendingReview(
                     id=record["id"],
                     seats=record["read"],
