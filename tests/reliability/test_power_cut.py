@@ -292,3 +292,47 @@ def test_an_action_the_rules_no_longer_accept_resumes_before_it_and_says_so(
             sent + [canonical(again)]
     finally:
         server.kill()
+
+
+class PowerCut(BaseException):
+    """The process dies here: nothing after this line runs."""
+
+
+def test_a_cut_between_the_reveal_record_and_its_journal_entry_keeps_the_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reveal record is written (fsynced) just before the journal commit; dying between
+    the two must leave the review waiting, not lost."""
+    from bluffcam.table import Table
+    from calibration import load_profile
+    from hardware.cameras import open_camera
+
+    profile_path, frames = write_review_table(tmp_path / "table")
+    profile = load_profile(profile_path)
+    data_dir = tmp_path / "data"
+    table = Table(data_dir / "journal.sqlite", open_camera(f"files:{frames}"), profile,
+                  data_dir=data_dir)
+    table.new_game({"game": "bluff", "players": ["West", "East"], "starter": "West"})
+    table.submit({"player": "West", "bid": "2x3"})
+    table.submit({"player": "East", "challenge": True})
+    review = table.capture_reveal()["review"]
+    assert review is not None
+
+    def die(self: Any, action: Any) -> int:
+        raise PowerCut
+
+    monkeypatch.setattr(Journal, "append", die)
+    with pytest.raises(PowerCut):
+        table.confirm_review(review["id"], {"West": [1, 2, 3, 4, 5], "East": [6, 6, 5, 4, 3]})
+    monkeypatch.undo()
+    table.close()
+    resumed = Table(data_dir / "journal.sqlite", None, profile, data_dir=data_dir)
+    try:
+        state = resumed.state()
+        assert state["actions_count"] == 2 and state["game"]["phase"] == "reveal"
+        assert state["review"] is not None and state["review"]["id"] == review["id"]
+        after = resumed.confirm_review(review["id"], {"West": [1, 2, 3, 4, 5],
+                                                      "East": [6, 6, 5, 4, 3]})
+        assert after["game"]["phase"] == "bidding"
+    finally:
+        resumed.close()
