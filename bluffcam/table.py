@@ -190,19 +190,23 @@ class Table:
 
     def _restore_reveals(self) -> None:
         """Re-link reveal records (ids, last photo, a pending review) to the resumed game."""
+        game_id = self._journal_game_id()
         for record in self.reveals.all():
             if record.get("setup") != self._setup:
                 continue
+            if record.get("game", game_id) != game_id:  # an earlier game with the same setup
+                continue
             index = int(record.get("action_index", -1))
             status = record.get("status")
+            # "applied" but not in the journal: the record was written, then the power went
+            # before the journal took the reveal, so it never happened; a person looks again
+            lost = status == "applied" and record.get("game") == game_id
             if status == "applied" and 0 <= index < len(self._actions):
                 if self._actions[index] == record.get("action"):
                     self._reveal_ids[index] = record["id"]
                     self._last_reveal = _last_reveal_json(record)
-            elif (status in ("needs_review", "applied") and index == len(self._actions)
-                  and self._in_reveal()):
-                # "applied" here: its record was written but the power went before the journal
-                # took the reveal, so it never happened; a person looks at it again
+            elif (status == "needs_review" or lost) and index == len(self._actions) \
+                    and self._in_reveal():
                 self._review = PendingReview(
                     id=record["id"],
                     seats=record["read"],
@@ -404,6 +408,7 @@ class Table:
                 record = {
                     "id": reveal_id,
                     "setup": self._setup,
+                    "game": self._journal_game_id(),
                     "action_index": action_index,
                     "read": reading.seats,
                     "set_aside": reading.set_aside,
@@ -637,6 +642,11 @@ class Table:
         )
 
     # ------------------------------------------------------------------ helpers
+
+    def _journal_game_id(self) -> int | None:
+        """The journal's id of the current game: tells apart games with the same setup."""
+        games = self._journal.games()
+        return games[-1][0] if games else None
 
     def _require_game(self) -> Game:
         if self._game is None:
