@@ -128,6 +128,7 @@ def test_sigkill_at_random_points_resumes_at_the_last_acknowledged_action(
 ) -> None:
     seed = int(os.environ.get("BLUFFCAM_SEED", random.randrange(1 << 30)))
     rng = random.Random(seed)
+    print(f"BLUFFCAM_SEED={seed} replays this run")
     profile, _ = write_review_table(tmp_path / "table")
     data_dir = tmp_path / "data"
     data_dir.mkdir()
