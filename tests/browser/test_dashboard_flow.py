@@ -78,9 +78,16 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     expect(tv.get_by_test_id("pin")).to_have_text(live_server.pin)  # the TV is the table's machine
     expect(tv.locator(".player")).to_have_count(2)
 
-    # The picker opens on the lowest legal bid; Ann raises it to 2 × 4s.
+    # The picker opens on the lowest legal bid; Ann raises it to 2 × 4s and re-rolls,
+    # showing one 4 in front of her cup.
     expect(phone.locator("#bid-count")).to_have_text("1")
+    phone.check("#reroll-toggle")
+    expect(phone.locator("#bid-submit")).to_be_disabled()  # nothing put aside yet
+    phone.click("button[aria-label='put aside 4']")
+    expect(phone.locator("#bid-submit")).to_be_enabled()
     bid(phone, 2, 4)
+    expect(tv.locator(".player[data-player=Ann] .player-count")).to_have_text("3 dice · 1 shown")
+    expect(tv.locator(".player[data-player=Ann] .die-ivory")).to_have_count(1)
     expect(phone.locator("#status-bid")).to_have_text("2 × 4s")
     # ...and the board follows without a reload.
     expect(tv.get_by_test_id("current-bid")).to_contain_text("2")

@@ -61,7 +61,9 @@ export async function api(method, path, body, { pin = getPin() } = {}) {
 
 /** Words for an ApiError, with its rule id when the server gave one. */
 export function describeError(error) {
-  if (error instanceof ApiError && error.rule) return `${error.message} (${error.rule})`;
+  if (error instanceof ApiError && error.rule && !error.message.includes(error.rule)) {
+    return `${error.message} (${error.rule})`;
+  }
   return error && error.message ? error.message : String(error);
 }
 

@@ -101,8 +101,9 @@ function renderCurrentBid(state) {
     return;
   }
   const bid = game && game.bid ? parseBid(game.bid) : null;
+  node.hidden = !game || game.phase === "over";
   if (!bid || bid.face === undefined) {
-    fill(node, el("div", { class: "bid-empty" }, game && game.phase !== "over" ? "no bid yet" : ""));
+    fill(node, el("div", { class: "bid-empty" }, "no bid yet"));
     node.dataset.bid = "";
     return;
   }
@@ -323,7 +324,7 @@ function renderLastReveal(state) {
   }
   const corrected = correctionsText(view.photo);
   fill(node,
-    el("div", { class: "reveal-grid" },
+    el("div", { class: `reveal-grid${view.photo && view.photo.image_url ? "" : " no-photo"}` },
       view.photo && view.photo.image_url ? el("a", { class: "reveal-photo", href: view.photo.image_url, target: "_blank" },
         el("img", { src: view.photo.image_url, alt: "The annotated reveal photo" })) : null,
       el("div", { class: "reveal-text" },
