@@ -37,7 +37,7 @@ def draw_scene(dice: Sequence[SceneDie]) -> Any:
 
 @lru_cache(maxsize=4)
 def _draw(dice: tuple[SceneDie, ...]) -> Any:
-    frame = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    frame: Any = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
     frame[:] = (70, 92, 38)  # felt green (BGR)
     noise = np.random.default_rng(7).integers(0, 12, (HEIGHT, WIDTH, 1), dtype=np.uint8)
     frame = cv2.add(frame, np.repeat(noise, 3, axis=2))

@@ -94,6 +94,7 @@ def test_impus_renders_cards_pile_and_claim(phone: Any, tv: Any, live_server: Li
     expect(tv.locator("#game-extras")).to_contain_text("Ann: 2 × orc")
     expect(tv.get_by_test_id("turn")).to_have_text("Ben")
     expect(phone.locator("#doubt")).to_be_visible()
+    expect(phone.locator("#status-pile")).to_have_text("Pile: 2 cards claimed as orc")
     tv.screenshot(path=str(screenshot_dir / "board-impus.png"), full_page=True)
     phone.screenshot(path=str(screenshot_dir / "control-impus.png"), full_page=True)
 

@@ -135,14 +135,18 @@ function statusCard() {
   if (game.phase === "reveal") headline = state.review ? "Check the reading" : "Lift the cups!";
   if (game.phase === "over") headline = `${game.winner ?? "Nobody"} wins!`;
   const bid = game.bid ? parseBid(game.bid) : null;
+  const impusLine = game.game === "impus"
+    ? el("div", { class: "status-line", id: "status-pile" }, game.claim
+      ? `Pile: ${game.pile ?? 0} cards claimed as ${game.claim}` : "No pile yet: the next player starts one.")
+    : null;
   return el("section", { class: "card status-card", "aria-live": "polite" },
     el("div", { class: "status-line" }, `${kind} · ${game.phase}`),
     el("div", { class: "status-turn", id: "status-turn" }, headline),
-    bid && bid.face !== undefined ? el("div", { class: "status-bid" },
+    impusLine || (bid && bid.face !== undefined ? el("div", { class: "status-bid" },
       "Bid: ", el("strong", { id: "status-bid" }, bidWords(bid)),
       die(bid.face === null ? "*" : bid.face, { size: 34, variant: "red" }),
       state.bidder ? el("span", { class: "muted" }, ` by ${state.bidder}`) : null)
-      : el("div", { class: "status-line" }, game.phase === "bidding" ? "No bid yet this round." : ""),
+      : el("div", { class: "status-line" }, game.phase === "bidding" ? "No bid yet this round." : "")),
     lastNote ? el("p", { class: "ok-note", role: "status" }, lastNote) : null);
 }
 
