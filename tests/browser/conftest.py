@@ -46,6 +46,23 @@ def _in_ci() -> bool:
     return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
+def scene_profile() -> Any:
+    """A calibration profile whose two seat zones surround the scene's two groups of dice."""
+    from calibration.geometry import as_polygon
+    from calibration.profile import Profile
+    from calibration.zones import SeatZone, SeatZones
+
+    def box(x0: int, y0: int, x1: int, y1: int) -> Any:
+        return as_polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+
+    seats = (
+        SeatZone("Seat 1", box(150, 190, 430, 470), front=box(190, 470, 390, 530)),
+        SeatZone("Seat 2", box(550, 190, 830, 470), front=box(590, 470, 790, 530)),
+    )
+    return Profile(name="browser-tests", camera="scene", resolution=(960, 540),
+                   table_area=box(0, 0, 960, 540), seat_zones=SeatZones(seats))
+
+
 @dataclass
 class SceneCamera:
     """A camera that always sees the drawn scene (what `Table` needs: spec, frames, read)."""
@@ -136,7 +153,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     from web import create_app
 
     data = tmp_path_factory.mktemp("table")
-    table = Table(data / "journal.sqlite", camera=SceneCamera(), data_dir=data,
+    table = Table(data / "journal.sqlite", camera=SceneCamera(), profile=scene_profile(),
+                  data_dir=data,
                   reveal_reader=misreading_reader)
     app = create_app({"TABLE_PIN": TABLE_PIN, "DATA_DIR": str(data), "TESTING": True,
                       "SSE_HEARTBEAT_S": 0.5}, table=table)
