@@ -2,147 +2,30 @@
 
 The server is the real app (`web.create_app`) around a real `Table` on a temporary journal,
 served by werkzeug in a thread on 127.0.0.1. Only the camera is a stand-in: it shows a
-scene this file draws (dice at known places), and the reveal reader reports those dice
+scene `browser_scene` draws (dice at known places), and the reveal reader reports those dice
 with one deliberate, low-confidence misread, so the review page has something to correct.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import threading
-import urllib.request
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_scene import SceneDie, draw_scene, encode_jpeg
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-TABLE_PIN = "2468"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-
-#: what is really on the table in the stand-in camera's picture (Ann: 4 1 6, Ben: 4 4 2)
-SCENE: tuple[SceneDie, ...] = (
-    SceneDie("Ann", 4, 250, 300), SceneDie("Ann", 1, 330, 330), SceneDie("Ann", 6, 280, 390),
-    SceneDie("Ben", 4, 650, 290), SceneDie("Ben", 4, 730, 320), SceneDie("Ben", 2, 680, 395),
+from browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SCREENSHOTS,
+    TABLE_PIN,
+    LiveServer,
+    SceneCamera,
+    StreamCutter,
+    in_ci,
+    misreading_reader,
+    scene_profile,
 )
-#: the stand-in reader's one mistake: Ben's second 4 read as a 5, and it knows it is unsure
-MISREAD_INDEX = 4
-MISREAD_VALUE = 5
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-
-
-def scene_profile() -> Any:
-    """A calibration profile whose two seat zones surround the scene's two groups of dice."""
-    from calibration.geometry import as_polygon
-    from calibration.profile import Profile
-    from calibration.zones import SeatZone, SeatZones
-
-    def box(x0: int, y0: int, x1: int, y1: int) -> Any:
-        return as_polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-
-    seats = (
-        SeatZone("Seat 1", box(150, 190, 430, 470), front=box(190, 470, 390, 530)),
-        SeatZone("Seat 2", box(550, 190, 830, 470), front=box(590, 470, 790, 530)),
-    )
-    return Profile(name="browser-tests", camera="scene", resolution=(960, 540),
-                   table_area=box(0, 0, 960, 540), seat_zones=SeatZones(seats))
-
-
-@dataclass
-class SceneCamera:
-    """A camera that always sees the drawn scene (what `Table` needs: spec, frames, read)."""
-
-    spec: str = "scene:browser-tests"
-    status: str = "ok"
-
-    def read(self) -> Any:
-        return draw_scene(SCENE)
-
-    def frames(self) -> Iterator[Any]:
-        frame = draw_scene(SCENE)
-        while True:
-            yield frame
-
-
-def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any:
-    """Reads the scene's dice, one of them wrongly and with low confidence."""
-    from bluffcam.vision_adapter import RevealReading
-
-    frame = next(iter(frames))
-    seats: dict[str, list[dict[str, Any]]] = {name: [] for name in expected}
-    problems = []
-    for index, d in enumerate(SCENE):
-        value, confidence = d.value, 0.97
-        if index == MISREAD_INDEX:
-            value, confidence = MISREAD_VALUE, 0.41
-            problems.append({"kind": "low_confidence", "seat": d.seat, "x": d.x, "y": d.y,
-                             "message": f"{d.seat}: a die read as {value} is unsure (41%)"})
-        seats.setdefault(d.seat, []).append(
-            {"value": value, "x": float(d.x), "y": float(d.y), "confidence": confidence})
-    return RevealReading(seats=seats, set_aside={}, problems=problems, needs_review=True,
-                         annotated_jpeg=encode_jpeg(frame))
-
-
-class StreamCutter:
-    """WSGI middleware that can take the live stream down, as a flaky Wi-Fi or a restart would.
-
-    While ``down`` is set, open ``/api/events`` streams end at their next heartbeat and new
-    ones are answered 503, so the pages must notice and reconnect by themselves.
-    """
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.down = threading.Event()
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        if environ.get("PATH_INFO") != "/api/events":
-            return self.app(environ, start_response)
-        if self.down.is_set():
-            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
-            return [b"the table is restarting"]
-        return self._cut_when_down(self.app(environ, start_response))
-
-    def _cut_when_down(self, body: Any) -> Iterator[bytes]:
-        try:
-            for chunk in body:
-                if self.down.is_set():
-                    return
-                yield chunk
-        finally:
-            close = getattr(body, "close", None)
-            if close is not None:
-                close()
-
-
-@dataclass
-class LiveServer:
-    url: str
-    pin: str
-    table: Any
-    cutter: StreamCutter
-
-    def post(self, path: str, body: Any) -> Any:
-        """A PIN-carrying JSON POST, as the control page makes it."""
-        request = urllib.request.Request(
-            self.url + path, data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json", "X-Table-PIN": self.pin})
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return json.loads(response.read())
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +57,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 def browser() -> Iterator[Any]:
     if not CHROMIUM.is_file():
         reason = f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)"
-        if _in_ci():
+        if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MISREAD_INDEX, MISREAD_VALUE, SCENE, LiveServer
+from browser_support import MISREAD_INDEX, MISREAD_VALUE, SCENE, LiveServer
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import LiveServer
+from browser_support import LiveServer
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
