@@ -42,6 +42,13 @@ SCENES: tuple[SceneSpec, ...] = (
     SceneSpec("single_close", ["skeleton"], seed=16, card_width=(240.0, 270.0), tilt=0.08),
     SceneSpec("small_far", ["faun", "troll", "imp"], seed=17, card_width=(95.0, 110.0), blur=1.0),
     SceneSpec("empty_table", [], seed=18),
+    SceneSpec(
+        "fanned_overlap",
+        ["gnome", "orc", "orc", "elf"],
+        seed=19,
+        fan=True,
+        card_width=(150.0, 170.0),
+    ),
 )
 
 

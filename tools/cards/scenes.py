@@ -55,6 +55,7 @@ class SceneSpec:
     noise: float = 4.0  # sensor noise standard deviation (grey levels)
     blur: float = 0.8  # gaussian blur sigma (px)
     jpeg_quality: int = 88
+    fan: bool = False  # overlap the cards in a row (each covers part of the previous one)
 
 
 def table_texture(width: int, height: int, rng: np.random.Generator) -> Image:
@@ -105,8 +106,35 @@ def _half_diagonal(quad: Points) -> float:
     return float(np.hypot(*(quad[0] - quad[2]))) / 2
 
 
+def _fan(spec: SceneSpec, camera: Points, rng: np.random.Generator) -> list[PlacedCard]:
+    """Cards in an overlapping row near the middle, as a batch pushed together."""
+    width, height = spec.size
+    for _attempt in range(200):
+        card_w = float(rng.uniform(*spec.card_width))
+        step = card_w * float(rng.uniform(0.55, 0.7))
+        start_x = width / 2 - step * (len(spec.kinds) - 1) / 2
+        y = height / 2 + float(rng.uniform(-40, 40))
+        placed = [
+            PlacedCard(
+                kind,
+                _card_quad(
+                    (start_x + i * step, y + float(rng.uniform(-15, 15))),
+                    card_w,
+                    float(rng.uniform(-0.25, 0.25)),
+                ),
+            )
+            for i, kind in enumerate(spec.kinds)
+        ]
+        seen = [cv2.perspectiveTransform(c.corners[None], camera)[0] for c in placed]
+        if all(np.all((s >= 12) & (s <= np.array([width, height]) - 12)) for s in seen):
+            return placed
+    raise ValueError(f"{spec.name}: the fan does not fit in the photo")
+
+
 def _place(spec: SceneSpec, camera: Points, rng: np.random.Generator) -> list[PlacedCard]:
     """Cards at random, non-overlapping spots on the top-down table, each wholly in the photo."""
+    if spec.fan:
+        return _fan(spec, camera, rng)
     width, height = spec.size
     placed: list[PlacedCard] = []
     for kind in spec.kinds:
