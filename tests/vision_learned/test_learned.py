@@ -1,0 +1,100 @@
+"""The die classifier on the project's own rendered dice (never used for training), and the
+rules refine_reading follows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.learned import (
+    MODEL_PATH,
+    NOT_A_DIE,
+    classify_crops,
+    face_size,
+    refine_reading,
+)
+from vision.types import Die, Reading
+
+SINGLE = Path(__file__).resolve().parents[1] / "data" / "single"
+
+
+def _rendered(style: str, value: int) -> tuple[np.ndarray, dict]:
+    truth = json.loads((SINGLE / f"{style}_{value}.json").read_text())
+    image = cv2.imread(str(SINGLE / f"{style}_{value}.jpg"), cv2.IMREAD_COLOR)
+    assert image is not None
+    return image, truth["dice"][0]
+
+
+def _die_from_truth(d: dict, value: int, confidence: float) -> Die:
+    return Die(value, d["x"], d["y"], confidence, np.array(d["outline"], dtype=np.float64))
+
+
+def test_model_file_is_small_and_loads() -> None:
+    assert MODEL_PATH.exists()
+    assert MODEL_PATH.stat().st_size < 2_000_000
+    values, probs = classify_crops(np.full((64, 64), 128, np.uint8), [(32, 32, 30)])
+    assert probs.shape == (1, 7)
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_names_each_value_of_a_rendered_white_die(value: int) -> None:
+    image, d = _rendered("white", value)
+    die = _die_from_truth(d, value, 0.9)
+    values, probs = classify_crops(image, [(die.x, die.y, face_size(die))])
+    assert values == [value], f"probabilities {np.round(probs, 3)}"
+
+
+def test_names_most_rendered_dice_of_every_style() -> None:
+    styles = sorted({p.stem.rsplit("_", 1)[0] for p in SINGLE.glob("*_1.jpg")})
+    assert styles, "no rendered single dice in tests/data/single"
+    right = total = 0
+    for style in styles:
+        for value in range(1, 7):
+            image, d = _rendered(style, value)
+            die = _die_from_truth(d, value, 0.9)
+            (got,), _ = classify_crops(image, [(die.x, die.y, face_size(die))])
+            right += int(got == value)
+            total += 1
+    assert right / total >= 0.85, f"{right}/{total} rendered dice named right"
+
+
+@pytest.mark.parametrize("grey", [0, 90, 200, 255])
+def test_blank_crop_is_not_a_die(grey: int) -> None:
+    frame = np.full((120, 160, 3), grey, np.uint8)
+    values, probs = classify_crops(frame, [(80, 60, 40)])
+    assert values == [NOT_A_DIE], f"probabilities {np.round(probs, 3)}"
+
+
+def test_empty_reading_stays_empty() -> None:
+    frame = np.zeros((100, 100, 3), np.uint8)
+    reading = Reading((), 100, 100, 0.6)
+    assert refine_reading(frame, reading) == reading
+
+
+def test_agreement_keeps_value_and_confidence() -> None:
+    image, d = _rendered("white", 5)
+    reading = Reading((_die_from_truth(d, 5, 0.8),), 320, 240, 0.6)
+    refined = refine_reading(image, reading)
+    assert [x.value for x in refined.dice] == [5]
+    assert refined.dice[0].confidence >= 0.8
+
+
+def test_disagreement_lowers_confidence_below_threshold() -> None:
+    image, d = _rendered("white", 5)
+    reading = Reading((_die_from_truth(d, 2, 0.95),), 320, 240, 0.6)
+    refined = refine_reading(image, reading)
+    assert len(refined.dice) == 1
+    assert refined.dice[0].confidence < reading.min_confidence
+    assert not refined.is_certain
+
+
+def test_confident_not_a_die_is_dropped() -> None:
+    frame = np.full((240, 320, 3), 120, np.uint8)
+    outline = np.array([[140, 100], [180, 100], [180, 140], [140, 140]], np.float64)
+    reading = Reading((Die(3, 160, 120, 0.9, outline),), 320, 240, 0.6)
+    assert refine_reading(frame, reading).dice == ()

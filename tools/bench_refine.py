@@ -1,0 +1,77 @@
+"""What the learned classifier adds: the manifest read by ``read_dice`` alone and by
+``refine_reading(read_dice(...))``, scored as ``bluffcam bench-vision`` scores it.
+
+    .venv/bin/python -m tools.bench_refine ../shared/datasets/manifest.json
+
+The honest figure is the held-out one (photos the classifier never trained on, listed in
+``vision/models/dice_value_holdout.json``); "all" includes its training photos. The last table
+is the classifier alone on the single-die crops (the whole image is one die).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from vision.bench import Entry, load_manifest, run_bench, summarise
+from vision.io import load_image
+from vision.learned import MODEL_PATH, classify_crops, refine_reading
+from vision.params import ReaderParams
+from vision.reader import read_dice
+from vision.types import Reading
+
+HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
+COLUMNS = ("accuracy", "precision", "image_exact", "face_error", "median_ms", "p95_ms")
+
+
+def refined_reader(frame: np.ndarray, params: ReaderParams | None = None) -> Reading:
+    return refine_reading(frame, read_dice(frame, params))
+
+
+def print_table(title: str, root: Path, entries: list[Entry]) -> None:
+    print(f"\n== {title} ({len(entries)} photos)")
+    print(f"{'group':24} {'reader':>8}" + "".join(f" {c:>11}" for c in COLUMNS))
+    for label, reader in (("classical", read_dice), ("refined", refined_reader)):
+        for s in summarise(run_bench(root, entries, reader=reader)):
+            row = s.to_json()
+            cells = "".join(f" {'-' if row[c] is None else row[c]:>11}" for c in COLUMNS)
+            print(f"{row['name']:24} {label:>8}{cells}")
+
+
+def crops_alone(root: Path, entries: list[Entry]) -> None:
+    """The classifier alone on single-die crops: the whole image is the die (with a margin)."""
+    crops = [e for e in entries if e.subset == "crop"]
+    if not crops:
+        return
+    correct = 0
+    for e in crops:
+        image = load_image(root / e.image)
+        h, w = image.shape[:2]
+        (value,), _ = classify_crops(image, [((w - 1) / 2, (h - 1) / 2, 0.8 * max(h, w))])
+        correct += int(value == e.dice[0].value)
+    print(f"classifier alone on {len(crops)} single-die crops: accuracy "
+          f"{correct / len(crops):.4f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("manifest", type=Path)
+    ap.add_argument("--held-out-only", action="store_true", help="skip the all-photos tables")
+    args = ap.parse_args()
+    root, entries = load_manifest(args.manifest)
+    held = set(json.loads(HOLDOUT_PATH.read_text()))
+    held_entries = [e for e in entries if e.image in held]
+    print_table("held out (never trained on)", root, held_entries)
+    print("held out:", end=" ")
+    crops_alone(root, held_entries)
+    if not args.held_out_only:
+        print_table("all photos (includes training photos)", root, entries)
+        print("all:", end=" ")
+        crops_alone(root, entries)
+
+
+if __name__ == "__main__":
+    main()

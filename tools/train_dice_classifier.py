@@ -1,0 +1,243 @@
+"""Train the die-face classifier behind ``vision.learned`` and export it to ONNX.
+
+Dev-time only (needs PyTorch: ``.venv/bin/pip install torch==2.13.0``; the runtime needs only
+OpenCV). Seeded and reproducible:
+
+    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json
+
+Training crops come from the manifest's labelled boxes (the photos are read in place, never
+copied), plus drawn synthetic dice, plus "not a die" crops from the same photos away from every
+box. A fixed 20% of the photos of each source (by a seeded shuffle) is held out; the held-out
+list is written beside the model so that ``tools/bench_refine.py`` scores only unseen photos.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tools.render.dice import pip_layout
+from vision.bench import Entry, load_manifest
+from vision.io import load_image
+from vision.learned import CROP_PX, CROP_SCALE, MODEL_PATH, NOT_A_DIE, die_crop, normalise
+
+HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
+HOLDOUT_FRACTION = 0.2
+#: patches are cached at this size, spanning PATCH_SPAN face sizes, then augmented
+PATCH_PX = 112
+PATCH_SPAN = 2.6
+#: matteo boxes hug the pips of faces 1-3; its dice are never smaller than this on the webcam
+MATTEO_MIN_FACE = 40.0
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    """A grey square around one sample, PATCH_SPAN face sizes wide; label 0 = not a die."""
+
+    pixels: NDArray[np.uint8]
+    label: int
+    source: str
+
+
+def split_holdout(entries: list[Entry], seed: int) -> set[str]:
+    """Image paths held out: HOLDOUT_FRACTION of each source, by a seeded shuffle."""
+    rng = random.Random(seed)
+    held: set[str] = set()
+    for source in sorted({e.source for e in entries}):
+        images = sorted(e.image for e in entries if e.source == source)
+        rng.shuffle(images)
+        held.update(images[: round(len(images) * HOLDOUT_FRACTION)])
+    return held
+
+
+def face_size_of(entry: Entry, box: tuple[float, float, float, float]) -> float:
+    """The top-face extent a box stands for (matteo boxes of faces 1-3 hug the pips)."""
+    side = max(box[2], box[3])
+    if entry.source == "matteo":
+        side = max(side, MATTEO_MIN_FACE)
+    elif entry.source == "epanemu":
+        side *= 0.85  # the box holds the whole visible die, sides included
+    elif entry.subset == "crop":
+        side /= CROP_SCALE * 0.8  # the whole crop is the die and a little felt
+    return side
+
+
+def _patch(grey: NDArray[np.uint8], cx: float, cy: float, face: float) -> NDArray[np.uint8]:
+    return die_crop(grey, cx, cy, PATCH_SPAN * face, out_px=PATCH_PX)
+
+
+def photo_patches(root: Path, entry: Entry, rng: np.random.Generator) -> list[Patch]:
+    """The labelled dice of one photo, and as many background patches away from them."""
+    image = load_image(root / entry.image)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    h, w = grey.shape
+    out: list[Patch] = []
+    centres: list[tuple[float, float, float]] = []
+    for d in entry.dice:
+        if d.box is None:
+            continue
+        x, y, bw, bh = d.box
+        face = face_size_of(entry, d.box)
+        cx, cy = x + bw / 2, y + bh / 2
+        centres.append((cx, cy, max(face, bw, bh)))
+        out.append(Patch(_patch(grey, cx, cy, face), d.value, entry.source))
+    if entry.subset == "crop" or not entry.complete or not centres:
+        return out
+    faces = [c[2] for c in centres]
+    for _ in range(len(centres) + 1):
+        for _try in range(20):
+            face = float(rng.choice(faces)) * rng.uniform(0.7, 1.4)
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if all(np.hypot(cx - a, cy - b) > 0.9 * (s + face) for a, b, s in centres):
+                out.append(Patch(_patch(grey, cx, cy, face), NOT_A_DIE, entry.source))
+                break
+    return out
+
+
+def drawn_die(value: int, rng: np.random.Generator) -> NDArray[np.uint8]:
+    """A drawn die patch (face PATCH_PX/PATCH_SPAN wide) of random shade and pip style."""
+    face = PATCH_PX / PATCH_SPAN
+    table = int(rng.integers(0, 256))
+    body = int(rng.integers(0, 256))
+    while abs(body - table) < 40:
+        body = int(rng.integers(0, 256))
+    pip = 20 if body > 128 else 235
+    img = np.full((PATCH_PX, PATCH_PX), table, np.uint8)
+    c = PATCH_PX / 2
+    half = face / 2
+    cv2.rectangle(img, (round(c - half), round(c - half)), (round(c + half), round(c + half)),
+                  body, -1, cv2.LINE_AA)
+    r = face * rng.uniform(0.08, 0.12)
+    for px, py in pip_layout(value, rng.uniform(0.45, 0.6)):
+        cv2.circle(img, (round(c + px * half), round(c + py * half)), round(r), pip, -1,
+                   cv2.LINE_AA)
+    return img
+
+
+def augment(patch: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """One random view: rotation, scale and centre jitter, contrast, blur, noise, JPEG."""
+    face = PATCH_PX / PATCH_SPAN
+    side = CROP_SCALE * face * rng.uniform(0.8, 1.3)
+    jitter = 0.08 * face
+    cx = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
+    cy = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
+    crop = die_crop(patch, cx, cy, side, angle=rng.uniform(0, 360)).astype(np.float32)
+    crop = crop * rng.uniform(0.6, 1.3) + rng.uniform(-40, 40)
+    if rng.random() < 0.1:
+        crop = 255 - crop  # light pips on dark dice
+    if rng.random() < 0.4:
+        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.3))
+    if rng.random() < 0.4:
+        crop = crop + rng.normal(0, rng.uniform(2, 12), crop.shape)
+    out = np.clip(crop, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        out = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+    return out
+
+
+def build_net():  # type: ignore[no-untyped-def]
+    import torch.nn as nn
+
+    def block(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(),
+                nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(), nn.MaxPool2d(2)]
+
+    return nn.Sequential(*block(1, 16), *block(16, 32), *block(32, 64),
+                         nn.Conv2d(64, 96, 3, padding=1), nn.ReLU(),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, 7))
+
+
+def evaluate(net, patches: list[Patch], rng: np.random.Generator) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """Accuracy per source (and for 'not a die') on centred, unrotated crops of held-out photos."""
+    import torch
+
+    crops = np.stack([die_crop(p.pixels, PATCH_PX / 2, PATCH_PX / 2,
+                               CROP_SCALE * PATCH_PX / PATCH_SPAN) for p in patches])
+    net.eval()
+    with torch.no_grad():
+        pred = net(torch.from_numpy(normalise(crops))).argmax(1).numpy()
+    result: dict[str, float] = {}
+    for group in sorted({p.source for p in patches}) + ["not-a-die"]:
+        idx = [k for k, p in enumerate(patches)
+               if (p.label == NOT_A_DIE if group == "not-a-die"
+                   else p.source == group and p.label != NOT_A_DIE)]
+        if idx:
+            ok = sum(int(pred[k] == patches[k].label) for k in idx)
+            result[group] = round(ok / len(idx), 4)
+            result[f"{group}_n"] = len(idx)
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("manifest", type=Path)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--drawn-per-value", type=int, default=150)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    root, entries = load_manifest(args.manifest)
+    held = split_holdout(entries, args.seed)
+    train: list[Patch] = []
+    test: list[Patch] = []
+    t0 = time.time()
+    for entry in entries:
+        (test if entry.image in held else train).extend(photo_patches(root, entry, rng))
+    for value in range(1, 7):
+        train.extend(Patch(drawn_die(value, rng), value, "drawn")
+                     for _ in range(args.drawn_per_value))
+    print(f"{len(train)} training and {len(test)} held-out patches "
+          f"({time.time() - t0:.0f}s)", flush=True)
+
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = args.epochs * ((2 * len(train)) // 128 + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    labels = np.array([p.label for p in train])
+    for epoch in range(args.epochs):
+        net.train()
+        order = rng.permutation(np.concatenate([np.arange(len(train))] * 2))
+        total, correct = 0.0, 0
+        for start in range(0, len(order), 128):
+            idx = order[start:start + 128]
+            x = torch.from_numpy(normalise(np.stack([augment(train[k].pixels, rng) for k in idx])))
+            y = torch.from_numpy(labels[idx])
+            out = net(x)
+            loss = loss_fn(out, y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+            correct += int((out.argmax(1) == y).sum())
+        print(f"epoch {epoch + 1}: loss {total / len(order):.3f} "
+              f"train acc {correct / len(order):.3f} held-out {evaluate(net, test, rng)} "
+              f"({time.time() - t0:.0f}s)", flush=True)
+
+    net.eval()
+    MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 1, CROP_PX, CROP_PX), str(MODEL_PATH),
+                      input_names=["crop"], output_names=["logits"], opset_version=17,
+                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    HOLDOUT_PATH.write_text(json.dumps(sorted(held), indent=0) + "\n")
+    print(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size} bytes) and {HOLDOUT_PATH}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""A small learned die-face classifier that double-checks the classical reader.
+
+The classical reader (``vision.reader``) finds dice by their pips; this module names the
+value of a die from a square crop around it with a tiny CNN (``vision/models/dice_value.onnx``,
+trained by ``tools/train_dice_classifier.py``). Class 0 is "not a die", classes 1..6 are
+the face values. Runtime needs numpy and OpenCV only (``cv2.dnn``).
+
+``refine_reading`` never silently trusts either side: where the two agree the die keeps
+its value, where the classifier is confident and the reader was not the value follows the
+classifier, and where they disagree the die's confidence drops below the reading's
+threshold so that a human looks.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.types import Die, Reading
+
+MODEL_PATH = Path(__file__).with_name("models") / "dice_value.onnx"
+#: side in pixels of the grey crop the network sees
+CROP_PX = 48
+#: class index of "not a die"; classes 1..6 are the face values
+NOT_A_DIE = 0
+#: a crop spans this many times the die's top-face extent (training uses the same scale)
+CROP_SCALE = 1.6
+#: the classifier's probability above which it may override or drop
+CONFIDENT = 0.9
+
+_lock = threading.Lock()
+_net: Any = None
+
+
+def _load_net() -> Any:
+    """The ONNX network, loaded once (cv2.dnn nets are not safe to share mid-forward)."""
+    global _net
+    if _net is None:
+        if not MODEL_PATH.exists():
+            raise FileNotFoundError(
+                f"{MODEL_PATH}: the die classifier model is missing; "
+                "run tools/train_dice_classifier.py to make it"
+            )
+        _net = cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+    return _net
+
+
+def _grey(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    if frame.ndim == 2:
+        return frame
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGRA2GRAY), dtype=np.uint8)
+    raise ValueError(f"frame must be grey, BGR or BGRA, got shape {frame.shape}")
+
+
+def die_crop(
+    grey: NDArray[np.uint8], cx: float, cy: float, side: float, angle: float = 0.0,
+    out_px: int = CROP_PX,
+) -> NDArray[np.uint8]:
+    """An ``out_px`` square crop of ``side`` pixels centred on (cx, cy), rotated by ``angle``
+    degrees; pixels outside the frame repeat the border. Large shrinks are area-averaged
+    first so that small pips do not alias away."""
+    if side <= 1:
+        raise ValueError(f"crop side must be over 1 pixel, got {side}")
+    s = out_px / side
+    if s < 0.7:
+        half = int(np.ceil(side * 0.75)) + 2
+        roi = cv2.getRectSubPix(grey, (2 * half, 2 * half), (float(cx), float(cy)))
+        shrink = min(1.0, 1.5 * s)
+        size = max(2, round(2 * half * shrink))
+        grey = np.asarray(cv2.resize(roi, (size, size), interpolation=cv2.INTER_AREA), np.uint8)
+        cx = cy = (size - 1) / 2
+        side *= size / (2 * half)
+        s = out_px / side
+    m = cv2.getRotationMatrix2D((float(cx), float(cy)), angle, s)
+    m[0, 2] += out_px / 2 - cx
+    m[1, 2] += out_px / 2 - cy
+    out = cv2.warpAffine(grey, m, (out_px, out_px), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, dtype=np.uint8)
+
+
+def normalise(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """(n, CROP_PX, CROP_PX) uint8 -> (n, 1, CROP_PX, CROP_PX) float32, each crop to zero mean
+    and unit spread, so that dice colour and lighting matter less."""
+    x = crops.astype(np.float32) / 255.0
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    std = x.std(axis=(1, 2), keepdims=True)
+    x = (x - mean) / np.maximum(std, 0.05)
+    return np.ascontiguousarray(x[:, None, :, :], dtype=np.float32)
+
+
+def classify(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Class probabilities (n, 7) for (n, CROP_PX, CROP_PX) grey crops."""
+    if len(crops) == 0:
+        return np.zeros((0, 7), dtype=np.float32)
+    blob = normalise(crops)
+    with _lock:
+        net = _load_net()
+        net.setInput(blob)
+        logits = np.asarray(net.forward(), dtype=np.float32).reshape(len(crops), -1)
+    logits -= logits.max(axis=1, keepdims=True)
+    e = np.exp(logits)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
+
+
+def classify_crops(
+    frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]]
+) -> tuple[list[int], NDArray[np.float32]]:
+    """For each (x, y, face_size) the most likely class (0 = not a die, 1..6 = value) and
+    the (n, 7) probabilities. ``face_size`` is the die's top-face extent in pixels."""
+    grey = _grey(frame)
+    crops = np.stack(
+        [die_crop(grey, x, y, CROP_SCALE * size) for x, y, size in centers_and_sizes]
+    ) if centers_and_sizes else np.zeros((0, CROP_PX, CROP_PX), np.uint8)
+    probs = classify(crops)
+    return [int(k) for k in probs.argmax(axis=1)], probs
+
+
+def face_size(die: Die) -> float:
+    """The die's top-face extent in pixels, from its outline."""
+    span = die.outline.max(axis=0) - die.outline.min(axis=0)
+    return float(max(span.max(), 4.0))
+
+
+def refine_reading(frame: NDArray[np.uint8], reading: Reading) -> Reading:
+    """``reading`` checked die by die against the classifier.
+
+    - both agree: the die keeps its value, with confidence no lower than before;
+    - the classifier says "not a die" with probability >= CONFIDENT: the die is dropped;
+    - they disagree and the classifier is confident: the classifier's value is kept but the
+      confidence is capped below the reading's threshold (a human must look);
+    - they disagree and the classifier is unsure: the reader's value is kept, confidence
+      likewise capped below the threshold.
+    """
+    if not reading.dice:
+        return reading
+    _, probs = classify_crops(frame, [(d.x, d.y, face_size(d)) for d in reading.dice])
+    doubtful = reading.min_confidence * 0.9
+    dice: list[Die] = []
+    for die, p in zip(reading.dice, probs, strict=True):
+        best = int(p.argmax())
+        if best == NOT_A_DIE and p[NOT_A_DIE] >= CONFIDENT:
+            continue
+        if best == die.value:
+            confidence = max(die.confidence, min(float(p[best]), 1.0))
+            dice.append(replace(die, confidence=float(np.clip(confidence, 0.0, 1.0))))
+            continue
+        value = best if best != NOT_A_DIE and p[best] >= CONFIDENT else die.value
+        confidence = min(die.confidence, float(p[value]), doubtful)
+        dice.append(replace(die, value=value, confidence=float(np.clip(confidence, 0.0, 1.0))))
+    return Reading(dice=tuple(dice), width=reading.width, height=reading.height,
+                   min_confidence=reading.min_confidence)
