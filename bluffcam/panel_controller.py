@@ -10,6 +10,10 @@ Keys: FACE cycles the face (lowest legal count for it); UP/DOWN change the count
 REROLL bids and re-rolls (the table's camera reads the set-aside dice); DOUBT challenges
 (Bluff), calls "Scam!" (Scam) or says "don't believe" (Impus); PASS passes (Scam); OK takes
 the reveal with the camera; UNDO clears the composed bid, a long UNDO undoes the last action.
+
+Impus (cards): FACE cycles the claimable kinds (never the imp), UP/DOWN the number of cards
+(1 to the cards in hand), BID plays them (naming the kind only for the first batch of a
+pile), DOUBT says "don't believe", REROLL casts a polymorph naming the selected kind.
 """
 
 from __future__ import annotations
@@ -72,6 +76,17 @@ class Draft:
         return cls(int(count), int(face))
 
 
+@dataclass(frozen=True, slots=True)
+class CardDraft:
+    """The Impus batch being composed: how many cards, and the kind selected with FACE."""
+
+    count: int
+    kind: str
+
+    def __str__(self) -> str:
+        return f"{self.count} × {self.kind}"
+
+
 class PanelController:
     """Consumes `PanelEvent`s; one instance per table. Thread-safe: one event at a time."""
 
@@ -91,6 +106,8 @@ class PanelController:
         self.on_draft = on_draft or (lambda text: log.debug("panel: %s", text))
         self._rounds_seen: int | None = None
         self.draft: Draft | None = None
+        #: the Impus batch being composed (None outside Impus or with nobody to play)
+        self.card_draft: CardDraft | None = None
         self._draft_basis: tuple[Any, ...] | None = None
         self._lock = threading.Lock()
         self.refused = 0
@@ -118,11 +135,22 @@ class PanelController:
     def _sync_draft(self, state: Mapping[str, Any]) -> None:
         """Start again from the lowest legal raise whenever the turn or the bid changed."""
         game = self._game(state)
-        basis = (game.get("turn"), game.get("bid"), game.get("phase"))
+        basis = (game.get("turn"), game.get("bid"), game.get("phase"), game.get("claim"),
+                 game.get("pile"))
         if basis != self._draft_basis:
             self._draft_basis = basis
             raises = self._lowest_raises(state)
             self.draft = raises[0] if raises else None
+            self.card_draft = self._first_card_draft(game)
+
+    @staticmethod
+    def _first_card_draft(game: Mapping[str, Any]) -> CardDraft | None:
+        """One card of the pile's claim (or the first claimable kind for a new pile)."""
+        kinds = [str(k) for k in game.get("kinds") or []]
+        if game.get("game") != "impus" or game.get("turn") is None or not kinds:
+            return None
+        claim = game.get("claim")
+        return CardDraft(1, str(claim) if claim in kinds else kinds[0])
 
     def refresh(self) -> None:
         """Follow the table: seat LEDs on whoever's turn it is, the draft reset if needed."""
@@ -199,6 +227,8 @@ class PanelController:
             return True
         if turn is None:
             return self._refuse(f"{key.value}: nobody's turn now (phase {game.get('phase')})")
+        if kind == "impus" and key in (Key.FACE, Key.UP, Key.DOWN, Key.BID, Key.REROLL):
+            return self._impus(key, game, str(turn), kinds)
         if key in (Key.FACE, Key.UP, Key.DOWN):
             return self._compose(key, state)
         if key is Key.BID or key is Key.REROLL:
@@ -253,6 +283,53 @@ class PanelController:
             action["reroll"] = True
         self.table.submit(action, source="panel")
         self.on_message(f"{turn}: {'raise and re-roll ' if reroll else ''}{self.draft}")
+        return True
+
+    def _impus(self, key: Key, game: Mapping[str, Any], turn: str, legal: list[str]) -> bool:
+        """Compose and play a batch of cards, or cast a polymorph (Impus Bluff)."""
+        draft = self.card_draft
+        if draft is None or "play" not in legal:
+            return self._refuse(f"{key.value}: no cards can be played now")
+        kinds = [str(k) for k in game.get("kinds") or []]
+        in_hand = next(
+            (int(p.get("cards", 0)) for p in game.get("players", [])
+             if isinstance(p, Mapping) and p.get("name") == turn),
+            0,
+        )
+        claim = game.get("claim")
+        if key is Key.FACE:
+            at = kinds.index(draft.kind) if draft.kind in kinds else -1
+            self.card_draft = CardDraft(draft.count, kinds[(at + 1) % len(kinds)])
+        elif key is Key.UP:
+            if draft.count >= in_hand:
+                return self._refuse(f"{turn} holds only {in_hand} card(s)")
+            self.card_draft = CardDraft(draft.count + 1, draft.kind)
+        elif key is Key.DOWN:
+            if draft.count <= 1:
+                return self._refuse("a batch is at least one card")
+            self.card_draft = CardDraft(draft.count - 1, draft.kind)
+        elif key is Key.BID:
+            if claim is None:
+                action: dict[str, Any] = {"player": turn, "play": draft.count,
+                                          "claim": draft.kind}
+                said = f"{turn}: plays {draft}"
+            else:
+                action = {"player": turn, "play": draft.count}
+                said = f"{turn}: adds {draft.count} × {claim}"
+            self.table.submit(action, source="panel")
+            self.on_message(said)
+            return True
+        else:
+            if "polymorph" not in legal:
+                return self._refuse("REROLL: no polymorph can be cast now")
+            if draft.kind == claim:
+                return self._refuse(
+                    f"REROLL: the pile is already {draft.kind}; FACE picks another kind"
+                )
+            self.table.submit({"player": turn, "polymorph": draft.kind}, source="panel")
+            self.on_message(f"{turn}: polymorph → {draft.kind}")
+            return True
+        self.on_draft(f"cards: {self.card_draft}")
         return True
 
     # ------------------------------------------------------------------ loop
