@@ -21,7 +21,7 @@ from vision.io import load_image
 from vision.learned import MODEL_PATH, classify_crops, refine_reading
 from vision.params import ReaderParams
 from vision.reader import read_dice
-from vision.types import Reading
+from vision.types import Die, Reading
 
 HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 COLUMNS = ("accuracy", "precision", "image_exact", "face_error", "median_ms", "p95_ms")
@@ -29,6 +29,45 @@ COLUMNS = ("accuracy", "precision", "image_exact", "face_error", "median_ms", "p
 
 def refined_reader(frame: np.ndarray, params: ReaderParams | None = None) -> Reading:
     return refine_reading(frame, read_dice(frame, params))
+
+
+def confident_misreads(root: Path, entries: list[Entry]) -> None:
+    """Matched dice read wrong yet certain (confidence >= the reading's threshold): the silent
+    misreads the project must not make; and dice read right but left uncertain."""
+    for label, reader in (("classical", read_dice), ("refined", refined_reader)):
+        wrong_certain = wrong = right_uncertain = right = 0
+        for e in entries:
+            if any(d.box is None for d in e.dice):
+                continue
+            reading = reader(load_image(root / e.image))
+            for labelled, die in _matches(e, reading):
+                certain = die.confidence >= reading.min_confidence
+                if die.value == labelled:
+                    right += 1
+                    right_uncertain += int(not certain)
+                else:
+                    wrong += 1
+                    wrong_certain += int(certain)
+        print(f"{label:>9}: {wrong} matched dice misread, {wrong_certain} of them certain; "
+              f"{right} read right, {right_uncertain} of them left uncertain")
+
+
+def _matches(entry: Entry, reading: Reading) -> list[tuple[int, Die]]:
+    """(labelled value, matched die) by bench-vision's rule: the nearest unused centre inside
+    the box grown by 25% on each side."""
+    used: set[int] = set()
+    out = []
+    for d in entry.dice:
+        assert d.box is not None
+        x, y, w, h = d.box
+        inside = [k for k, p in enumerate(reading.dice) if k not in used
+                  and x - 0.25 * w <= p.x <= x + 1.25 * w and y - 0.25 * h <= p.y <= y + 1.25 * h]
+        if inside:
+            k = min(inside, key=lambda k: (reading.dice[k].x - x - w / 2) ** 2
+                    + (reading.dice[k].y - y - h / 2) ** 2)
+            used.add(k)
+            out.append((d.value, reading.dice[k]))
+    return out
 
 
 def print_table(title: str, root: Path, entries: list[Entry]) -> None:
@@ -67,10 +106,12 @@ def main() -> None:
     print_table("held out (never trained on)", root, held_entries)
     print("held out:", end=" ")
     crops_alone(root, held_entries)
+    confident_misreads(root, held_entries)
     if not args.held_out_only:
         print_table("all photos (includes training photos)", root, entries)
         print("all:", end=" ")
         crops_alone(root, entries)
+        confident_misreads(root, entries)
 
 
 if __name__ == "__main__":
