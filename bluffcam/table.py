@@ -374,6 +374,10 @@ class Table:
         reading to review too, so a recorded game is never adjudicated on a misread.
         """
         truth = truth if truth is not None else self._truth
+        from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
+
+        if card_reveals.is_card_reveal_due(self):
+            return card_reveals.capture_card_reveal(self)
         with self._capture_lock:
             with self._lock:
                 self._require_game()
@@ -457,6 +461,10 @@ class Table:
             review = self._review
             if review is None or review.id != review_id:
                 raise TableError(f"no pending review {review_id!r}", status=404)
+            from bluffcam import card_reveals
+
+            if card_reveals.is_card_review(review):
+                return card_reveals.confirm_card_review(self, review, seats)
             confirmed = _seat_values(seats, list(review.expected))
             record = self.reveals.load(review_id)
             self._apply_reveal(review_id, record, confirmed, how="confirmed")
@@ -743,7 +751,8 @@ def _last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
         "id": record["id"],
         "image_url": f"/api/reveals/{record['id']}/image" if record.get("has_image") else None,
         "seats": record.get("confirmed", {}),
-        "read": {seat: [int(d["value"]) for d in found] for seat, found in dice.items()},
+        "read": {seat: [d["value"] if record.get("kind") == "cards" else int(d["value"])
+                        for d in found] for seat, found in dice.items()},
         "dice": dice,
         "corrections": record.get("corrections", {}),
         "how": record.get("how"),

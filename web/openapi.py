@@ -54,6 +54,32 @@ def _change(summary: str, body: dict[str, Any] | None, *, extra: tuple[int, ...]
     return operation
 
 
+def _card_art_paths() -> dict[str, Any]:
+    """web/cards.py: the table's card art for Impus (cards confirm as ``{"cards": [kinds]}``)."""
+    kind = {"name": "kind", "in": "path", "required": True, "schema": {"type": "string"},
+            "description": "a card kind (lowercase name), e.g. orc, imp, polymorph"}
+    listing = _json({"type": "object", "properties": {
+        "registered": {"type": "array"}, "wanted": {"type": "array"},
+        "missing": {"type": "array"}}}, "the registered kinds and those still missing")
+    return {
+        "/api/cards": {"get": {"summary": "the registered card art", "responses": {
+            "200": listing}}},
+        "/api/cards/{kind}": {
+            "post": {"summary": "register one photo of a card of this kind (multipart `image`)",
+                     "security": [{"tablePin": []}, {"csrfToken": []}],
+                     "parameters": [kind],
+                     "requestBody": {"required": True, "content": {"multipart/form-data": {
+                         "schema": {"type": "object", "properties": {
+                             "image": {"type": "string", "format": "binary"},
+                             "csrf_token": {"type": "string"}, "pin": {"type": "string"}}}}}},
+                     "responses": {"200": listing, **_refusals(*_CHANGE)}},
+            "delete": {"summary": "forget the card art of this kind", "parameters": [kind],
+                       "security": [{"tablePin": []}],
+                       "responses": {"200": listing, **_refusals(*_CHANGE, 404)}},
+        },
+    }
+
+
 def describe() -> dict[str, Any]:
     """The OpenAPI document (a fresh dict each call)."""
     faces = {"type": "integer", "minimum": 1, "maximum": 6}
@@ -124,10 +150,11 @@ def describe() -> dict[str, Any]:
                 **_change("apply a person's (maybe corrected) reading of a pending review", {
                     "type": "object", "required": ["seats"],
                     "properties": {"seats": {"type": "object", "additionalProperties": {
-                        "type": "array", "items": {"oneOf": [faces, {
+                        "type": "array", "items": {"oneOf": [faces, {"type": "string"}, {
                             "type": "object", "properties": {"value": faces},
                             "required": ["value"]}]}}}}}, extra=(404,)),
                 "parameters": [_REVEAL_ID]}},
+            **_card_art_paths(),
             "/api/calibration/read": {"post": {
                 "summary": "test the reader on an uploaded photo (multipart `image`; at most "
                            "8 MiB and 24 megapixels, JPEG/PNG/BMP/WebP) or the camera",

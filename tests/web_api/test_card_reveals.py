@@ -1,0 +1,160 @@
+"""Impus at the table: card art registered through the API, then a doubted batch read by a
+``files:`` camera over rendered card scenes (tests/data/cards, made by tools/cards)."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from web_api_helpers import PIN, post
+
+from bluffcam.table import Table
+from hardware.cameras import FileCamera
+from web import create_app
+
+CARDS = Path(__file__).resolve().parents[1] / "data" / "cards"
+PLAYERS = ["Ann", "Ben", "Cho", "Dan"]
+
+
+class Rig:
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp = tmp_path
+        self.table = Table(tmp_path / "data" / "journal.sqlite")
+        app = create_app({"TESTING": True, "TABLE_PIN": PIN}, table=self.table)
+        self.client: FlaskClient = app.test_client()
+        self.token = self.client.get("/api/csrf").json["csrf_token"]
+
+    def upload(self, kind: str, data: bytes, *, pin: str | None = PIN) -> Any:
+        form = {"csrf_token": self.token, "image": (io.BytesIO(data), f"{kind}.jpg")}
+        if pin is not None:
+            form["pin"] = pin
+        return self.client.post(f"/api/cards/{kind}", data=form)
+
+    def register_all(self) -> None:
+        for photo in sorted((CARDS / "register").glob("*.jpg")):
+            assert self.upload(photo.stem, photo.read_bytes()).status_code == 200
+
+    def point_camera_at(self, scene: str, copies: int = 3) -> None:
+        folder = self.tmp / f"frames_{scene}"
+        folder.mkdir()
+        for i in range(copies):
+            shutil.copy(CARDS / "scenes" / f"{scene}.jpg", folder / f"{i:03d}.jpg")
+        self.table.set_camera(FileCamera(folder))
+
+    def doubt_a_batch(self, count: int) -> None:
+        assert post(self.client, "/api/game", {"game": "impus", "players": PLAYERS,
+                                               "starter": "Ann"}).status_code == 200
+        post(self.client, "/api/action", {"player": "Ann", "play": count, "claim": "orc"})
+        state = post(self.client, "/api/action", {"player": "Ben", "doubt": True}).json
+        assert state["game"]["reveal_due"] == count
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    r = Rig(tmp_path)
+    yield r
+    r.table.close()
+
+
+def test_card_art_is_registered_listed_and_deleted_with_the_pin(rig: Rig) -> None:
+    assert rig.client.get("/api/cards").json["registered"] == []
+    orc = (CARDS / "register" / "orc.jpg").read_bytes()
+    refused = rig.upload("orc", orc, pin=None)
+    assert refused.status_code == 401 and rig.client.get("/api/cards").json["registered"] == []
+    no_csrf = rig.client.post("/api/cards/orc", data={"pin": PIN, "image": (io.BytesIO(orc),
+                                                                             "orc.jpg")})
+    assert no_csrf.status_code == 403
+    not_image = rig.upload("orc", b"MZ not a photo")
+    assert not_image.status_code == 400 and "not an image" in not_image.json["error"]["message"]
+    bad_name = rig.upload("../orc", orc)
+    assert bad_name.status_code in (400, 404)
+    listing = rig.upload("orc", orc).json
+    assert listing["registered"] == ["orc"] and "orc" not in listing["missing"]
+    assert "imp" in listing["missing"] and "polymorph" in listing["wanted"]
+    gone = rig.client.delete("/api/cards/orc", headers={"X-Table-PIN": PIN})
+    assert gone.status_code == 200 and gone.json["registered"] == []
+    assert rig.client.delete("/api/cards/orc", headers={"X-Table-PIN": PIN}).status_code == 404
+
+
+def test_a_blank_photo_is_refused_naming_the_kind(rig: Rig) -> None:
+    import cv2
+    import numpy as np
+
+    ok, blank = cv2.imencode(".png", np.full((240, 320, 3), 90, dtype=np.uint8))
+    refused = rig.upload("elf", bytes(blank.tobytes()))
+    assert refused.status_code == 400 and "elf" in refused.json["error"]["message"]
+    assert rig.client.get("/api/cards").json["registered"] == []
+
+
+def test_a_sure_reading_of_the_doubted_batch_is_applied(rig: Rig) -> None:
+    rig.register_all()
+    rig.doubt_a_batch(2)
+    rig.point_camera_at("reveal_orc_imp")
+    state = post(rig.client, "/api/reveal/capture").json
+    assert state["review"] is None, state["review"]
+    assert state["game"]["phase"] == "bidding"
+    verdict = state["history"][-1]
+    assert sorted(verdict["revealed"]) == ["imp", "orc"] and verdict["truthful"] is False
+    assert verdict["taker"] == "Ann"  # I5: the checked player takes the pile
+    assert state["last_reveal"]["seats"] == {"cards": ["orc", "imp"]}
+    image = rig.client.get(state["last_reveal"]["image_url"])
+    assert image.status_code == 200 and image.mimetype == "image/jpeg"
+
+
+def test_a_count_that_does_not_match_waits_for_review_then_is_confirmed(rig: Rig) -> None:
+    rig.register_all()
+    rig.doubt_a_batch(3)  # three cards doubted, but the camera sees two
+    rig.point_camera_at("reveal_orc_imp")
+    state = post(rig.client, "/api/reveal/capture").json
+    review = state["review"]
+    assert review is not None and state["game"]["phase"] == "reveal"
+    assert [p["kind"] for p in review["problems"]] == ["count_mismatch"]
+    assert [c["value"] for c in review["seats"]["cards"]] == ["orc", "imp"]
+    assert review["expected"] == {"cards": 3}
+    wrong = post(rig.client, f"/api/reveals/{review['id']}/confirm",
+                 {"seats": {"cards": ["orc", "imp"]}})
+    assert wrong.status_code == 409 and wrong.json["error"]["rule"]  # the batch is 3 cards
+    assert rig.table.state()["review"] is not None
+    done = post(rig.client, f"/api/reveals/{review['id']}/confirm",
+                {"seats": {"cards": ["orc", "imp", "orc"]}}).json
+    assert done["review"] is None and done["history"][-1]["truthful"] is False
+    assert done["last_reveal"]["corrections"] == {"cards": {"removed": [], "added": ["orc"]}}
+
+
+def test_a_face_down_card_goes_to_review(rig: Rig) -> None:
+    rig.register_all()
+    rig.doubt_a_batch(3)
+    rig.point_camera_at("face_down_among")
+    review = post(rig.client, "/api/reveal/capture").json["review"]
+    assert review is not None and any(p["kind"] == "uncertain" for p in review["problems"])
+    assert None in [c["value"] for c in review["seats"]["cards"]]
+
+
+def test_a_reveal_needs_the_card_art_first(rig: Rig) -> None:
+    rig.doubt_a_batch(2)
+    rig.point_camera_at("reveal_orc_imp")
+    refused = post(rig.client, "/api/reveal/capture")
+    assert refused.status_code == 409 and "calibration page" in refused.json["error"]["message"]
+    assert rig.table.state()["game"]["phase"] == "reveal"
+
+
+def test_a_pending_card_review_survives_a_restart(rig: Rig) -> None:
+    rig.register_all()
+    rig.doubt_a_batch(3)
+    rig.point_camera_at("reveal_orc_imp")
+    review_id = post(rig.client, "/api/reveal/capture").json["review"]["id"]
+    rig.table.close()
+    again = Table(rig.tmp / "data" / "journal.sqlite")
+    try:
+        assert again.state()["review"]["id"] == review_id
+        done = again.confirm_review(review_id, {"cards": ["imp", "imp", "orc"]})
+        assert done["review"] is None and done["game"]["phase"] == "bidding"
+    finally:
+        again.close()
+    rig.table = Table(rig.tmp / "data" / "journal.sqlite")  # the fixture closes this one
+    assert rig.table.state()["last_reveal"]["seats"] == {"cards": ["imp", "imp", "orc"]}
