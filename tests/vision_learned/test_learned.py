@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -22,14 +23,14 @@ from vision.types import Die, Reading
 SINGLE = Path(__file__).resolve().parents[1] / "data" / "single"
 
 
-def _rendered(style: str, value: int) -> tuple[np.ndarray, dict]:
+def _rendered(style: str, value: int) -> tuple[np.ndarray, dict[str, Any]]:
     truth = json.loads((SINGLE / f"{style}_{value}.json").read_text())
     image = cv2.imread(str(SINGLE / f"{style}_{value}.jpg"), cv2.IMREAD_COLOR)
     assert image is not None
     return image, truth["dice"][0]
 
 
-def _die_from_truth(d: dict, value: int, confidence: float) -> Die:
+def _die_from_truth(d: dict[str, Any], value: int, confidence: float) -> Die:
     return Die(value, d["x"], d["y"], confidence, np.array(d["outline"], dtype=np.float64))
 
 
