@@ -146,3 +146,63 @@ def test_game_over_shows_the_winner(phone: Any, tv: Any, live_server: LiveServer
     expect(phone.locator("#status-turn")).to_have_text("Ben wins!")
     phone.get_by_role("button", name="Play again").click()
     expect(phone.locator("#setup-card .player-row input").first).to_have_value("Ann")
+
+
+def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_taken(
+        phone: Any, tv: Any, live_server: LiveServer, screenshot_dir: Path) -> None:
+    remember_pin(phone, live_server.pin)
+    phone.goto("/setup")
+    phone.click("[data-game=impus]")
+    while phone.locator(".player-row input").count() < 3:
+        phone.click("#add-player")
+    for index, name in enumerate(["Ann", "Ben", "Cho"]):
+        phone.locator(".player-row input").nth(index).fill(name)
+    phone.select_option("#starter", "Ann")
+    phone.click("#start-game")
+    expect(phone.locator("#status-turn")).to_have_text("Ann's turn")
+    tv.goto("/")
+    expect(tv.locator(".player[data-player=Ben] .player-count")).to_have_text("14 cards")
+    # Three players: 14 cards each, no polymorph dealt, so the discard picker never offers one.
+    assert live_server.table.state()["game"]["card_kinds"].count("polymorph") == 0
+
+    phone.fill("#impus-count", "2")
+    phone.select_option("#impus-claim", "elf")
+    phone.click("#impus-play")
+    expect(tv.get_by_test_id("turn")).to_have_text("Ben")
+    phone.fill("#impus-count", "1")
+    phone.click("#impus-play")  # Ben believes: one more "elf"
+    expect(tv.get_by_test_id("turn")).to_have_text("Cho")
+    expect(phone.locator("#status-pile")).to_have_text("Pile: 3 cards claimed as elf")
+    phone.click("#doubt")  # Cho: "don't believe"
+    expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+    expect(phone.locator("#reveal-card h2")).to_have_text("Turn up Ben's 1 card")
+    phone.locator("#reveal-card select").first.select_option("imp")  # Ben's card was an imp
+    phone.screenshot(path=str(screenshot_dir / "control-impus-reveal.png"), full_page=True)
+    phone.click("#reveal-submit")
+    # I5: the checked player (Ben) takes the whole pile; I6: Cho starts the next pile.
+    expect(tv.locator(".player[data-player=Ben] .player-count")).to_have_text("16 cards")
+    expect(tv.locator(".player[data-player=Ann] .player-count")).to_have_text("12 cards")
+    expect(tv.get_by_test_id("turn")).to_have_text("Cho")
+    expect(tv.locator("#history .round")).to_have_count(1)
+    expect(tv.get_by_test_id("verdict")).to_contain_text("Ben takes the pile")
+    expect(phone.locator("#status-turn")).to_have_text("Cho's turn")
+    expect(phone.locator("#impus-claim")).to_be_visible()  # a new pile names its kind again
+    tv.screenshot(path=str(screenshot_dir / "board-impus-after-doubt.png"), full_page=True)
+
+
+def test_calibration_registers_card_art(phone: Any, live_server: LiveServer,
+                                        screenshot_dir: Path) -> None:
+    remember_pin(phone, live_server.pin)
+    phone.goto("/calibration")
+    expect(phone.locator("#card-art-summary")).to_contain_text("still missing")
+    row = phone.locator(".card-kind[data-kind=orc]")
+    expect(row).to_contain_text("✗")
+    cards = Path(__file__).resolve().parents[1] / "data" / "cards" / "register"
+    phone.set_input_files("#card-upload-orc", str(cards / "orc.jpg"))
+    expect(phone.locator("#card-art [role=status]")).to_have_text("✓ orc registered")
+    expect(row).to_contain_text("✓")
+    phone.set_input_files("#card-upload-imp", str(cards.parents[1] / "cards" / "scenes"
+                                                  / "empty_table.jpg"))
+    expect(phone.locator("#card-art [role=alert]")).to_contain_text("imp")
+    expect(phone.locator(".card-kind[data-kind=imp]")).to_contain_text("✗")
+    phone.screenshot(path=str(screenshot_dir / "calibration-card-art.png"), full_page=True)

@@ -279,7 +279,9 @@ function impusActions(kinds) {
   const candidates = (state.details && state.details.discard_candidates) || [];
   if (candidates.length) {
     const who = el("select", { "aria-label": "who discards" }, candidates.map((n) => el("option", { value: n }, n)));
-    const what = el("select", { "aria-label": "discarded kind" }, (game.kinds || []).concat(["polymorph"]).map((k) => el("option", { value: k }, k)));
+    // Any card of the deal but the imp (I7); "polymorph" only when polymorphs were dealt.
+    const discardable = (game.card_kinds || game.kinds || []).filter((k) => k !== "imp");
+    const what = el("select", { "aria-label": "discarded kind", id: "discard-kind" }, discardable.map((k) => el("option", { value: k }, k)));
     sections.push(el("div", { class: "stack" }, el("h2", {}, "Four of a kind"),
       el("div", { class: "split" }, who, what),
       el("button", { type: "button", class: "btn big", disabled: busy,
@@ -319,6 +321,10 @@ function impusRevealCard() {
       onchange: (e) => { handReveal[i] = e.target.value; } }, choices.map((k) => el("option", { value: k, selected: k === card }, k))))),
     el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: busy,
       onclick: () => act({ reveal: handReveal.slice() }, "Cards turned up") }, "These were turned up"),
+    state.camera && state.camera.status && state.camera.status !== "none"
+      ? el("button", { type: "button", class: "btn big", id: "capture", disabled: busy,
+        onclick: () => send("POST", "/api/reveal/capture", {}, { note: "Cards read by the camera" }) },
+      "Read the cards with the camera") : null,
     errorSlot());
 }
 

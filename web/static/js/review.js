@@ -3,6 +3,7 @@
 
 import { api, describeError, followState } from "./api.js";
 import { el, fill, svg, die, bidWords, jokerFace, gameKind } from "./ui.js";
+import { isCardReview, renderCardReview } from "./cardreview.js";
 
 const root = document.getElementById("review-root");
 const wantedId = root.dataset.reviewId || null;
@@ -235,6 +236,7 @@ function render() {
   document.body.dataset.version = String(state.version ?? "");
   if (!review) { fill(root, emptyState()); return; }
   done = null;
+  if (isCardReview(review)) { renderCardReview(root, state, { onDone: (id) => { done = { id }; } }); return; }
   if (!working || working.id !== review.id) startWorking(review);
   const bid = state.game && state.game.bid;
   const edits = working.dice.filter((d) => d.edited).length;

@@ -1,0 +1,77 @@
+// The calibration page's "Card art" section (Impus Bluff): one photo of one card per kind,
+// laid face up alone on the table. The server finds the card, keeps its upright face in
+// <data>/cards/ and the camera names turned-up cards by matching against these.
+
+import { api, ApiError, describeError, getPin } from "./api.js";
+import { el, fill } from "./ui.js";
+
+const root = document.getElementById("card-art-root");
+
+let listing = null;   // {registered, wanted, missing}
+let busyKind = null;
+let message = "";
+let error = "";
+
+async function load() {
+  try {
+    listing = await api("GET", "/api/cards");
+  } catch (e) {
+    error = describeError(e);
+  }
+  render();
+}
+
+async function upload(kind, file) {
+  if (!file) return;
+  busyKind = kind; error = ""; message = ""; render();
+  try {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    const form = new FormData();
+    form.append("image", file);
+    const response = await fetch(`/api/cards/${encodeURIComponent(kind)}`, {
+      method: "POST", body: form, credentials: "same-origin",
+      headers: { "X-CSRF-Token": meta ? meta.content : "", "X-Table-PIN": getPin(),
+        "Accept": "application/json" },
+    });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) {
+      throw new ApiError((data && data.error && data.error.message) || `${response.status} ${response.statusText}`,
+        { rule: data && data.error ? data.error.rule : null, status: response.status });
+    }
+    listing = data;
+    message = `✓ ${kind} registered`;
+  } catch (e) {
+    error = describeError(e);
+  } finally {
+    busyKind = null; render();
+  }
+}
+
+function kindRow(kind) {
+  const done = listing.registered.includes(kind);
+  const id = `card-upload-${kind}`;
+  return el("li", { class: "row card-kind", "data-kind": kind },
+    el("span", { class: done ? "count-ok" : "count-bad" }, done ? "✓" : "✗"),
+    el("strong", {}, kind),
+    el("label", { class: "btn", for: id }, busyKind === kind ? "Reading…" : (done ? "Replace photo…" : "Upload photo…")),
+    el("input", { type: "file", id, accept: "image/*", hidden: true,
+      onchange: (e) => upload(kind, e.target.files && e.target.files[0]) }));
+}
+
+function render() {
+  if (!root) return;
+  const kinds = listing ? [...new Set([...listing.wanted, ...listing.registered])] : [];
+  fill(root,
+    el("section", { class: "card stack", id: "card-art" },
+      el("h2", {}, "Card art (Impus Bluff)"),
+      el("p", { class: "hint" }, "Lay one card of each kind face up, alone, and photograph it "
+        + "(or upload a tight scan of its face). The camera names turned-up cards by these."),
+      listing ? el("p", { id: "card-art-summary" }, listing.missing.length
+        ? `${listing.missing.length} of ${listing.wanted.length} kinds still missing: ${listing.missing.join(", ")}`
+        : "✓ every kind is registered") : null,
+      el("ul", { class: "stack card-kinds" }, kinds.map(kindRow)),
+      el("p", { class: "count-ok", role: "status" }, message),
+      el("p", { class: "error", role: "alert" }, error)));
+}
+
+load();

@@ -1,0 +1,69 @@
+// The review page for a card reveal (Impus Bluff): the annotated photo, one row per card of
+// the doubted batch (prefilled with what the camera named; "?" where it was unsure) and a
+// confirm that sends {"seats": {"cards": [...]}} to the same endpoint the dice use.
+
+import { api, describeError } from "./api.js";
+import { el, fill } from "./ui.js";
+
+let cards = null;      // [kind or ""] for the review being checked
+let cardsFor = null;   // that review's id
+let busy = false;
+let error = "";
+
+export function isCardReview(review) {
+  const keys = Object.keys((review && review.expected) || {});
+  return keys.length === 1 && keys[0] === "cards";
+}
+
+function start(review) {
+  const read = ((review.seats && review.seats.cards) || []).map((c) => c.value || "");
+  const count = Number(review.expected.cards) || read.length;
+  cards = Array.from({ length: count }, (_, i) => read[i] || "");
+  cardsFor = review.id;
+  error = "";
+}
+
+export function renderCardReview(root, state, { onDone }) {
+  const review = state.review;
+  if (cardsFor !== review.id) start(review);
+  const game = state.game || {};
+  const choices = game.card_kinds || [];
+  const rerender = () => renderCardReview(root, state, { onDone });
+  const confirm = async () => {
+    busy = true; error = ""; rerender();
+    try {
+      await api("POST", `/api/reveals/${encodeURIComponent(review.id)}/confirm`, { seats: { cards: cards.slice() } });
+      onDone(review.id);
+    } catch (e) {
+      error = describeError(e);
+    } finally {
+      busy = false; rerender();
+    }
+  };
+  const recapture = async () => {
+    busy = true; error = ""; rerender();
+    try { await api("POST", "/api/reveal/capture", {}); } catch (e) { error = describeError(e); }
+    finally { busy = false; rerender(); }
+  };
+  const batch = game.last_batch || {};
+  fill(root,
+    el("div", { class: "review-grid" },
+      el("section", { class: "card stack" },
+        el("h1", {}, "Check the turned-up cards"),
+        el("p", { class: "hint" }, `${batch.player ?? "The"} ${batch.count ?? cards.length} card(s) claimed as ${batch.claim ?? game.claim ?? "?"}.`),
+        el("div", { class: "photo-wrap" }, el("img", { src: review.image_url, alt: "The turned-up cards, annotated", id: "review-photo" }))),
+      el("section", { class: "stack" },
+        (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
+          el("ul", { class: "problems", id: "problems" }, review.problems.map((p) => el("li", {}, p.message || p.kind)))) : null,
+        el("div", { class: "card stack", id: "card-rows" },
+          cards.map((kind, i) => el("label", { class: "row" }, `Card ${i + 1}`,
+            el("select", { "aria-label": `card ${i + 1}`, "data-card": i,
+              onchange: (e) => { cards[i] = e.target.value; rerender(); } },
+            el("option", { value: "", selected: !kind }, "? (name it)"),
+            choices.map((k) => el("option", { value: k, selected: k === kind }, k)))))),
+        el("div", { class: "card stack" },
+          el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy || cards.includes(""),
+            onclick: confirm }, cards.includes("") ? "Name every card first" : "Confirm these cards"),
+          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy, onclick: recapture }, "Take the photo again"),
+          el("p", { class: "error", role: "alert", id: "review-error" }, error)))));
+}
