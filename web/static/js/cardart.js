@@ -69,7 +69,7 @@ function render() {
       listing ? el("p", { id: "card-art-summary" }, listing.missing.length
         ? `${listing.missing.length} of ${listing.wanted.length} kinds still missing: ${listing.missing.join(", ")}`
         : "✓ every kind is registered") : null,
-      el("ul", { class: "stack card-kinds" }, kinds.map(kindRow)),
+      el("ul", { class: "stack card-kinds", style: "padding-left:0;list-style:none" }, kinds.map(kindRow)),
       el("p", { class: "count-ok", role: "status" }, message),
       el("p", { class: "error", role: "alert" }, error)));
 }
