@@ -152,3 +152,34 @@ def test_regenerating_gives_the_committed_truth(name: str) -> None:
         assert np.allclose(new["outline"], old["outline"], atol=0.05)
     stored = cv2.imread(str(DATA / f"{name}.jpg")).astype(int)
     assert np.abs(stored - frame.image.astype(int)).mean() < 3.0
+
+
+DEMO = Path(__file__).resolve().parents[2] / "bluffcam" / "recordings" / "demo"
+
+
+def test_demo_game_replays_to_one_winner() -> None:
+    from engine import run_script
+
+    output, code = run_script(json.loads((DEMO / "game.json").read_text()))
+    assert code == 0
+    assert output["winner"] == "Cho"
+
+
+def test_demo_frames_match_the_reveals() -> None:
+    script = json.loads((DEMO / "game.json").read_text())
+    manifest = json.loads((DEMO / "manifest.json").read_text())
+    for entry in manifest["reveals"]:
+        action = script["actions"][entry["action_index"]]
+        assert action["reveal"] == entry["truth"]
+        seen: dict[str, list[int]] = {}
+        for die in entry["dice"]:
+            seen.setdefault(die["player"], []).append(die["value"])
+        assert {p: sorted(v) for p, v in seen.items()} == {
+            p: sorted(v) for p, v in entry["truth"].items()}
+        frames = sorted((DEMO / entry["frames"]).glob("*.jpg"))
+        assert len(frames) - entry["still_from"] >= 4
+    assert sum(e["hard"] for e in manifest["reveals"]) == 1
+    for entry in manifest["rerolls"]:
+        action = script["actions"][entry["action_index"]]
+        assert sorted(action["set_aside"]) == sorted(d["value"] for d in entry["dice"])
+        assert all(d["area"] == "front" for d in entry["dice"])

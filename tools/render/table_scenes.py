@@ -71,7 +71,8 @@ def place_table_dice(
     return dice
 
 
-def cock_one_die(rng: np.random.Generator, dice: list[Die], seat: int) -> list[Die]:
+def cock_one_die(rng: np.random.Generator, dice: list[Die], seat: int, *,
+                 tilt_deg: float = 28.0) -> list[Die]:
     """Replace one die of `seat`'s cup dice by a die leaning against another of them."""
     own = [i for i, d in enumerate(dice) if d.tags.get("seat_index") == seat
            and d.tags.get("placed_in") == "zone"]
@@ -80,7 +81,8 @@ def cock_one_die(rng: np.random.Generator, dice: list[Die], seat: int) -> list[D
     victim, anchor = own[0], own[1]
     others = [d for i, d in enumerate(dice) if i not in (victim, anchor)]
     for _ in range(30):
-        cocked = cocked_against(rng, dice[anchor], dice[victim].value, dice[victim].style)
+        cocked = cocked_against(rng, dice[anchor], dice[victim].value, dice[victim].style,
+                                tilt_deg)
         from tools.render.generate import _fits, _footprint
 
         if _fits(_footprint(cocked), others, 0.5):

@@ -1,0 +1,38 @@
+"""Writes a calibration profile (TOML) for a rendered layout, in calibration/'s format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def _points(poly: list[list[float]]) -> str:
+    return "[" + ", ".join(f"[{x:.1f}, {y:.1f}]" for x, y in poly) + "]"
+
+
+def write_profile(path: Path, layout_px: dict[str, Any], *, frames: Path,
+                  resolution: tuple[int, int]) -> None:
+    lines = [
+        "# The table profile of the recorded demo game (bluffcam/recordings/demo).",
+        "# Written by `python -m tools.render demo`: the zones are the rendered layout's",
+        "# polygons projected through the same camera that rendered the frames.",
+        'name = "demo"',
+        "",
+        "[camera]",
+        f'spec = "files:{frames.as_posix()}"',
+        f"resolution = [{resolution[0]}, {resolution[1]}]",
+        "",
+        "[table]",
+        f"area = {_points(layout_px['table'])}",
+    ]
+    for seat in layout_px["seats"]:
+        lines += [
+            "",
+            "[[seats]]",
+            f'name = "{seat["name"]}"',
+            f"zone = {_points(seat['zone'])}",
+            f"front = {_points(seat['front'])}",
+        ]
+    lines += ["", "[reader]", ""]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines))
