@@ -105,6 +105,17 @@ def _blobs_at(
     """Blobs above ``threshold``; a blob that is not pip-shaped (pips blurred together, a pip
     touching a bright edge) is split by thresholding it again higher, up to ``depth`` times."""
     _, mask = cv2.threshold(hat, threshold, 255, cv2.THRESH_BINARY)
+    # keep only blobs that reach the contrast and are not specks, before the per-blob loop
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count <= 1:
+        return
+    wanted = np.zeros(count, dtype=np.uint8)
+    wanted[np.unique(labels[hat >= min_contrast])] = 255
+    wanted[0] = 0
+    wanted[stats[:, cv2.CC_STAT_AREA] < 4] = 0
+    if not wanted.any():
+        return
+    mask = wanted[labels]
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     for c in contours:
         if len(c) < 4:
