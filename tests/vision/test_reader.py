@@ -1,0 +1,106 @@
+"""Reader tests on drawn dice (known values and positions), bad files and empty scenes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import Die, ImageLoadError, ReaderParams, Reading, draw_reading, load_image, read_dice
+
+_CELLS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
+    5: [(-1, -1), (-1, 1), (1, -1), (1, 1), (0, 0)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+
+
+def _draw_die(img: np.ndarray, value: int, cx: int, cy: int, side: int) -> None:
+    half = side // 2
+    cv2.rectangle(img, (cx - half, cy - half), (cx + half, cy + half), (235, 235, 235), -1)
+    cv2.rectangle(img, (cx - half, cy - half), (cx + half, cy + half), (90, 90, 90), 2)
+    cell = side // 4
+    radius = max(2, side // 11)
+    for col, row in _CELLS[value]:
+        cv2.circle(img, (cx + col * cell, cy + row * cell), radius, (20, 20, 20), -1, cv2.LINE_AA)
+
+
+def _scene(dice: list[tuple[int, int, int]], side: int = 60) -> np.ndarray:
+    img = np.full((400, 600, 3), (60, 110, 60), np.uint8)
+    for value, x, y in dice:
+        _draw_die(img, value, x, y, side)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+def test_reads_each_multi_pip_face_at_its_place(value: int) -> None:
+    reading = read_dice(_scene([(value, 300, 200)]))
+    assert [d.value for d in reading.dice] == [value]
+    die = reading.dice[0]
+    assert abs(die.x - 300) < 4 and abs(die.y - 200) < 4
+    assert die.outline.shape == (4, 2)
+
+
+def test_reads_several_separate_dice() -> None:
+    dice = [(2, 100, 100), (5, 300, 100), (6, 500, 300), (3, 150, 300)]
+    reading = read_dice(_scene(dice))
+    assert reading.values == sorted(v for v, _, _ in dice)
+    for value, x, y in dice:
+        assert any(d.value == value and abs(d.x - x) < 5 and abs(d.y - y) < 5
+                   for d in reading.dice)
+
+
+def test_empty_scene_is_an_empty_reading() -> None:
+    reading = read_dice(np.full((300, 400, 3), 128, np.uint8))
+    assert reading.dice == ()
+    assert reading.uncertain == ()
+    assert reading.face_counts() == dict.fromkeys(range(1, 7), 0)
+    assert (reading.width, reading.height) == (400, 300)
+
+
+def test_uncertain_dice_are_those_below_min_confidence() -> None:
+    outline = np.zeros((4, 2))
+    reading = Reading(dice=(Die(3, 1, 1, 0.9, outline), Die(4, 5, 5, 0.2, outline)),
+                      min_confidence=0.5)
+    assert [d.value for d in reading.uncertain] == [4]
+    assert not reading.is_certain
+
+
+def test_die_rejects_impossible_values() -> None:
+    with pytest.raises(ValueError, match="1..6"):
+        Die(7, 0, 0, 0.5, np.zeros((4, 2)))
+
+
+def test_params_round_trip_and_reject_unknown_keys() -> None:
+    params = ReaderParams(min_confidence=0.7, pip_diameter_px=9)
+    assert ReaderParams.from_dict(params.to_dict()) == params
+    with pytest.raises(ValueError, match="unknown reader setting"):
+        ReaderParams.from_dict({"pip_size": 3})
+    with pytest.raises(ValueError, match="min_confidence"):
+        ReaderParams(min_confidence=2.0)
+
+
+def test_draw_reading_returns_an_annotated_copy() -> None:
+    frame = _scene([(4, 300, 200)])
+    before = frame.copy()
+    out = draw_reading(frame, read_dice(frame))
+    assert np.array_equal(frame, before)
+    assert out.shape == frame.shape and not np.array_equal(out, frame)
+
+
+def test_load_image_errors_name_the_problem(tmp_path: Path) -> None:
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff not really a jpeg")
+    with pytest.raises(ImageLoadError, match="corrupt"):
+        load_image(corrupt)
+    with pytest.raises(ImageLoadError, match="no such file"):
+        load_image(tmp_path / "missing.png")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    with pytest.raises(ImageLoadError, match="empty"):
+        load_image(empty)
