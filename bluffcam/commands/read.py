@@ -28,10 +28,10 @@ def load_reader_params(profile: str | None) -> ReaderParams:
     if profile is None:
         return ReaderParams()
     try:
-        from calibration import load_profile  # type: ignore[attr-defined]
-    except ImportError:
-        load_profile = None
-    if load_profile is not None:
+        from calibration import load_profile
+    except ImportError:  # the calibration package is optional for reading photos
+        pass
+    else:
         loaded: ReaderParams = load_profile(profile).reader_params
         return loaded
     try:
