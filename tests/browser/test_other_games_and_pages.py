@@ -206,3 +206,41 @@ def test_calibration_registers_card_art(phone: Any, live_server: LiveServer,
     expect(phone.locator("#card-art [role=alert]")).to_contain_text("imp")
     expect(phone.locator(".card-kind[data-kind=imp]")).to_contain_text("✗")
     phone.screenshot(path=str(screenshot_dir / "calibration-card-art.png"), full_page=True)
+
+
+def test_an_unsure_card_reading_is_fixed_on_the_review_page(
+        phone: Any, live_server: LiveServer, tmp_path: Path, screenshot_dir: Path) -> None:
+    import shutil
+
+    from bluffcam.card_reveals import card_store
+    from hardware.cameras import FileCamera
+    from vision.io import load_image
+
+    cards = Path(__file__).resolve().parents[1] / "data" / "cards"
+    store = card_store(live_server.table)
+    for photo in sorted((cards / "register").glob("*.jpg")):
+        store.register(photo.stem, load_image(photo))
+    for i in range(3):  # a still camera over two turned-up cards: orc and imp
+        shutil.copy(cards / "scenes" / "reveal_orc_imp.jpg", tmp_path / f"{i:03d}.jpg")
+    live_server.post("/api/game", {"game": "impus", "players": ["Ann", "Ben", "Cho", "Dan"],
+                                   "starter": "Ann"})
+    live_server.post("/api/action", {"player": "Ann", "play": 3, "claim": "orc"})
+    live_server.post("/api/action", {"player": "Ben", "doubt": True})
+    previous = live_server.table.camera
+    live_server.table.set_camera(FileCamera(tmp_path))
+    try:
+        review = live_server.post("/api/reveal/capture", {})["review"]
+    finally:
+        live_server.table.set_camera(previous)
+    assert review is not None and review["expected"] == {"cards": 3}  # two seen, three doubted
+    remember_pin(phone, live_server.pin)
+    phone.goto("/review")
+    expect(phone.locator("#problems")).to_contain_text("3 cards but 2 are seen")
+    expect(phone.locator("#confirm")).to_be_disabled()  # the third card is not named yet
+    phone.locator("select[data-card='2']").select_option("orc")
+    phone.screenshot(path=str(screenshot_dir / "review-cards.png"), full_page=True)
+    phone.click("#confirm")
+    expect(phone.locator("#review-done")).to_be_visible()
+    last = live_server.table.state()["last_reveal"]
+    assert last["seats"] == {"cards": ["orc", "imp", "orc"]}
+    assert live_server.table.state()["history"][-1]["taker"] == "Ann"  # one imp: Ann lied

@@ -9,6 +9,7 @@ let cards = null;      // [kind or ""] for the review being checked
 let cardsFor = null;   // that review's id
 let busy = false;
 let error = "";
+let lastDrawn = "";
 
 export function isCardReview(review) {
   const keys = Object.keys((review && review.expected) || {});
@@ -23,12 +24,14 @@ function start(review) {
   error = "";
 }
 
-export function renderCardReview(root, state, { onDone }) {
+/** Draw the card review of ``state.review``; ``redraw`` is the page's own render (it reads
+ * the newest state: after a confirm the review may already be gone). */
+export function renderCardReview(root, state, { onDone, redraw }) {
   const review = state.review;
   if (cardsFor !== review.id) start(review);
   const game = state.game || {};
   const choices = game.card_kinds || [];
-  const rerender = () => renderCardReview(root, state, { onDone });
+  const rerender = redraw;
   const confirm = async () => {
     busy = true; error = ""; rerender();
     try {
@@ -46,11 +49,17 @@ export function renderCardReview(root, state, { onDone }) {
     finally { busy = false; rerender(); }
   };
   const batch = game.last_batch || {};
+  // Redraw only on a real change: a state event that changes nothing here must not replace
+  // the buttons under a finger (a tap split across two redraws is lost).
+  const drawn = JSON.stringify([review.id, review.problems, cards, busy, error, choices, batch, root.childElementCount]);
+  if (drawn === lastDrawn && root.querySelector("#card-rows")) return;
+  lastDrawn = drawn;
   fill(root,
     el("div", { class: "review-grid" },
       el("section", { class: "card stack" },
         el("h1", {}, "Check the turned-up cards"),
-        el("p", { class: "hint" }, `${batch.player ?? "The"} ${batch.count ?? cards.length} card(s) claimed as ${batch.claim ?? game.claim ?? "?"}.`),
+        el("p", { class: "hint" }, `${batch.player ? `${batch.player}'s` : "The"} ${cards.length} `
+          + `${cards.length === 1 ? "card" : "cards"}, claimed as ${batch.claim ?? game.claim ?? "?"}: name each one.`),
         el("div", { class: "photo-wrap" }, el("img", { src: review.image_url, alt: "The turned-up cards, annotated", id: "review-photo" }))),
       el("section", { class: "stack" },
         (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),

@@ -236,7 +236,7 @@ function render() {
   document.body.dataset.version = String(state.version ?? "");
   if (!review) { fill(root, emptyState()); return; }
   done = null;
-  if (isCardReview(review)) { renderCardReview(root, state, { onDone: (id) => { done = { id }; } }); return; }
+  if (isCardReview(review)) { renderCardReview(root, state, { onDone: (id) => { done = { id }; }, redraw: render }); return; }
   if (!working || working.id !== review.id) startWorking(review);
   const bid = state.game && state.game.bid;
   const edits = working.dice.filter((d) => d.edited).length;
