@@ -244,3 +244,34 @@ def test_an_unsure_card_reading_is_fixed_on_the_review_page(
     last = live_server.table.state()["last_reveal"]
     assert last["seats"] == {"cards": ["orc", "imp", "orc"]}
     assert live_server.table.state()["history"][-1]["taker"] == "Ann"  # one imp: Ann lied
+
+
+def test_a_short_scam_game_to_the_target_from_the_control_page(
+        phone: Any, tv: Any, live_server: LiveServer) -> None:
+    remember_pin(phone, live_server.pin)
+    phone.goto("/setup")
+    phone.click("[data-game=scam]")
+    while phone.locator(".player-row input").count() < 3:
+        phone.click("#add-player")
+    for index, name in enumerate(["Ann", "Ben", "Cho"]):
+        phone.locator(".player-row input").nth(index).fill(name)
+    phone.select_option("#starter", "Ann")
+    phone.fill("#opt-target", "3")
+    phone.dispatch_event("#opt-target", "change")
+    phone.click("#start-game")
+    expect(phone.locator("#status-turn")).to_have_text("Ann's turn")
+    tv.goto("/")
+    phone.click("button[data-face='4']")
+    phone.click("#bid-submit")
+    expect(tv.get_by_test_id("turn")).to_have_text("Ben")
+    expect(tv.locator("#current-bid")).to_have_attribute("data-bid", "2x4")
+    phone.click("#scam")  # Ben: "Scam!"
+    expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+    phone.click("#hand-reveal summary")
+    tap_die_to(phone, "Ann", 0, 4)
+    tap_die_to(phone, "Ben", 1, 4)
+    phone.click("#reveal-submit")
+    # S8: the bid held against "Scam!": Ann scores 3 and reaches the target.
+    expect(tv.locator(".player[data-player=Ann] [data-testid=score]")).to_have_text("3")
+    expect(tv.get_by_test_id("winner")).to_have_text("Ann wins!")
+    expect(phone.locator("#status-turn")).to_have_text("Ann wins!")
