@@ -235,7 +235,8 @@ function render() {
   const review = state.review;
   document.body.dataset.version = String(state.version ?? "");
   if (!review) { fill(root, emptyState()); return; }
-  done = null;
+  // A state older than our confirm still shows the review: keep "done" for when it goes.
+  if (done && done.id !== review.id) done = null;
   if (isCardReview(review)) { renderCardReview(root, state, { onDone: (id) => { done = { id }; }, redraw: render }); return; }
   if (!working || working.id !== review.id) startWorking(review);
   const bid = state.game && state.game.bid;
