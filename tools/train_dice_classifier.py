@@ -19,6 +19,7 @@ import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -77,7 +78,8 @@ def _patch(grey: NDArray[np.uint8], cx: float, cy: float, face: float) -> NDArra
 def photo_patches(root: Path, entry: Entry, rng: np.random.Generator) -> list[Patch]:
     """The labelled dice of one photo, and as many background patches away from them."""
     image = load_image(root / entry.image)
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image,
+                      dtype=np.uint8)
     h, w = grey.shape
     out: list[Patch] = []
     centres: list[tuple[float, float, float]] = []
@@ -129,22 +131,23 @@ def augment(patch: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.ui
     jitter = 0.08 * face
     cx = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
     cy = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
-    crop = die_crop(patch, cx, cy, side, angle=rng.uniform(0, 360)).astype(np.float32)
+    crop: NDArray[Any] = die_crop(patch, cx, cy, side, angle=rng.uniform(0, 360)).astype(
+        np.float32)
     crop = crop * rng.uniform(0.6, 1.3) + rng.uniform(-40, 40)
     if rng.random() < 0.1:
         crop = 255 - crop  # light pips on dark dice
     if rng.random() < 0.4:
-        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.3))
+        crop = np.asarray(cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.3)))
     if rng.random() < 0.4:
         crop = crop + rng.normal(0, rng.uniform(2, 12), crop.shape)
     out = np.clip(crop, 0, 255).astype(np.uint8)
     if rng.random() < 0.4:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
-        out = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE), dtype=np.uint8)
     return out
 
 
-def build_net():  # type: ignore[no-untyped-def]
+def build_net() -> Any:
     import torch.nn as nn
 
     def block(i: int, o: int) -> list[nn.Module]:
@@ -232,7 +235,7 @@ def main() -> None:
 
     net.eval()
     MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 1, CROP_PX, CROP_PX), str(MODEL_PATH),
+    torch.onnx.export(net, (torch.zeros(1, 1, CROP_PX, CROP_PX),), str(MODEL_PATH),
                       input_names=["crop"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
     HOLDOUT_PATH.write_text(json.dumps(sorted(held), indent=0) + "\n")
