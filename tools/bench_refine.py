@@ -1,5 +1,6 @@
 """What the learned classifier adds: the manifest read by ``read_dice`` alone and by
-``refine_reading(read_dice(...))``, scored as ``bluffcam bench-vision`` scores it.
+``read_dice`` with ``learned_check`` (``refine_reading``), scored as
+``bluffcam bench-vision`` scores it.
 
     .venv/bin/python -m tools.bench_refine ../shared/datasets/manifest.json
 
@@ -12,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from vision.bench import Entry, load_manifest, run_bench, summarise
 from vision.io import load_image
-from vision.learned import MODEL_PATH, classify_crops, refine_reading
+from vision.learned import MODEL_PATH, classify_crops
 from vision.params import ReaderParams
 from vision.reader import read_dice
 from vision.types import Die, Reading
@@ -27,14 +29,18 @@ HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 COLUMNS = ("accuracy", "precision", "image_exact", "face_error", "median_ms", "p95_ms")
 
 
+def classical_reader(frame: np.ndarray, params: ReaderParams | None = None) -> Reading:
+    return read_dice(frame, replace(params or ReaderParams(), learned_check=False))
+
+
 def refined_reader(frame: np.ndarray, params: ReaderParams | None = None) -> Reading:
-    return refine_reading(frame, read_dice(frame, params))
+    return read_dice(frame, replace(params or ReaderParams(), learned_check=True))
 
 
 def confident_misreads(root: Path, entries: list[Entry]) -> None:
     """Matched dice read wrong yet certain (confidence >= the reading's threshold): the silent
     misreads the project must not make; and dice read right but left uncertain."""
-    for label, reader in (("classical", read_dice), ("refined", refined_reader)):
+    for label, reader in (("classical", classical_reader), ("refined", refined_reader)):
         wrong_certain = wrong = right_uncertain = right = 0
         for e in entries:
             if any(d.box is None for d in e.dice):
@@ -73,7 +79,7 @@ def _matches(entry: Entry, reading: Reading) -> list[tuple[int, Die]]:
 def print_table(title: str, root: Path, entries: list[Entry]) -> None:
     print(f"\n== {title} ({len(entries)} photos)")
     print(f"{'group':24} {'reader':>8}" + "".join(f" {c:>11}" for c in COLUMNS))
-    for label, reader in (("classical", read_dice), ("refined", refined_reader)):
+    for label, reader in (("classical", classical_reader), ("refined", refined_reader)):
         for s in summarise(run_bench(root, entries, reader=reader)):
             row = s.to_json()
             cells = "".join(f" {'-' if row[c] is None else row[c]:>11}" for c in COLUMNS)

@@ -32,6 +32,9 @@ class ReaderParams:
         pip_polarity: ``"auto"`` (pips darker or lighter than the face), ``"dark"`` or
             ``"light"``.
         max_dice: a reading with more dice than this is treated as unreliable (all uncertain).
+        learned_check: let the small learned classifier (``vision.learned``) check each die's
+            value: agreement keeps it, disagreement makes the die uncertain, a sure
+            "not a die" drops it. It halves the dice that are wrong yet reported certain.
     """
 
     min_confidence: float = 0.6
@@ -44,6 +47,7 @@ class ReaderParams:
     min_pip_diameter_px: float = 2.2
     pip_polarity: str = "auto"
     max_dice: int = 60
+    learned_check: bool = True
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -73,9 +77,12 @@ class ReaderParams:
         values: dict[str, Any] = {}
         for name, value in data.items():
             default = getattr(cls(), name)
-            if isinstance(default, bool) or isinstance(value, bool):
+            if isinstance(default, bool):
+                if not isinstance(value, bool):
+                    raise ValueError(f"reader setting {name} must be true or false, got {value!r}")
+            elif isinstance(value, bool):
                 raise ValueError(f"reader setting {name} must be a number or string, got {value!r}")
-            if isinstance(default, float) or (name == "pip_diameter_px" and value is not None):
+            elif isinstance(default, float) or (name == "pip_diameter_px" and value is not None):
                 if not isinstance(value, int | float):
                     raise ValueError(f"reader setting {name} must be a number, got {value!r}")
                 value = float(value)

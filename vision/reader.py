@@ -63,7 +63,12 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
             Die(d.value, d.x, d.y, min(d.confidence, params.min_confidence * 0.5), d.outline)
             for d in dice
         )
-    return Reading(dice=dice, width=w, height=h, min_confidence=params.min_confidence)
+    reading = Reading(dice=dice, width=w, height=h, min_confidence=params.min_confidence)
+    if params.learned_check and dice:
+        from vision.learned import refine_reading  # lazy: loads the ONNX model on first use
+
+        reading = refine_reading(image, reading)
+    return reading
 
 
 def _as_bgr(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
