@@ -507,7 +507,7 @@ def read_set_aside(
             Problem("count_mismatch", name, None, None, f"{name}: no dice seen in front of the cup")
         )
     annotated = chosen[-1].copy()
-    _draw_polygon(annotated, zones.front_of_cup(seat), _seat_colour(seat), 2)
+    _draw_polygon(annotated, zones.front_of_cup(seat), seat_colour(seat), 2)
     for die in mine:
         _draw_die(annotated, die, die.confidence < threshold)
     return SetAsideResult(name, mine, problems, annotated, chosen[-1])
@@ -526,7 +526,8 @@ _SEAT_COLOURS = [
 _RED = (0, 0, 255)
 
 
-def _seat_colour(seat: int) -> tuple[int, int, int]:
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    """The BGR colour of a seat's zone, the same in every annotated picture."""
     return _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
 
 
@@ -572,7 +573,7 @@ def draw_reveal(
     font = 0.7 * max(scale, 0.5)
     threshold_hits = {(p.x, p.y) for p in result.problems if p.kind == "uncertain"}
     for index, name in enumerate(zones.names):
-        colour = _seat_colour(index)
+        colour = seat_colour(index)
         polygon = zones.zone(index)
         _draw_polygon(image, polygon, colour, thick)
         _draw_polygon(image, zones.front_of_cup(index), colour, max(1, thick // 2))

@@ -23,6 +23,7 @@ from calibration.fit import FitError, fit_table
 from calibration.geometry import Polygon, apply_homography, homography_from_points
 from calibration.markers import detect_markers
 from hardware.cameras import CameraError, open_camera, parse_resolution
+from vision.reveal import seat_colour
 
 DEFAULT_MARKER_IDS = (0, 1, 2, 3)
 
@@ -142,15 +143,6 @@ def _markers(frame: NDArray[np.uint8], args: argparse.Namespace) -> MarkerConfig
     return MarkerConfig(args.marker_dict, ids, mat_points, image_points)
 
 
-_COLOURS = [
-    (60, 180, 75),
-    (255, 130, 0),
-    (200, 50, 200),
-    (0, 200, 255),
-    (255, 255, 0),
-    (130, 0, 255),
-]
-
 
 def _poly(
     image: NDArray[np.uint8], polygon: Polygon | None, colour: tuple[int, int, int], thick: int
@@ -170,7 +162,7 @@ def draw_profile(
     _poly(image, profile.image_table_area, (255, 255, 255), thick)
     zones: SeatZones = profile.zones
     for index, seat in enumerate(zones):
-        colour = _COLOURS[index % len(_COLOURS)]
+        colour = seat_colour(index)
         _poly(image, seat.zone, colour, thick)
         _poly(image, seat.front, colour, max(1, thick // 2))
         pts = np.asarray(seat.zone)
