@@ -46,6 +46,10 @@ class ImageScore:
     predicted: tuple[tuple[int, float, float], ...]
     correct: int
     ms: float
+    #: the dice reported as sure (confidence at or above the reading's threshold), and how
+    #: many of those are right: a sure wrong die is a silent misread
+    sure: int = 0
+    sure_correct: int = 0
 
     @property
     def labelled(self) -> int:
@@ -72,6 +76,8 @@ class Summary:
     complete: int = 0
     exact: int = 0
     face_error_sum: int = 0
+    sure: int = 0
+    sure_correct: int = 0
     ms: list[float] = field(default_factory=list)
 
     def add(self, s: ImageScore) -> None:
@@ -79,6 +85,8 @@ class Summary:
         self.labelled += s.labelled
         self.predicted += len(s.predicted)
         self.correct += s.correct
+        self.sure += s.sure
+        self.sure_correct += s.sure_correct
         self.ms.append(s.ms)
         if s.entry.complete:
             self.complete += 1
@@ -96,6 +104,9 @@ class Summary:
             "precision": _ratio(self.correct, self.predicted),
             "image_exact": _ratio(self.exact, self.complete),
             "face_error": _ratio(self.face_error_sum, self.complete),
+            "sure_precision": _ratio(self.sure_correct, self.sure),
+            "sure_wrong": self.sure - self.sure_correct,
+            "sure_share": _ratio(self.sure, self.predicted),
             "median_ms": round(statistics.median(ms), 1) if ms else None,
             "p95_ms": round(float(np.percentile(ms, 95)), 1) if ms else None,
         }
@@ -130,7 +141,12 @@ def load_manifest(path: str | Path) -> tuple[Path, list[Entry]]:
 
 def score_image(entry: Entry, reading: Reading, ms: float) -> ImageScore:
     predicted = tuple((d.value, d.x, d.y) for d in reading.dice)
-    return ImageScore(entry, predicted, count_correct(entry.dice, predicted), ms)
+    # sure dice are scored on complete photos only: there an unmatched die is surely wrong
+    sure = tuple((d.value, d.x, d.y) for d in reading.dice
+                 if d.confidence >= reading.min_confidence) if entry.complete else ()
+    sure_correct = count_correct(entry.dice, sure)
+    return ImageScore(entry, predicted, count_correct(entry.dice, predicted), ms,
+                      len(sure), sure_correct)
 
 
 def count_correct(

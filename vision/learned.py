@@ -13,6 +13,7 @@ threshold so that a human looks.
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +26,8 @@ from numpy.typing import NDArray
 from vision.types import Die, Reading
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_value.onnx"
+#: photos of ../shared/datasets (manifest paths) that no network of the project trained on
+HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 #: side in pixels of the grey crop the network sees
 CROP_PX = 48
 #: class index of "not a die"; classes 1..6 are the face values
@@ -49,6 +52,11 @@ def _load_net() -> Any:
             )
         _net = cv2.dnn.readNetFromONNX(str(MODEL_PATH))
     return _net
+
+
+def held_out_photos() -> frozenset[str]:
+    """Manifest paths of the shared photos kept out of every network's training."""
+    return frozenset(json.loads(HOLDOUT_PATH.read_text()))
 
 
 def _grey(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:

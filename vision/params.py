@@ -32,9 +32,18 @@ class ReaderParams:
         pip_polarity: ``"auto"`` (pips darker or lighter than the face), ``"dark"`` or
             ``"light"``.
         max_dice: a reading with more dice than this is treated as unreliable (all uncertain).
-        learned_check: let the small learned classifier (``vision.learned``) check each die's
-            value: agreement keeps it, disagreement makes the die uncertain, a sure
-            "not a die" drops it. It halves the dice that are wrong yet reported certain.
+        method: ``"learned"`` (the default: a small detector network proposes dice and a crop
+            classifier looks again, see ``vision.dice.detected``) or ``"classical"`` (the pip
+            reader, no network for finding dice; see ``vision.reader``).
+        detector_side: the learned detector reads frames scaled so that their longer side is
+            this many pixels (small frames are enlarged at most twice).
+        detector_min_score: detector proposals weaker than this (0..1) are ignored; those
+            between it and ``detector_sure`` are kept with a confidence that falls with the
+            score, so a faint die is reported as uncertain rather than dropped.
+        detector_sure: a proposal at least this strong is surely a die.
+        learned_check: (classical method) let the small learned classifier
+            (``vision.learned``) check each die's value: agreement keeps it, disagreement
+            makes the die uncertain, a sure "not a die" drops it.
     """
 
     min_confidence: float = 0.6
@@ -48,6 +57,10 @@ class ReaderParams:
     pip_polarity: str = "auto"
     max_dice: int = 60
     learned_check: bool = True
+    method: str = "learned"
+    detector_side: int = 320
+    detector_min_score: float = 0.3
+    detector_sure: float = 0.5
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -61,6 +74,15 @@ class ReaderParams:
         if self.pip_polarity not in ("auto", "dark", "light"):
             raise ValueError(
                 f"pip_polarity must be 'auto', 'dark' or 'light', got {self.pip_polarity!r}"
+            )
+        if self.method not in ("learned", "classical"):
+            raise ValueError(f"method must be 'learned' or 'classical', got {self.method!r}")
+        if not 64 <= self.detector_side <= 2048:
+            raise ValueError(f"detector_side must be 64..2048 px, got {self.detector_side}")
+        if not 0.0 < self.detector_min_score < self.detector_sure <= 1.0:
+            raise ValueError(
+                "detector scores need 0 < detector_min_score < detector_sure <= 1, got "
+                f"{self.detector_min_score} and {self.detector_sure}"
             )
         if self.max_dice < 1:
             raise ValueError(f"max_dice must be at least 1, got {self.max_dice}")

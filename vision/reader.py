@@ -1,7 +1,11 @@
-"""read_dice: the classical reader, frame in, Reading out.
+"""read_dice: frame in, Reading out.
 
-Pipeline: (1) pip candidates on an image pyramid (vision.dice.pips), (2) link pips that can
-share a face and check each group against the six layouts (vision.dice.faces), (3) settle
+By default (``ReaderParams.method = "learned"``) a small detector network proposes the dice
+and a crop classifier names them (``vision.dice.detected``). The classical pip reader below
+(``method = "classical"``) needs no network for finding dice.
+
+Classical pipeline: (1) pip candidates on an image pyramid (vision.dice.pips), (2) link pips
+that can share a face and check each group against the six layouts (vision.dice.faces), (3) settle
 overlaps — a die showing a side face next to its top face keeps only the top one — and
 reject lone blobs that do not look like a die's one-face.
 """
@@ -25,6 +29,10 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
     """Read every die whose top face is visible in a BGR (or grey) uint8 frame."""
     params = params or ReaderParams()
     image = _as_bgr(frame)
+    if params.method == "learned":
+        from vision.dice.detected import read_detected  # lazy: loads the networks on first use
+
+        return read_detected(image, params)
     h, w = image.shape[:2]
     scale = min(1.0, params.work_max_side / max(h, w))
     work = (

@@ -12,6 +12,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("manifest", help="manifest.json (format of ../shared/datasets)")
     parser.add_argument("--subset", help="only photos of this subset (e.g. table, crop)")
     parser.add_argument("--source", help="only photos of this source (e.g. matteo)")
+    parser.add_argument(
+        "--split", choices=("all", "held-out", "trained"), default="all",
+        help="held-out: only the photos no network of the project was trained on "
+             "(vision/models/dice_value_holdout.json); trained: only the others")
     parser.add_argument("--profile", help="calibration TOML whose [reader] table to use")
     parser.add_argument("--json", action="store_true", help="print one JSON object per group")
 
@@ -20,6 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from bluffcam.commands.read import load_reader_params
     from vision.bench import load_manifest, run_bench, summarise
     from vision.io import ImageLoadError
+    from vision.learned import held_out_photos
 
     try:
         params = load_reader_params(args.profile)
@@ -32,8 +37,11 @@ def run(args: argparse.Namespace) -> int:
         if (args.subset is None or e.subset == args.subset)
         and (args.source is None or e.source == args.source)
     ]
+    if args.split != "all":
+        held = held_out_photos()
+        entries = [e for e in entries if (e.image in held) == (args.split == "held-out")]
     if not entries:
-        print("bench-vision: no photos match the chosen subset/source", file=sys.stderr)
+        print("bench-vision: no photos match the chosen subset/source/split", file=sys.stderr)
         return 2
     try:
         scores = run_bench(root, entries, params)
@@ -48,11 +56,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"machine: {platform.machine()} {platform.processor() or ''} "
           f"python {platform.python_version()}".rstrip())
     header = f"{'group':<22}{'imgs':>6}{'dice':>6}{'acc':>8}{'prec':>8}{'exact':>8}" \
-             f"{'facerr':>8}{'med ms':>8}{'p95 ms':>8}"
+             f"{'facerr':>8}{'sure':>8}{'s.wrong':>8}{'med ms':>8}{'p95 ms':>8}"
     print(header)
     for s in summaries:
         print(f"{s['name']:<22}{s['images']:>6}{s['labelled']:>6}{_f(s['accuracy'])}"
               f"{_f(s['precision'])}{_f(s['image_exact'])}{_f(s['face_error'])}"
+              f"{_f(s['sure_precision'])}{s['sure_wrong']:>8}"
               f"{_f(s['median_ms'], 1)}{_f(s['p95_ms'], 1)}")
     return 0
 

@@ -1,0 +1,110 @@
+"""The benchmark's scoring rules (issue #3's definitions) and the bench-vision command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.bench import Entry, LabelledDie, count_correct, score_image, summarise
+from vision.types import Die, Reading
+
+ROOT = Path(__file__).resolve().parents[2]
+BOX = (100.0, 100.0, 40.0, 40.0)
+
+
+def entry(*dice: tuple[int, tuple[float, float, float, float] | None],
+          complete: bool = True) -> Entry:
+    return Entry("x.jpg", tuple(LabelledDie(v, b) for v, b in dice), complete, "s", "table")
+
+
+def reading(*dice: tuple[int, float, float, float]) -> Reading:
+    outline = np.zeros((4, 2))
+    return Reading(tuple(Die(v, x, y, c, outline) for v, x, y, c in dice), 640, 480, 0.6)
+
+
+def test_a_die_counts_inside_the_box_grown_by_a_quarter() -> None:
+    labelled = entry((4, BOX)).dice
+    assert count_correct(labelled, [(4, 91.0, 139.0)]) == 1  # 10 px grown each side
+    assert count_correct(labelled, [(4, 89.0, 120.0)]) == 0
+    assert count_correct(labelled, [(5, 120.0, 120.0)]) == 0
+
+
+def test_one_prediction_matches_one_labelled_die_only() -> None:
+    labelled = entry((4, BOX), (4, BOX)).dice
+    assert count_correct(labelled, [(4, 120.0, 120.0)]) == 1
+
+
+def test_without_boxes_the_value_multisets_are_compared() -> None:
+    labelled = entry((2, None), (2, None), (6, None)).dice
+    assert count_correct(labelled, [(2, 0, 0), (6, 0, 0), (6, 0, 0)]) == 2
+
+
+def test_summary_reports_accuracy_precision_exact_and_face_error() -> None:
+    scores = [
+        score_image(entry((4, BOX)), reading((4, 120, 120, 0.9)), 5.0),
+        score_image(entry((4, BOX)), reading((4, 120, 120, 0.9), (6, 300, 300, 0.3)), 7.0),
+    ]
+    overall = summarise(scores)[-1].to_json()
+    assert overall["accuracy"] == 1.0
+    assert overall["precision"] == pytest.approx(2 / 3, abs=1e-3)
+    assert overall["image_exact"] == 0.5
+    assert overall["face_error"] == 0.5
+    assert overall["median_ms"] == 6.0
+
+
+def test_sure_dice_are_scored_apart_so_silent_misreads_show() -> None:
+    scores = [score_image(entry((4, BOX), (2, (300, 300, 40, 40))),
+                          reading((5, 120, 120, 0.95), (2, 320, 320, 0.4)), 1.0)]
+    overall = summarise(scores)[-1].to_json()
+    assert overall["sure_wrong"] == 1 and overall["sure_precision"] == 0.0
+
+
+def test_incomplete_photos_do_not_count_towards_sure_precision() -> None:
+    scores = [score_image(entry((4, BOX), complete=False),
+                          reading((4, 120, 120, 0.9), (3, 400, 400, 0.9)), 1.0)]
+    overall = summarise(scores)[-1].to_json()
+    assert overall["sure_wrong"] == 0 and overall["sure_precision"] is None
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bluffcam", "bench-vision", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_bench_vision_scores_a_manifest_of_rendered_photos(tmp_path: Path) -> None:
+    truth_path = ROOT / "tests" / "data" / "tables" / "felt.json"
+    if not truth_path.exists():
+        pytest.skip("rendered test data not found (python -m tools.render testdata)")
+    truth = json.loads(truth_path.read_text())
+    shutil.copy(truth_path.with_suffix(".jpg"), tmp_path / "felt.jpg")
+    dice = [{"value": d["value"],
+             "box": [min(p[0] for p in d["outline"]), min(p[1] for p in d["outline"]),
+                     d["size_px"], d["size_px"]]}
+            for d in truth["dice"] if d["visible"] >= 0.9 and not d["uncertain"]]
+    (tmp_path / "manifest.json").write_text(json.dumps(
+        [{"image": "felt.jpg", "dice": dice, "complete": True, "source": "render",
+          "subset": "table"}]))
+    done = bench(str(tmp_path / "manifest.json"), "--json")
+    assert done.returncode == 0, done.stderr
+    groups = {g["name"]: g for g in map(json.loads, done.stdout.splitlines())}
+    assert groups["render/table"]["labelled"] == len(dice)
+    assert groups["overall"]["accuracy"] is not None
+
+
+def test_bench_vision_names_a_broken_manifest(tmp_path: Path) -> None:
+    (tmp_path / "manifest.json").write_text("{not json")
+    done = bench(str(tmp_path / "manifest.json"))
+    assert done.returncode == 2 and "cannot read the manifest" in done.stderr
+
+
+def test_bench_vision_says_when_no_photo_is_left(tmp_path: Path) -> None:
+    (tmp_path / "manifest.json").write_text(json.dumps(
+        [{"image": "a.jpg", "dice": [], "source": "elsewhere", "subset": "table"}]))
+    done = bench(str(tmp_path / "manifest.json"), "--split", "held-out")
+    assert done.returncode == 2 and "no photos match" in done.stderr

@@ -1,0 +1,138 @@
+"""The learned detector and the learned reading path, on the project's own renders.
+
+The committed renders in tests/data come from the same generator (tools/render) as part of
+the detector's training renders, but from other seeds: these tests check that the network,
+its preprocessing and the decoding fit together, not how it generalises (the held-out real
+photos in tests/vision/test_dataset_floors.py do that).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.detector as detector
+from vision import ReaderParams, read_dice
+from vision.detector import (
+    ALIGN,
+    MAX_UPSCALE,
+    cell_to_pixel,
+    find_candidates,
+    input_scale,
+    pixel_to_cell,
+    prepare,
+)
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def rendered(name: str) -> tuple[np.ndarray, dict[str, Any]]:
+    truth_path = DATA / f"{name}.json"
+    if not truth_path.exists():
+        pytest.skip(f"rendered test data not found: {truth_path} (python -m tools.render testdata)")
+    truth = json.loads(truth_path.read_text())
+    image = cv2.imread(str(truth_path.with_suffix(".jpg")))
+    assert image is not None
+    return image, truth
+
+
+def plain_dice(truth: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dice a reader must report: lying flat and in plain view."""
+    return [d for d in truth["dice"] if not d["uncertain"] and d["visible"] >= 0.9]
+
+
+def test_prepare_pads_to_the_network_grid_and_keeps_the_picture() -> None:
+    image = np.random.default_rng(1).integers(0, 255, (301, 437, 3), dtype=np.uint8)
+    scale = input_scale(301, 437, 320)
+    assert scale == pytest.approx(320 / 437)
+    ready = prepare(image, scale)
+    assert ready.shape[0] % ALIGN == 0 and ready.shape[1] % ALIGN == 0
+    assert ready.shape[1] == 320 and ready.shape[0] >= round(301 * scale)
+
+
+def test_small_frames_are_enlarged_at_most_twice() -> None:
+    assert input_scale(60, 70, 320) == MAX_UPSCALE
+    assert input_scale(4000, 3000, 320) == pytest.approx(0.08)
+
+
+@pytest.mark.parametrize("pixel", [0.0, 1.5, 17.25, 319.0])
+def test_cell_and_pixel_coordinates_are_inverse(pixel: float) -> None:
+    assert cell_to_pixel(pixel_to_cell(pixel)) == pytest.approx(pixel)
+
+
+@pytest.mark.parametrize("name", ["tables/wood", "tables/felt", "tables/board", "touching/touching_1",
+                                  "sizes/tiny_dice"])
+def test_candidates_sit_on_the_rendered_dice(name: str) -> None:
+    """Every plain die is proposed at the reader's own settings (a faint one is then
+    reported as uncertain, never dropped)."""
+    image, truth = rendered(name)
+    params = ReaderParams()
+    found = find_candidates(image, side=params.detector_side, min_score=params.detector_min_score)
+    want = plain_dice(truth)
+    assert want
+    for die in want:
+        near = [c for c in found if np.hypot(c.x - die["x"], c.y - die["y"]) < 0.4 * die["size_px"]]
+        assert near, f"{name}: no candidate near the {die['value']} at ({die['x']}, {die['y']})"
+        assert 0.5 < near[0].size / die["size_px"] < 2.0
+
+
+@pytest.mark.parametrize("name", ["empty/wood", "empty/felt", "empty/board"])
+def test_an_empty_table_gives_no_sure_die(name: str) -> None:
+    image, _ = rendered(name)
+    reading = read_dice(image)
+    assert [d for d in reading.dice if d.confidence >= reading.min_confidence] == []
+
+
+def test_rendered_singles_are_read_with_their_values() -> None:
+    right = total = 0
+    for path in sorted((DATA / "single").glob("*.json")):
+        image, truth = rendered(f"single/{path.stem}")
+        reading = read_dice(image)
+        total += 1
+        right += reading.values == [d["value"] for d in plain_dice(truth)]
+    if total == 0:
+        pytest.skip("no rendered singles in tests/data")
+    assert right / total >= 0.9, f"{right} of {total} single dice read right"
+
+
+def test_sure_dice_on_rendered_tables_are_right() -> None:
+    """Never a silent misread: every die reported as sure matches a rendered die's value."""
+    sure = wrong = 0
+    for name in ["tables/wood", "tables/dark_wood", "tables/felt", "tables/paper",
+                 "tables/cloth", "tables/board", "touching/touching_1", "touching/touching_2",
+                 "touching/touching_3", "oblique/oblique_1", "oblique/oblique_2"]:
+        image, truth = rendered(name)
+        for die in read_dice(image).dice:
+            if die.confidence < 0.6:
+                continue
+            sure += 1
+            match = min(truth["dice"], key=lambda d: np.hypot(d["x"] - die.x, d["y"] - die.y))
+            close = np.hypot(match["x"] - die.x, match["y"] - die.y) < 0.5 * match["size_px"]
+            wrong += not (close and match["value"] == die.value)
+    assert sure > 40
+    assert wrong <= 0.02 * sure, f"{wrong} of {sure} sure dice wrong"
+
+
+def test_a_missing_model_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(detector, "MODEL_PATH", tmp_path / "absent.onnx")
+    monkeypatch.setattr(detector, "_net", None)
+    with pytest.raises(FileNotFoundError, match="train_dice_detector"):
+        find_candidates(np.zeros((64, 64, 3), np.uint8), side=320, min_score=0.2)
+
+
+def test_the_classical_method_is_still_there() -> None:
+    image, truth = rendered("tables/felt")
+    reading = read_dice(image, ReaderParams(method="classical"))
+    assert reading.width == image.shape[1]
+
+
+@pytest.mark.parametrize("bad", [{"method": "magic"}, {"detector_side": 10},
+                                 {"detector_min_score": 0.5, "detector_sure": 0.4}])
+def test_bad_detector_settings_are_refused(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        ReaderParams(**bad)

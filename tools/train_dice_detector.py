@@ -1,0 +1,343 @@
+"""Train the die detector behind ``vision.detector`` and export it to ONNX.
+
+Dev-time only (needs PyTorch: ``.venv/bin/pip install torch==2.13.0``; the runtime needs only
+OpenCV). Seeded; run from the repository root:
+
+    .venv/bin/python -m tools.detector_renders .cache/detector_renders --count 1200
+    .venv/bin/python -m tools.train_dice_detector ../shared/datasets/manifest.json \
+        --renders .cache/detector_renders/manifest.json
+
+Training photos: the shared photos except the held-out list the value classifier already
+keeps (``vision/models/dice_value_holdout.json``, 20% of each source), read in place and never
+copied, plus the project's own renders (exact truth, many dice colours, tables and sizes).
+Each step sees random square windows, rescaled, rotated, recoloured, blurred, noised and
+JPEG-compressed, so that the network learns dice rather than these tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.bench import load_manifest
+from vision.detector import (
+    MODEL_PATH,
+    STRIDE,
+    input_scale,
+    normalise,
+    pixel_to_cell,
+)
+from vision.io import load_image
+from vision.learned import HOLDOUT_PATH  # one held-out list for every network
+
+#: the working side the detector reads frames at (vision.params.ReaderParams.detector_side)
+SIDE = 320
+WINDOW = 256
+#: images are kept in memory no larger than this multiple of their working size
+KEEP = 1.6
+
+
+@dataclass
+class Sample:
+    """One training photo, kept at ``factor`` times its original size."""
+
+    image: NDArray[np.uint8]
+    factor: float  # kept size / original size
+    nominal: float  # the detector's working scale for the original photo
+    dice: NDArray[np.float64]  # (n, 6): cx, cy, face size, value, size_ok, ignore (kept px)
+    source: str
+
+
+def _face(source: str, subset: str, value: int, box: list[float]) -> tuple[float, bool]:
+    """The top face's extent a labelled box stands for, and whether it is trustworthy."""
+    side = max(box[2], box[3])
+    if source == "matteo":
+        return max(side, 40.0), value >= 4  # boxes of faces 1-3 hug the pips
+    if source == "epanemu":
+        return side * 0.85, True  # the box holds the whole visible die
+    if subset == "crop":
+        return side / 1.28, True  # the crop is the die and a little felt
+    return side, True
+
+
+def load_samples(manifest: Path, held: set[str]) -> list[Sample]:
+    raw = json.loads(manifest.read_text())
+    root = manifest.parent
+    samples = []
+    for item in raw:
+        if item["image"] in held or not item.get("complete", True):
+            continue
+        if any(d["box"] is None for d in item["dice"]):
+            continue
+        image = load_image(root / item["image"])
+        h, w = image.shape[:2]
+        nominal = input_scale(h, w, SIDE)
+        factor = min(1.0, KEEP * nominal)
+        if factor < 1.0:
+            image = cv2.resize(image, (round(w * factor), round(h * factor)),
+                               interpolation=cv2.INTER_AREA)
+        rows = []
+        for d in item["dice"]:
+            x, y, bw, bh = d["box"]
+            cx, cy = d.get("centre") or (x + bw / 2, y + bh / 2)
+            face, ok = _face(item["source"], item["subset"], d["value"], d["box"])
+            rows.append([cx * factor, cy * factor, face * factor, d["value"], ok,
+                         d.get("ignore", False)])
+        samples.append(Sample(np.asarray(image, np.uint8), factor, nominal,
+                              np.array(rows, float).reshape(-1, 6), item["source"]))
+    return samples
+
+
+def _colour(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    if rng.random() < 0.5:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(int) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.4), 0, 255).astype(np.uint8)
+        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.15:
+        img = img[..., rng.permutation(3)]
+    if rng.random() < 0.1:
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if rng.random() < 0.08:
+        img = 255 - img
+    x = img.astype(np.float32)
+    x = x * rng.uniform(0.6, 1.35) + rng.uniform(-35, 35)
+    x = x * rng.uniform(0.85, 1.15, 3)
+    if rng.random() < 0.3:  # uneven light across the window
+        h, w = x.shape[:2]
+        gx = np.linspace(-1, 1, w)[None, :, None] * rng.uniform(-0.3, 0.3)
+        gy = np.linspace(-1, 1, h)[:, None, None] * rng.uniform(-0.3, 0.3)
+        x = x * (1 + gx + gy)
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.6))
+    if rng.random() < 0.3:
+        x = x + rng.normal(0, rng.uniform(2, 12), x.shape)
+    out = np.clip(x, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(out, np.uint8)
+
+
+def _offset(length: int, rng: np.random.Generator) -> int:
+    """Where a window starts along one side: inside a long side, before a short one."""
+    if length >= WINDOW:
+        return int(rng.integers(0, length - WINDOW + 1))
+    return -int(rng.integers(0, WINDOW - length + 1))
+
+
+def training_window(
+    sample: Sample, rng: np.random.Generator
+) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """A WINDOW-square view of the sample at a jittered working scale, and its dice."""
+    scale = sample.nominal * float(np.exp(rng.uniform(np.log(0.45), np.log(2.0))))
+    rel = scale / sample.factor
+    h, w = sample.image.shape[:2]
+    nw, nh = max(1, round(w * rel)), max(1, round(h * rel))
+    interp = cv2.INTER_AREA if rel < 1 else cv2.INTER_LINEAR
+    img = cv2.resize(sample.image, (nw, nh), interpolation=interp)
+    dice = sample.dice.copy()
+    dice[:, :3] *= rel
+    # choose the window: anywhere in a large image, the image anywhere in a small one
+    x0, y0 = _offset(nw, rng), _offset(nh, rng)
+    if len(dice) and rng.random() < 0.7 and (nw > WINDOW or nh > WINDOW):
+        cx, cy = dice[int(rng.integers(len(dice))), :2]  # most windows hold a die
+        if nw > WINDOW:
+            x0 = int(np.clip(cx - rng.uniform(0.15, 0.85) * WINDOW, 0, nw - WINDOW))
+        if nh > WINDOW:
+            y0 = int(np.clip(cy - rng.uniform(0.15, 0.85) * WINDOW, 0, nh - WINDOW))
+    pad = (max(0, -y0), max(0, y0 + WINDOW - nh), max(0, -x0), max(0, x0 + WINDOW - nw))
+    if any(pad):
+        img = cv2.copyMakeBorder(img, *pad, cv2.BORDER_REPLICATE)
+    sx, sy = max(0, x0), max(0, y0)
+    window = img[sy:sy + WINDOW, sx:sx + WINDOW]
+    dice[:, 0] -= x0
+    dice[:, 1] -= y0
+    for _ in range(int(rng.integers(0, 4))):  # quarter turns: dice look the same
+        window = np.rot90(window)
+        dice[:, [0, 1]] = np.stack([dice[:, 1], WINDOW - 1 - dice[:, 0]], axis=1)
+    if rng.random() < 0.5:
+        window = window[:, ::-1]
+        dice[:, 0] = WINDOW - 1 - dice[:, 0]
+    return _colour(np.ascontiguousarray(window), rng), dice
+
+
+def targets(dice: NDArray[np.float64]) -> tuple[NDArray[Any], ...]:
+    """The presence heat map (n, n), every cell's weight (n, n) (0 near dice to ignore), the
+    value label of the cells at each die's centre (n, n; -1 elsewhere), and the size target
+    (n, n) with its mask (1 at each die's centre cell where its size is known)."""
+    n = WINDOW // STRIDE
+    heat = np.zeros((n, n), np.float32)
+    weight = np.ones((n, n), np.float32)
+    value_label = np.full((n, n), -1, np.int64)
+    size = np.zeros((n, n), np.float32)
+    size_mask = np.zeros((n, n), np.float32)
+    gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
+    for cx, cy, face, value, size_ok, ignore in dice:
+        u, v = pixel_to_cell(cx), pixel_to_cell(cy)
+        if not (-0.5 <= u < n - 0.5 and -0.5 <= v < n - 0.5):
+            continue
+        ui, vi = int(round(u)), int(round(v))
+        if ignore:
+            r = max(1.0, face / STRIDE * 0.6)
+            weight[(gx - u) ** 2 + (gy - v) ** 2 <= r * r] = 0.0
+            continue
+        sigma = max(0.7, face / STRIDE / 6)
+        g = np.exp(-((gx - ui) ** 2 + (gy - vi) ** 2) / (2 * sigma * sigma))
+        heat = np.maximum(heat, g)
+        heat[vi, ui] = 1.0
+        value_label[g >= 0.6] = int(value) - 1
+        if size_ok:
+            size[vi, ui] = np.log(max(face, 2.0))
+            size_mask[vi, ui] = 1.0
+    return heat, weight, value_label, size, size_mask
+
+
+def build_net() -> Any:
+    import torch
+    import torch.nn as nn
+
+    def conv(i: int, o: int, stride: int = 1) -> nn.Module:
+        return nn.Sequential(nn.Conv2d(i, o, 3, stride, 1, bias=False), nn.BatchNorm2d(o),
+                             nn.ReLU(inplace=True))
+
+    class Detector(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.s2 = nn.Sequential(conv(3, 16, 2), conv(16, 32, 2), conv(32, 32))
+            self.s3 = nn.Sequential(conv(32, 48, 2), conv(48, 48))
+            self.s4 = nn.Sequential(conv(48, 64, 2), conv(64, 64))
+            self.s5 = nn.Sequential(conv(64, 96, 2), conv(96, 96), conv(96, 96))
+            self.p5 = nn.Conv2d(96, 48, 1)
+            self.l4 = nn.Conv2d(64, 48, 1)
+            self.l3 = nn.Conv2d(48, 48, 1)
+            self.l2 = nn.Conv2d(32, 48, 1)
+            self.m4, self.m3, self.m2 = conv(48, 48), conv(48, 48), conv(48, 32)
+            self.head = nn.Sequential(conv(32, 32), nn.Conv2d(32, 8, 1))
+            self.up = nn.Upsample(scale_factor=2.0, mode="nearest")
+            with torch.no_grad():
+                self.head[-1].bias[0].fill_(-2.2)  # a die is rare: start every cell near 0.1
+                self.head[-1].bias[7].fill_(3.0)
+
+        def forward(self, x: Any) -> Any:
+            c2 = self.s2(x)
+            c3 = self.s3(c2)
+            c4 = self.s4(c3)
+            c5 = self.s5(c4)
+            p = self.m4(self.up(self.p5(c5)) + self.l4(c4))
+            p = self.m3(self.up(p) + self.l3(c3))
+            p = self.m2(self.up(p) + self.l2(c2))
+            return self.head(p)
+
+    return Detector()
+
+
+def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
+    """CenterNet's penalty-reduced focal loss over the presence heat map."""
+    import torch
+
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1.0).float()
+    w = weight
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * (1 - pos) * w
+    return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1.0)
+
+
+def batch(
+    samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator
+) -> tuple[Any, ...]:
+    import torch
+
+    windows, maps = [], []
+    for k in picks:
+        window, dice = training_window(samples[int(k)], rng)
+        windows.append(window)
+        maps.append(targets(dice))
+    x = torch.from_numpy(normalise(np.stack(windows)))
+    return (x, *(torch.from_numpy(np.stack([m[i] for m in maps])) for i in range(5)))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("manifest", type=Path)
+    ap.add_argument("--renders", type=Path, action="append", default=[])
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--real-share", type=float, default=0.5,
+                    help="share of each batch drawn from the real photos (the rest: renders)")
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = ap.parse_args()
+
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    held = set(json.loads(HOLDOUT_PATH.read_text()))
+    t0 = time.time()
+    load_manifest(args.manifest)  # validates the manifest's format before the long load
+    real = load_samples(args.manifest, held)
+    renders = [s for path in args.renders for s in load_samples(path, set())]
+    print(f"{len(real)} real and {len(renders)} rendered training photos, {len(held)} held out "
+          f"({time.time() - t0:.0f}s)", flush=True)
+
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=args.steps,
+                                                pct_start=0.1)
+    pool = real + renders
+    p_real = args.real_share / max(len(real), 1) if renders else 1 / len(real)
+    p_render = (1 - args.real_share) / max(len(renders), 1) if renders else 0.0
+    probs = np.array([p_real] * len(real) + [p_render] * len(renders))
+    probs /= probs.sum()
+    running = 0.0
+    for step in range(1, args.steps + 1):
+        net.train()
+        picks = rng.choice(len(pool), size=args.batch, p=probs)
+        x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng)
+        out = net(x)
+        loss = focal_loss(out[:, 0], heat, weight)
+        value_loss = torch.nn.functional.cross_entropy(out[:, 1:7], value_label, ignore_index=-1)
+        if not bool((value_label >= 0).any()):
+            value_loss = out[:, 1:7].sum() * 0.0
+        size_loss = (torch.abs(out[:, 7] - size) * size_mask).sum() / size_mask.sum().clamp(min=1)
+        total = loss + 0.5 * value_loss + 0.2 * size_loss
+        opt.zero_grad()
+        total.backward()
+        opt.step()
+        sched.step()
+        running = 0.98 * running + 0.02 * total.item() if step > 1 else total.item()
+        if step % 50 == 0:
+            print(f"step {step}: loss {running:.3f} (heat {loss.item():.3f} value "
+                  f"{value_loss.item():.3f} size {size_loss.item():.3f}) "
+                  f"{time.time() - t0:.0f}s", flush=True)
+        if step % 500 == 0 or step == args.steps:
+            export(net, args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+
+
+def export(net: Any, path: Path) -> None:
+    import torch
+
+    net.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, (torch.zeros(1, 3, SIDE, SIDE),), str(path), input_names=["image"],
+                      output_names=["maps"], opset_version=17,
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "mh", 3: "mw"}},
+                      dynamo=False)
+    net.train()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""The learned die detector: where the dice are, how big, and what they probably show.
+
+A small fully convolutional network (``vision/models/dice_detector.onnx``, trained by
+``tools/train_dice_detector.py``) looks at the whole frame at a fixed working size and
+paints, at a quarter of that resolution, a heat map of die centres, the odds of each face
+value and the top face's size. Peaks of the heat map are dice. Runtime needs numpy and OpenCV only
+(``cv2.dnn``); the same preprocessing is used for training, so the two cannot drift apart.
+
+Why a detector: the classical pip reader (``vision.reader``) misses dice whose pips are tiny,
+merged with glare, or lost in noise; a network that has seen many tables finds the die as a
+whole and leaves the naming to both itself and the crop classifier (``vision.learned``).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+MODEL_PATH = Path(__file__).with_name("models") / "dice_detector.onnx"
+#: the network's output is this many times smaller than its input
+STRIDE = 4
+#: input sides are padded up to a multiple of this (the network halves five times)
+ALIGN = 32
+#: small frames are enlarged at most this much before detection
+MAX_UPSCALE = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One peak of the heat maps, in frame pixels.
+
+    ``score`` is the heat at the peak (0..1, how sure the network is that a die is there),
+    ``size`` the top face's extent, ``values`` the network's probabilities of faces 1..6.
+    """
+
+    x: float
+    y: float
+    size: float
+    score: float
+    values: NDArray[np.float32]
+
+
+def input_scale(height: int, width: int, side: int) -> float:
+    """How much a frame is scaled so that its longer side becomes ``side`` (small frames
+    are enlarged at most ``MAX_UPSCALE`` times)."""
+    return min(side / max(height, width), MAX_UPSCALE)
+
+
+def prepare(image: NDArray[np.uint8], scale: float) -> NDArray[np.uint8]:
+    """``image`` (BGR) resized by ``scale`` and padded (edge pixels repeated) to a multiple of
+    ALIGN on each side: what the network sees."""
+    h, w = image.shape[:2]
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    resized = image if (nw, nh) == (w, h) else cv2.resize(image, (nw, nh), interpolation=interp)
+    pad_h, pad_w = (-nh) % ALIGN, (-nw) % ALIGN
+    if pad_h or pad_w:
+        resized = cv2.copyMakeBorder(resized, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
+    return np.asarray(resized, dtype=np.uint8)
+
+
+def normalise(batch: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """(n, H, W, 3) BGR uint8 -> (n, 3, H, W) float32, each image to zero mean per channel
+    and unit overall spread, so that exposure and colour casts matter less."""
+    x = batch.astype(np.float32) / 255.0
+    x -= x.mean(axis=(1, 2), keepdims=True)
+    x /= np.maximum(x.std(axis=(1, 2, 3), keepdims=True), 0.02)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+def cell_to_pixel(u: float) -> float:
+    """The input-pixel coordinate of the centre of output cell ``u``."""
+    return STRIDE * u + (STRIDE - 1) / 2
+
+
+def pixel_to_cell(p: float) -> float:
+    """Inverse of :func:`cell_to_pixel`."""
+    return (p - (STRIDE - 1) / 2) / STRIDE
+
+
+_lock = threading.Lock()
+_net: Any = None
+
+
+def _load_net() -> Any:
+    global _net
+    if _net is None:
+        if not MODEL_PATH.exists():
+            raise FileNotFoundError(
+                f"{MODEL_PATH}: the die detector model is missing; "
+                "run tools/train_dice_detector.py to make it"
+            )
+        _net = cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+    return _net
+
+
+def heat_maps(image: NDArray[np.uint8], side: int) -> tuple[NDArray[np.float32], float]:
+    """The network's (8, h, w) output for a BGR frame (the die-centre heat map after a
+    sigmoid, the six value probabilities after a softmax, then the log face size in input
+    pixels) and the scale the frame was read at."""
+    scale = input_scale(image.shape[0], image.shape[1], side)
+    blob = normalise(prepare(image, scale)[None])
+    with _lock:
+        net = _load_net()
+        net.setInput(blob)
+        out = np.asarray(net.forward(), dtype=np.float32)[0]
+    out[0] = 1.0 / (1.0 + np.exp(-out[0]))
+    logits = out[1:7] - out[1:7].max(axis=0, keepdims=True)
+    e = np.exp(logits)
+    out[1:7] = e / e.sum(axis=0, keepdims=True)
+    return out, scale
+
+
+def find_candidates(
+    image: NDArray[np.uint8], *, side: int, min_score: float, coarse: bool = True
+) -> list[Candidate]:
+    """Every heat-map peak of at least ``min_score``, strongest first, one per die.
+
+    With ``coarse``, a frame whose dice look big at the working size (``BIG_DIE`` input pixels
+    or more) is also read at half that size, where a big die's pips are too small to pass for
+    dice of their own; the two passes are merged by :func:`merge_candidates`.
+    """
+    found = _pass(image, side, min_score)
+    fine_scale = input_scale(image.shape[0], image.shape[1], side)
+    big = [c for c in found if c.size * fine_scale >= BIG_DIE]
+    if (coarse and big and len(big) * 2 >= len(found)
+            and input_scale(image.shape[0], image.shape[1], side // 2) < fine_scale):
+        found += _pass(image, side // 2, min_score)
+    return merge_candidates(found)
+
+
+#: dice at least this big (in input pixels) are looked for again at half the working size
+BIG_DIE = 44.0
+#: a candidate at least this many times bigger than another may hold it (a die holds pips)
+NESTED = 1.8
+
+
+def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate per die, strongest first. A candidate is dropped where a stronger one
+    sits on the same spot (within half a die), where its centre lies on a stronger, much
+    bigger one's top face (a pip of that die, not a die), or where a stronger, much smaller
+    one lies on its face (a group of small dice, or pips, seen as one big die)."""
+    kept: list[Candidate] = []
+    for c in sorted(candidates, key=lambda c: -c.score):
+        clash = False
+        for k in kept:
+            dist = np.hypot(c.x - k.x, c.y - k.y)
+            if dist < 0.5 * max(c.size, k.size):
+                clash = True
+            elif k.size >= NESTED * c.size and dist < 0.6 * k.size:
+                clash = True
+            elif c.size >= NESTED * k.size and dist < 0.6 * c.size:
+                clash = True
+            if clash:
+                break
+        if not clash:
+            kept.append(c)
+    return kept
+
+
+def _pass(image: NDArray[np.uint8], side: int, min_score: float) -> list[Candidate]:
+    """The heat-map peaks of one read at working size ``side``, in frame pixels."""
+    out, scale = heat_maps(image, side)
+    heat = out[0]
+    h, w = heat.shape
+    peaks = (heat >= min_score) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    vs, us = np.nonzero(peaks)
+    found: list[Candidate] = []
+    for v, u in zip(vs.tolist(), us.tolist(), strict=True):
+        y0, y1, x0, x1 = max(v - 1, 0), min(v + 2, h), max(u - 1, 0), min(u + 2, w)
+        patch = heat[y0:y1, x0:x1]
+        gy, gx = np.mgrid[y0:y1, x0:x1]
+        weight = float(patch.sum())
+        cu, cv_ = float((gx * patch).sum() / weight), float((gy * patch).sum() / weight)
+        x = (cell_to_pixel(cu) + 0.5) / scale - 0.5
+        y = (cell_to_pixel(cv_) + 0.5) / scale - 0.5
+        if not (0 <= x < image.shape[1] and 0 <= y < image.shape[0]):
+            continue  # a peak in the padding
+        size = float(np.exp(out[7, v, u])) / scale
+        found.append(Candidate(x, y, size, float(heat[v, u]), out[1:7, v, u].astype(np.float32)))
+    return found

@@ -1,0 +1,96 @@
+"""Reading dice with the learned detector and the crop classifier together.
+
+The detector (``vision.detector``) proposes dice with a presence score, a size and its own
+guess of the value; the crop classifier (``vision.learned``) looks again at each proposal at
+full resolution. The value is the one both networks find most likely together, and the
+confidence is the lower of "a die is there" and "this is
+its value", so that a weak proposal or a disagreement ends up below the reading's threshold
+(a human looks) instead of being silently trusted or silently dropped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detector import Candidate, find_candidates
+from vision.learned import NOT_A_DIE, classify_crops
+from vision.params import ReaderParams
+from vision.types import Die, Reading
+
+#: a frame whose longer side is at most this many pixels may be one die cut out of a photo
+#: (a crop): it is also read as a whole by the classifier
+CROP_FRAME_MAX_PX = 160
+#: a die cut out of a photo fills about this share of the crop's longer side
+CROP_FILL = 1 / 1.28
+
+
+def presence(score: float, params: ReaderParams) -> float:
+    """How sure (0..1) we are that a proposal is a die: 1 at ``detector_sure`` and above,
+    falling linearly to 0 at ``detector_min_score``."""
+    lo, hi = params.detector_min_score, params.detector_sure
+    return float(np.clip((score - lo) / max(hi - lo, 1e-6), 0.0, 1.0))
+
+
+def square_outline(x: float, y: float, size: float) -> NDArray[np.float64]:
+    """An upright square of side ``size`` centred on (x, y), clockwise from top-left."""
+    h = size / 2
+    return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]], float)
+
+
+def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
+    """Every die in a BGR frame, by proposal (detector) and second look (classifier)."""
+    h, w = image.shape[:2]
+    found = find_candidates(image, side=params.detector_side,
+                            min_score=params.detector_min_score)
+    _, second = classify_crops(image, [(c.x, c.y, c.size) for c in found])
+    dice = [die for c, p in zip(found, second, strict=True)
+            if (die := _die(c, p, params)) is not None]
+    if max(h, w) <= CROP_FRAME_MAX_PX and not any(presence(c.score, params) >= 1.0 for c in found):
+        whole = _whole_frame_die(image)
+        if whole is not None:
+            dice = [whole]
+    dice.sort(key=lambda d: (d.y, d.x))
+    if len(dice) > params.max_dice:
+        dice = [Die(d.value, d.x, d.y, min(d.confidence, params.min_confidence * 0.5), d.outline)
+                for d in dice]
+    return Reading(dice=tuple(dice), width=w, height=h, min_confidence=params.min_confidence)
+
+
+def _whole_frame_die(image: NDArray[np.uint8]) -> Die | None:
+    """The frame read as one die filling it, where the classifier is sure it is a die."""
+    h, w = image.shape[:2]
+    x, y, size = (w - 1) / 2, (h - 1) / 2, max(h, w) * CROP_FILL
+    _, probs = classify_crops(image, [(x, y, size)])
+    p = probs[0]
+    if float(p[NOT_A_DIE]) >= 0.5:
+        return None
+    value = int(p[1:].argmax()) + 1
+    return Die(value=value, x=x, y=y, confidence=float(np.clip(p[value], 0.0, 1.0)),
+               outline=square_outline(x, y, size))
+
+
+def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams) -> Die | None:
+    """One proposal as a die, or ``None`` where it is weak and the classifier sees no die.
+
+    The two networks' value probabilities are pooled by their geometric mean (a calibrated
+    consensus, not the overconfident product). Where their favourite values differ, the die
+    is reported below the reading's threshold whatever the pooled odds: two looks must agree
+    before a die is adjudicated on.
+    """
+    sure = presence(c.score, params)
+    not_a_die = float(second[NOT_A_DIE])
+    if not_a_die >= 0.5 and sure < 1.0:
+        return None
+    first = c.values.astype(np.float64)
+    look = second[1:].astype(np.float64)
+    pooled = np.sqrt(first * look)
+    if pooled.sum() <= 1e-9:
+        pooled = first + look
+    pooled /= pooled.sum()
+    value = int(pooled.argmax()) + 1
+    confidence = min(sure, float(pooled[value - 1]), 1.0 - not_a_die)
+    if int(first.argmax()) != int(look.argmax()):
+        confidence = min(confidence, params.min_confidence * 0.9)
+    return Die(value=value, x=c.x, y=c.y, confidence=float(np.clip(confidence, 0.0, 1.0)),
+               outline=square_outline(c.x, c.y, c.size))
