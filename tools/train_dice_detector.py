@@ -3,9 +3,11 @@
 Dev-time only (needs PyTorch: ``.venv/bin/pip install torch==2.13.0``; the runtime needs only
 OpenCV). Seeded; run from the repository root:
 
-    .venv/bin/python -m tools.detector_renders .cache/detector_renders --count 1200
+    .venv/bin/python -m tools.detector_renders .cache/detector_renders --count 1500
     .venv/bin/python -m tools.train_dice_detector ../shared/datasets/manifest.json \
         --renders .cache/detector_renders/manifest.json
+
+(docs/vision_detector.md gives the recipe of the committed model, about an hour on 2 cores.)
 
 Training photos: the shared photos except the held-out list the value classifier already
 keeps (``vision/models/dice_value_holdout.json``, 20% of each source), read in place and never
@@ -134,11 +136,32 @@ def _offset(length: int, rng: np.random.Generator) -> int:
     return -int(rng.integers(0, WINDOW - length + 1))
 
 
+#: share of windows whose scale is chosen by the size one of its dice should have
+SIZE_DRAWN = 0.35
+#: the face sizes (input px) such windows give a die: from pip-sized dice to dice that
+#: fill most of the window, so that the network learns that a big die's pips are not dice
+DRAWN_FACE_PX = (9.0, 200.0)
+#: no window is read at more than this multiple of the photo's working scale (memory)
+MAX_ZOOM = 3.0
+
+
+def window_scale(sample: Sample, rng: np.random.Generator) -> float:
+    """How much the original photo is scaled for one window: mostly the working scale
+    jittered 0.45-2x, sometimes the scale at which a random die gets a random face size
+    (dice from about 15 to 400 px across must all be read at one working size)."""
+    if len(sample.dice) and rng.random() < SIZE_DRAWN:
+        face = sample.dice[int(rng.integers(len(sample.dice))), 2] / sample.factor
+        want = float(np.exp(rng.uniform(*np.log(DRAWN_FACE_PX))))
+        return float(np.clip(want / max(face, 1.0), 0.3 * sample.nominal,
+                             MAX_ZOOM * sample.nominal))
+    return sample.nominal * float(np.exp(rng.uniform(np.log(0.45), np.log(2.0))))
+
+
 def training_window(
     sample: Sample, rng: np.random.Generator
 ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """A WINDOW-square view of the sample at a jittered working scale, and its dice."""
-    scale = sample.nominal * float(np.exp(rng.uniform(np.log(0.45), np.log(2.0))))
+    scale = window_scale(sample, rng)
     rel = scale / sample.factor
     h, w = sample.image.shape[:2]
     nw, nh = max(1, round(w * rel)), max(1, round(h * rel))
@@ -271,7 +294,7 @@ def main() -> None:
     ap.add_argument("manifest", type=Path)
     ap.add_argument("--renders", type=Path, action="append", default=[])
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--steps", type=int, default=12000)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--real-share", type=float, default=0.5,

@@ -148,20 +148,18 @@ def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:
     one lies on its face (a group of small dice, or pips, seen as one big die)."""
     kept: list[Candidate] = []
     for c in sorted(candidates, key=lambda c: -c.score):
-        clash = False
-        for k in kept:
-            dist = np.hypot(c.x - k.x, c.y - k.y)
-            if dist < 0.5 * max(c.size, k.size):
-                clash = True
-            elif k.size >= NESTED * c.size and dist < 0.6 * k.size:
-                clash = True
-            elif c.size >= NESTED * k.size and dist < 0.6 * c.size:
-                clash = True
-            if clash:
-                break
-        if not clash:
+        if not any(_clash(c, k) for k in kept):
             kept.append(c)
     return kept
+
+
+def _clash(c: Candidate, k: Candidate) -> bool:
+    """Whether ``c`` is the same die as the stronger ``k``, a pip on it, or holds it."""
+    dist = np.hypot(c.x - k.x, c.y - k.y)
+    same_spot = dist < 0.5 * max(c.size, k.size)
+    on_bigger = k.size >= NESTED * c.size and dist < 0.6 * k.size
+    holds_smaller = c.size >= NESTED * k.size and dist < 0.6 * c.size
+    return bool(same_spot or on_bigger or holds_smaller)
 
 
 def _pass(image: NDArray[np.uint8], side: int, min_score: float) -> list[Candidate]:

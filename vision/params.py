@@ -59,8 +59,8 @@ class ReaderParams:
     learned_check: bool = True
     method: str = "learned"
     detector_side: int = 320
-    detector_min_score: float = 0.3
-    detector_sure: float = 0.5
+    detector_min_score: float = 0.4
+    detector_sure: float = 0.6
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:

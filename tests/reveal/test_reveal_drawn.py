@@ -16,8 +16,8 @@ from drawn_dice import DrawnDie, frame, hand_leaves
 
 from calibration import SeatZones, load_profile
 from hardware.cameras import open_camera
-from vision.reveal import capture_reveal
 from vision.params import ReaderParams
+from vision.reveal import capture_reveal
 from vision.stillness import StillnessParams
 
 PROFILE = """
