@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.onnx_net import read_onnx
+
 MODEL_PATH = Path(__file__).with_name("models") / "dice_detector.onnx"
 #: the network's output is this many times smaller than its input
 STRIDE = 4
@@ -91,12 +93,7 @@ _net: Any = None
 def _load_net() -> Any:
     global _net
     if _net is None:
-        if not MODEL_PATH.exists():
-            raise FileNotFoundError(
-                f"{MODEL_PATH}: the die detector model is missing; "
-                "run tools/train_dice_detector.py to make it"
-            )
-        _net = cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+        _net = read_onnx(MODEL_PATH, "die detector", "tools/train_dice_detector.py")
     return _net
 
 

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.onnx_net import read_onnx
 from vision.types import Die, Reading
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_value.onnx"
@@ -45,12 +46,7 @@ def _load_net() -> Any:
     """The ONNX network, loaded once (cv2.dnn nets are not safe to share mid-forward)."""
     global _net
     if _net is None:
-        if not MODEL_PATH.exists():
-            raise FileNotFoundError(
-                f"{MODEL_PATH}: the die classifier model is missing; "
-                "run tools/train_dice_classifier.py to make it"
-            )
-        _net = cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+        _net = read_onnx(MODEL_PATH, "die classifier", "tools/train_dice_classifier.py")
     return _net
 
 
