@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from vision.dice.faces import Face, link_pips, pip_context, read_face
 from vision.dice.pips import Pip, find_pips
 from vision.params import ReaderParams
-from vision.types import Die, Reading
+from vision.types import Die, Reading, doubt_crowds
 
 #: link reaches tried (in pip diameters), widest first, when splitting a group that is not a face
 _REACHES = (5.2, 4.0, 3.0, 2.3)
@@ -66,11 +66,7 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
         )
         for f in sorted(faces, key=lambda f: (f.y, f.x))
     )
-    if len(dice) > params.max_dice:
-        dice = tuple(
-            Die(d.value, d.x, d.y, min(d.confidence, params.min_confidence * 0.5), d.outline)
-            for d in dice
-        )
+    dice = doubt_crowds(dice, params.max_dice, params.min_confidence)
     reading = Reading(dice=dice, width=w, height=h, min_confidence=params.min_confidence)
     if params.learned_check and dice:
         from vision.learned import refine_reading  # lazy: loads the ONNX model on first use

@@ -44,6 +44,16 @@ class Die:
         }
 
 
+def doubt_crowds(dice: tuple[Die, ...], max_dice: int, min_confidence: float
+                 ) -> tuple[Die, ...]:
+    """``dice`` as they are, or, where there are more than ``max_dice`` (a reading that found
+    dice in texture or noise), every one of them well below ``min_confidence``."""
+    if len(dice) <= max_dice:
+        return dice
+    return tuple(Die(d.value, d.x, d.y, min(d.confidence, min_confidence * 0.5), d.outline)
+                 for d in dice)
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """Every die read in one frame. No dice is a valid, empty reading.

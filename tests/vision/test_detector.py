@@ -144,3 +144,11 @@ def test_the_classical_method_is_still_there() -> None:
 def test_bad_detector_settings_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         ReaderParams(**bad)
+
+
+def test_more_dice_than_max_dice_makes_every_die_uncertain() -> None:
+    image, _ = rendered("tables/felt")
+    crowded = read_dice(image, ReaderParams(max_dice=1))
+    assert len(crowded.dice) > 1
+    assert crowded.uncertain == crowded.dice
+    assert [d.value for d in crowded.dice] == [d.value for d in read_dice(image).dice]

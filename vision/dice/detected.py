@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from vision.detector import Candidate, find_candidates
 from vision.learned import NOT_A_DIE, classify_crops
 from vision.params import ReaderParams
-from vision.types import Die, Reading
+from vision.types import Die, Reading, doubt_crowds
 
 #: a frame whose longer side is at most this many pixels may be one die cut out of a photo
 #: (a crop): it is also read as a whole by the classifier
@@ -51,10 +51,8 @@ def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
         if whole is not None:
             dice = [whole]
     dice.sort(key=lambda d: (d.y, d.x))
-    if len(dice) > params.max_dice:
-        dice = [Die(d.value, d.x, d.y, min(d.confidence, params.min_confidence * 0.5), d.outline)
-                for d in dice]
-    return Reading(dice=tuple(dice), width=w, height=h, min_confidence=params.min_confidence)
+    return Reading(dice=doubt_crowds(tuple(dice), params.max_dice, params.min_confidence),
+                   width=w, height=h, min_confidence=params.min_confidence)
 
 
 def _whole_frame_die(image: NDArray[np.uint8]) -> Die | None:
