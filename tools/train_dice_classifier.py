@@ -3,11 +3,13 @@
 Dev-time only (needs PyTorch: ``.venv/bin/pip install torch==2.13.0``; the runtime needs only
 OpenCV). Seeded and reproducible:
 
-    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json
+    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json \
+        --renders .cache/renders_a/manifest.json --renders .cache/renders_b/manifest.json
 
 Training crops come from the manifest's labelled boxes (the photos are read in place, never
 copied), plus drawn synthetic dice, plus "not a die" crops from the same photos away from every
-box. A fixed 20% of the photos of each source (by a seeded shuffle) is held out; the held-out
+box, plus (``--renders``) dice and background cut from the project's own renders
+(``tools.detector_renders``: exact truth, twelve dice styles, six tables). A fixed 20% of the photos of each source (by a seeded shuffle) is held out; the held-out
 list is written beside the model so that ``tools/bench_refine.py`` scores only unseen photos.
 """
 
@@ -104,6 +106,41 @@ def photo_patches(root: Path, entry: Entry, rng: np.random.Generator) -> list[Pa
     return out
 
 
+def render_patches(manifest: Path, limit: int, rng: np.random.Generator) -> list[Patch]:
+    """At most ``limit`` dice (and a background patch per render) cut from the project's renders.
+
+    Dice the renderer marks ``ignore`` (leaning or half hidden) are left out: their value is
+    not for the camera to read.
+    """
+    raw = json.loads(manifest.read_text())
+    dice = [(item, d) for item in raw for d in item["dice"] if not d.get("ignore")]
+    picked = rng.permutation(len(dice))[:limit]
+    chosen: dict[str, list[dict[str, Any]]] = {}
+    for k in sorted(picked.tolist()):
+        item, d = dice[k]
+        chosen.setdefault(item["image"], []).append(d)
+    out: list[Patch] = []
+    for item in raw:
+        image = load_image(manifest.parent / item["image"])
+        grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+        for d in chosen.get(item["image"], []):
+            x, y, bw, bh = d["box"]
+            out.append(Patch(_patch(grey, x + bw / 2, y + bh / 2, max(bw, bh)), d["value"],
+                             "render"))
+        boxes = [d["box"] for d in item["dice"]]
+        if not boxes:
+            continue
+        h, w = grey.shape
+        for _try in range(20):
+            face = max(boxes[int(rng.integers(len(boxes)))][2:]) * rng.uniform(0.7, 1.4)
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if all(np.hypot(cx - (bx + bw / 2), cy - (by + bh / 2)) > 0.9 * (max(bw, bh) + face)
+                   for bx, by, bw, bh in boxes):
+                out.append(Patch(_patch(grey, cx, cy, face), NOT_A_DIE, "render"))
+                break
+    return out
+
+
 def drawn_die(value: int, rng: np.random.Generator) -> NDArray[np.uint8]:
     """A drawn die patch (face PATCH_PX/PATCH_SPAN wide) of random shade and pip style."""
     face = PATCH_PX / PATCH_SPAN
@@ -187,6 +224,11 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--drawn-per-value", type=int, default=150)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--renders", type=Path, action="append", default=[],
+                    help="a manifest of tools.detector_renders output (repeatable)")
+    ap.add_argument("--render-dice", type=int, default=1500,
+                    help="dice taken from each renders manifest")
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
     import torch
@@ -204,6 +246,8 @@ def main() -> None:
     for value in range(1, 7):
         train.extend(Patch(drawn_die(value, rng), value, "drawn")
                      for _ in range(args.drawn_per_value))
+    for renders in args.renders:
+        train.extend(render_patches(renders, args.render_dice, rng))
     print(f"{len(train)} training and {len(test)} held-out patches "
           f"({time.time() - t0:.0f}s)", flush=True)
 
@@ -234,12 +278,12 @@ def main() -> None:
               f"({time.time() - t0:.0f}s)", flush=True)
 
     net.eval()
-    MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, (torch.zeros(1, 1, CROP_PX, CROP_PX),), str(MODEL_PATH),
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, (torch.zeros(1, 1, CROP_PX, CROP_PX),), str(args.out),
                       input_names=["crop"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
     HOLDOUT_PATH.write_text(json.dumps(sorted(held), indent=0) + "\n")
-    print(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size} bytes) and {HOLDOUT_PATH}")
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes) and {HOLDOUT_PATH}")
 
 
 if __name__ == "__main__":

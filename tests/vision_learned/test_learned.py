@@ -12,10 +12,16 @@ import numpy as np
 import pytest
 
 from vision.learned import (
+    CROP_SCALE,
     MODEL_PATH,
+    MODEL_PATHS,
     NOT_A_DIE,
+    classify,
     classify_crops,
+    classify_views,
+    die_crop,
     face_size,
+    pool,
     refine_reading,
 )
 from vision.types import Die, Reading
@@ -34,9 +40,11 @@ def _die_from_truth(d: dict[str, Any], value: int, confidence: float) -> Die:
     return Die(value, d["x"], d["y"], confidence, np.array(d["outline"], dtype=np.float64))
 
 
-def test_model_file_is_small_and_loads() -> None:
-    assert MODEL_PATH.exists()
-    assert MODEL_PATH.stat().st_size < 2_000_000
+def test_model_files_are_small_and_load() -> None:
+    assert MODEL_PATH in MODEL_PATHS and len(set(MODEL_PATHS)) == len(MODEL_PATHS) >= 1
+    for path in MODEL_PATHS:
+        assert path.exists(), path
+        assert path.stat().st_size < 2_000_000
     values, probs = classify_crops(np.full((64, 64), 128, np.uint8), [(32, 32, 30)])
     assert probs.shape == (1, 7)
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
@@ -99,3 +107,30 @@ def test_confident_not_a_die_is_dropped() -> None:
     outline = np.array([[140, 100], [180, 100], [180, 140], [140, 140]], np.float64)
     reading = Reading((Die(3, 160, 120, 0.9, outline),), 320, 240, 0.6)
     assert refine_reading(frame, reading).dice == ()
+
+
+def test_pooled_views_do_not_depend_on_how_the_die_is_turned() -> None:
+    """The four quarter-turn views of a crop are the same set whichever way it lay, so the
+    pooled read of a die must not change when the die turns by a quarter."""
+    image, d = _rendered("white", 5)
+    die = _die_from_truth(d, 5, 0.9)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    crop = die_crop(grey, die.x, die.y, CROP_SCALE * face_size(die))[None]
+    pooled = classify_views(crop)
+    for k in (1, 2, 3):
+        turned = np.ascontiguousarray(np.rot90(crop, k, axes=(1, 2)))
+        assert np.allclose(classify_views(turned), pooled, atol=1e-4)
+    assert np.allclose(pooled.sum(axis=1), 1.0, atol=1e-4)
+    assert int(pooled.argmax()) == 5
+    assert np.allclose(classify_views(crop, views=1), classify(crop))
+
+
+def test_pooling_keeps_only_what_every_look_finds_likely() -> None:
+    sure_six = np.array([[0.0, 0.0, 0.0, 0.0, 0.0, 0.02, 0.98]], np.float32)
+    torn = np.array([[0.0, 0.0, 0.0, 0.0, 0.49, 0.02, 0.49]], np.float32)
+    pooled = pool(np.stack([sure_six, torn]))
+    assert np.allclose(pooled.sum(axis=1), 1.0, atol=1e-5)
+    assert int(pooled.argmax()) == 6
+    assert pooled[0, 6] < sure_six[0, 6]  # the torn look lowers the odds
+    assert pooled[0, 4] < 0.05  # a class one look rules out stays unlikely
+    assert np.allclose(pool(sure_six[None]), sure_six)
