@@ -3,14 +3,20 @@
 Dev-time only (needs PyTorch: ``.venv/bin/pip install torch==2.13.0``; the runtime needs only
 OpenCV). Seeded and reproducible:
 
+    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json
     .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json \
-        --renders .cache/renders_a/manifest.json --renders .cache/renders_b/manifest.json
+        --renders .cache/renders_a/manifest.json --renders .cache/renders_b/manifest.json \
+        --out vision/models/dice_value_renders.onnx
+
+(the first makes ``dice_value.onnx``, the second ``dice_value_renders.onnx``: the reader pools
+both, see docs/vision_learned.md).
 
 Training crops come from the manifest's labelled boxes (the photos are read in place, never
 copied), plus drawn synthetic dice, plus "not a die" crops from the same photos away from every
 box, plus (``--renders``) dice and background cut from the project's own renders
-(``tools.detector_renders``: exact truth, twelve dice styles, six tables). A fixed 20% of the photos of each source (by a seeded shuffle) is held out; the held-out
-list is written beside the model so that ``tools/bench_refine.py`` scores only unseen photos.
+(``tools.detector_renders``: exact truth, twelve dice styles, six tables). A fixed 20% of
+the photos of each source (by a seeded shuffle) is held out; the held-out list is written
+beside the model so that ``tools/bench_refine.py`` scores only unseen photos.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
-"""A small learned die-face classifier that double-checks the classical reader.
+"""A small learned die-face classifier: the second look at every die the reader finds.
 
-The classical reader (``vision.reader``) finds dice by their pips; this module names the
-value of a die from a square crop around it with tiny CNNs (``vision/models/dice_value*.onnx``,
-trained by ``tools/train_dice_classifier.py``; every crop is read by each network in four
-quarter turns and the reads pooled). Class 0 is "not a die", classes 1..6 are the face values. Runtime needs numpy and OpenCV only (``cv2.dnn``).
+The learned detector (``vision.detector``) or the classical reader (``vision.reader``)
+finds dice; this module names the value of a die from a square crop around it with tiny
+CNNs (``vision/models/dice_value*.onnx``, trained by ``tools/train_dice_classifier.py``;
+each network reads every crop in four quarter turns and the reads are pooled). Class 0 is
+"not a die", classes 1..6 are the face values. Runtime needs numpy and OpenCV only
+(``cv2.dnn``).
 
 ``refine_reading`` never silently trusts either side: where the two agree the die keeps
 its value, where the classifier is confident and the reader was not the value follows the
