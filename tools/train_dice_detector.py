@@ -299,6 +299,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--real-share", type=float, default=0.5,
                     help="share of each batch drawn from the real photos (the rest: renders)")
+    ap.add_argument("--value-weight", type=float, default=0.5,
+                    help="weight of the value loss beside the presence loss")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -335,7 +337,7 @@ def main() -> None:
         if not bool((value_label >= 0).any()):
             value_loss = out[:, 1:7].sum() * 0.0
         size_loss = (torch.abs(out[:, 7] - size) * size_mask).sum() / size_mask.sum().clamp(min=1)
-        total = loss + 0.5 * value_loss + 0.2 * size_loss
+        total = loss + args.value_weight * value_loss + 0.2 * size_loss
         opt.zero_grad()
         total.backward()
         opt.step()
