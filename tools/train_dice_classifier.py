@@ -88,7 +88,6 @@ def photo_patches(root: Path, entry: Entry, rng: np.random.Generator) -> list[Pa
     image = load_image(root / entry.image)
     grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image,
                       dtype=np.uint8)
-    h, w = grey.shape
     out: list[Patch] = []
     centres: list[tuple[float, float, float]] = []
     for d in entry.dice:
@@ -101,15 +100,25 @@ def photo_patches(root: Path, entry: Entry, rng: np.random.Generator) -> list[Pa
         out.append(Patch(_patch(grey, cx, cy, face), d.value, entry.source))
     if entry.subset == "crop" or not entry.complete or not centres:
         return out
-    faces = [c[2] for c in centres]
     for _ in range(len(centres) + 1):
-        for _try in range(20):
-            face = float(rng.choice(faces)) * rng.uniform(0.7, 1.4)
-            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            if all(np.hypot(cx - a, cy - b) > 0.9 * (s + face) for a, b, s in centres):
-                out.append(Patch(_patch(grey, cx, cy, face), NOT_A_DIE, entry.source))
-                break
+        background = background_patch(grey, centres, entry.source, rng)
+        if background is not None:
+            out.append(background)
     return out
+
+
+def background_patch(grey: NDArray[np.uint8], dice: list[tuple[float, float, float]],
+                     source: str, rng: np.random.Generator) -> Patch | None:
+    """A "not a die" patch, die-sized, well away from every (x, y, size) in ``dice``; None
+    where 20 tries find no room."""
+    h, w = grey.shape
+    sizes = [size for _, _, size in dice]
+    for _try in range(20):
+        face = float(rng.choice(sizes)) * rng.uniform(0.7, 1.4)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if all(np.hypot(cx - a, cy - b) > 0.9 * (s + face) for a, b, s in dice):
+            return Patch(_patch(grey, cx, cy, face), NOT_A_DIE, source)
+    return None
 
 
 def render_patches(manifest: Path, limit: int, rng: np.random.Generator) -> list[Patch]:
@@ -133,17 +142,11 @@ def render_patches(manifest: Path, limit: int, rng: np.random.Generator) -> list
             x, y, bw, bh = d["box"]
             out.append(Patch(_patch(grey, x + bw / 2, y + bh / 2, max(bw, bh)), d["value"],
                              "render"))
-        boxes = [d["box"] for d in item["dice"]]
-        if not boxes:
-            continue
-        h, w = grey.shape
-        for _try in range(20):
-            face = max(boxes[int(rng.integers(len(boxes)))][2:]) * rng.uniform(0.7, 1.4)
-            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            if all(np.hypot(cx - (bx + bw / 2), cy - (by + bh / 2)) > 0.9 * (max(bw, bh) + face)
-                   for bx, by, bw, bh in boxes):
-                out.append(Patch(_patch(grey, cx, cy, face), NOT_A_DIE, "render"))
-                break
+        placed = [(bx + bw / 2, by + bh / 2, max(bw, bh))
+                  for bx, by, bw, bh in (d["box"] for d in item["dice"])]
+        background = background_patch(grey, placed, "render", rng) if placed else None
+        if background is not None:
+            out.append(background)
     return out
 
 
