@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.onnx_net import read_onnx
+from vision.onnx_net import read_onnx, softmax
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_detector.onnx"
 #: the network's output is this many times smaller than its input
@@ -108,9 +108,7 @@ def heat_maps(image: NDArray[np.uint8], side: int) -> tuple[NDArray[np.float32],
         net.setInput(blob)
         out = np.asarray(net.forward(), dtype=np.float32)[0]
     out[0] = 1.0 / (1.0 + np.exp(-out[0]))
-    logits = out[1:7] - out[1:7].max(axis=0, keepdims=True)
-    e = np.exp(logits)
-    out[1:7] = e / e.sum(axis=0, keepdims=True)
+    out[1:7] = softmax(out[1:7], axis=0)
     return out, scale
 
 

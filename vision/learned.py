@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.onnx_net import read_onnx
+from vision.onnx_net import read_onnx, softmax
 from vision.types import Die, Reading
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_value.onnx"
@@ -125,14 +125,7 @@ def classify(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
         for net in _load_nets():
             net.setInput(blob)
             outputs.append(np.asarray(net.forward(), dtype=np.float32).reshape(len(crops), -1))
-    return pool(np.stack([softmax(logits) for logits in outputs]))
-
-
-def softmax(logits: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Row-wise softmax of (n, k) logits."""
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(shifted)
-    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
+    return pool(np.stack([softmax(logits, axis=1) for logits in outputs]))
 
 
 def pool(probs: NDArray[np.float32]) -> NDArray[np.float32]:
