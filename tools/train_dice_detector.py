@@ -136,6 +136,9 @@ def _offset(length: int, rng: np.random.Generator) -> int:
     return -int(rng.integers(0, WINDOW - length + 1))
 
 
+#: channels of the stride-16 and stride-32 stages
+DEEP_WIDTHS = (64, 96)
+
 #: share of windows whose scale is chosen by the size one of its dice should have
 SIZE_DRAWN = 0.35
 #: the face sizes (input px) such windows give a die: from pip-sized dice to dice that
@@ -224,7 +227,9 @@ def targets(dice: NDArray[np.float64]) -> tuple[NDArray[Any], ...]:
     return heat, weight, value_label, size, size_mask
 
 
-def build_net() -> Any:
+def build_net(deep: tuple[int, int] = DEEP_WIDTHS) -> Any:
+    """The detector; ``deep`` gives the channels of its stride-16 and stride-32 stages
+    (cheap to widen: they run on a 256th and a 1024th of the input's pixels)."""
     import torch
     import torch.nn as nn
 
@@ -237,10 +242,11 @@ def build_net() -> Any:
             super().__init__()
             self.s2 = nn.Sequential(conv(3, 16, 2), conv(16, 32, 2), conv(32, 32))
             self.s3 = nn.Sequential(conv(32, 48, 2), conv(48, 48))
-            self.s4 = nn.Sequential(conv(48, 64, 2), conv(64, 64))
-            self.s5 = nn.Sequential(conv(64, 96, 2), conv(96, 96), conv(96, 96))
-            self.p5 = nn.Conv2d(96, 48, 1)
-            self.l4 = nn.Conv2d(64, 48, 1)
+            c4, c5 = deep
+            self.s4 = nn.Sequential(conv(48, c4, 2), conv(c4, c4))
+            self.s5 = nn.Sequential(conv(c4, c5, 2), conv(c5, c5), conv(c5, c5))
+            self.p5 = nn.Conv2d(c5, 48, 1)
+            self.l4 = nn.Conv2d(c4, 48, 1)
             self.l3 = nn.Conv2d(48, 48, 1)
             self.l2 = nn.Conv2d(32, 48, 1)
             self.m4, self.m3, self.m2 = conv(48, 48), conv(48, 48), conv(48, 32)
@@ -301,6 +307,9 @@ def main() -> None:
                     help="share of each batch drawn from the real photos (the rest: renders)")
     ap.add_argument("--value-weight", type=float, default=0.5,
                     help="weight of the value loss beside the presence loss")
+    ap.add_argument("--deep-widths", type=int, nargs=2, default=DEEP_WIDTHS,
+                    metavar=("C16", "C32"),
+                    help="channels of the stride-16 and stride-32 stages")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -317,7 +326,7 @@ def main() -> None:
     print(f"{len(real)} real and {len(renders)} rendered training photos, {len(held)} held out "
           f"({time.time() - t0:.0f}s)", flush=True)
 
-    net = build_net()
+    net = build_net(tuple(args.deep_widths))
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=args.steps,
                                                 pct_start=0.1)
