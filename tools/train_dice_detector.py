@@ -98,7 +98,11 @@ def load_samples(manifest: Path, held: set[str]) -> list[Sample]:
     return samples
 
 
-def _colour(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+def _colour(
+    img: NDArray[np.uint8], rng: np.random.Generator, degrade: float = 1.0
+) -> NDArray[np.uint8]:
+    """Colour and light changes, and at times blur, noise and JPEG (each with probability
+    0.3 × ``degrade``)."""
     if rng.random() < 0.5:
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
         hsv[..., 0] = ((hsv[..., 0].astype(int) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
@@ -118,12 +122,12 @@ def _colour(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint
         gx = np.linspace(-1, 1, w)[None, :, None] * rng.uniform(-0.3, 0.3)
         gy = np.linspace(-1, 1, h)[:, None, None] * rng.uniform(-0.3, 0.3)
         x = x * (1 + gx + gy)
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 * degrade:
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.6))
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 * degrade:
         x = x + rng.normal(0, rng.uniform(2, 12), x.shape)
     out = np.clip(x, 0, 255).astype(np.uint8)
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 * degrade:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return np.asarray(out, np.uint8)
@@ -138,6 +142,9 @@ def _offset(length: int, rng: np.random.Generator) -> int:
 
 #: channels of the stride-16 and stride-32 stages
 DEEP_WIDTHS = (64, 96)
+#: how often real photos get the added blur, noise and JPEG, as a share of the renders' rate
+#: (session 5 tried 0 and 0.33: docs/vision_detector.md)
+REAL_DEGRADE = 1.0
 
 #: share of windows whose scale is chosen by the size one of its dice should have
 SIZE_DRAWN = 0.35
@@ -161,9 +168,10 @@ def window_scale(sample: Sample, rng: np.random.Generator) -> float:
 
 
 def training_window(
-    sample: Sample, rng: np.random.Generator
+    sample: Sample, rng: np.random.Generator, degrade: float = 1.0
 ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
-    """A WINDOW-square view of the sample at a jittered working scale, and its dice."""
+    """A WINDOW-square view of the sample at a jittered working scale, and its dice
+    (``degrade``: how often it is blurred, noisy or compressed, see :func:`_colour`)."""
     scale = window_scale(sample, rng)
     rel = scale / sample.factor
     h, w = sample.image.shape[:2]
@@ -193,7 +201,7 @@ def training_window(
     if rng.random() < 0.5:
         window = window[:, ::-1]
         dice[:, 0] = WINDOW - 1 - dice[:, 0]
-    return _colour(np.ascontiguousarray(window), rng), dice
+    return _colour(np.ascontiguousarray(window), rng, degrade), dice
 
 
 def targets(dice: NDArray[np.float64]) -> tuple[NDArray[Any], ...]:
@@ -282,13 +290,16 @@ def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
 
 
 def batch(
-    samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator
+    samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator,
+    real_degrade: float = REAL_DEGRADE,
 ) -> tuple[Any, ...]:
     import torch
 
     windows, maps = [], []
     for k in picks:
-        window, dice = training_window(samples[int(k)], rng)
+        sample = samples[int(k)]
+        degrade = 1.0 if sample.source == "render" else real_degrade
+        window, dice = training_window(sample, rng, degrade)
         windows.append(window)
         maps.append(targets(dice))
     x = torch.from_numpy(normalise(np.stack(windows)))
@@ -310,6 +321,9 @@ def main() -> None:
     ap.add_argument("--deep-widths", type=int, nargs=2, default=DEEP_WIDTHS,
                     metavar=("C16", "C32"),
                     help="channels of the stride-16 and stride-32 stages")
+    ap.add_argument("--real-degrade", type=float, default=REAL_DEGRADE,
+                    help="how often real photos get added blur, noise or JPEG, as a share of "
+                    "how often renders do (they carry their own)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -339,7 +353,7 @@ def main() -> None:
     for step in range(1, args.steps + 1):
         net.train()
         picks = rng.choice(len(pool), size=args.batch, p=probs)
-        x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng)
+        x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng, args.real_degrade)
         out = net(x)
         loss = focal_loss(out[:, 0], heat, weight)
         value_loss = torch.nn.functional.cross_entropy(out[:, 1:7], value_label, ignore_index=-1)
