@@ -6,12 +6,13 @@ homography, not the zones. cv2 is imported here only (profiles load without it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import Point, homography_from_points
+from calibration.geometry import Point, Polygon, homography_from_points
 
 if TYPE_CHECKING:
     from calibration.profile import MarkerConfig
@@ -26,27 +27,59 @@ def _dictionary(name: str) -> Any:
     return cv2.aruco.getPredefinedDictionary(code)
 
 
-def detect_markers(frame: NDArray[np.uint8], dictionary: str) -> dict[int, Point]:
-    """Centres (pixels) of every marker of ``dictionary`` visible in ``frame``, by id."""
+def detect_marker_quads(frame: NDArray[np.uint8], dictionary: str) -> dict[int, Polygon]:
+    """Corners (pixels, clockwise from the marker's top-left) of every marker seen, by id."""
     import cv2
 
     detector = cv2.aruco.ArucoDetector(_dictionary(dictionary), cv2.aruco.DetectorParameters())
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     corners, ids, _ = detector.detectMarkers(gray)
-    found: dict[int, Point] = {}
+    found: dict[int, Polygon] = {}
     if ids is None:
         return found
     for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
-        centre = np.asarray(quad, dtype=np.float64).reshape(4, 2).mean(axis=0)
-        found[int(marker_id)] = (float(centre[0]), float(centre[1]))
+        points = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+        found[int(marker_id)] = tuple((float(x), float(y)) for x, y in points)
     return found
+
+
+def detect_markers(frame: NDArray[np.uint8], dictionary: str) -> dict[int, Point]:
+    """Centres (pixels) of every marker of ``dictionary`` visible in ``frame``, by id."""
+    return {
+        marker_id: quad_centre(quad)
+        for marker_id, quad in detect_marker_quads(frame, dictionary).items()
+    }
+
+
+def marker_footprints(quads: Iterable[Polygon], margin: float = 0.35) -> tuple[Polygon, ...]:
+    """Each marker's quad grown by ``margin`` of its size on every side.
+
+    A printed marker is a black-and-white square with a white border, about a die's size: a
+    dice reader may well take it for a die. The footprint (marker plus its quiet zone) is
+    where no reading can be a die.
+    """
+    grown = []
+    for quad in quads:
+        centre = np.asarray(quad_centre(quad))
+        points = centre + (np.asarray(quad, dtype=np.float64) - centre) * (1.0 + 2.0 * margin)
+        grown.append(tuple((float(x), float(y)) for x, y in points))
+    return tuple(grown)
+
+
+def quad_centre(quad: Polygon) -> Point:
+    x, y = np.asarray(quad, dtype=np.float64).mean(axis=0)
+    return (float(x), float(y))
 
 
 def find_mat_homography(
     frame: NDArray[np.uint8], config: MarkerConfig
 ) -> NDArray[np.float64] | None:
     """Mat -> image homography from the markers in this frame; None if fewer than 4 are seen."""
-    seen = detect_markers(frame, config.dictionary)
+    return mat_homography(detect_markers(frame, config.dictionary), config)
+
+
+def mat_homography(seen: dict[int, Point], config: MarkerConfig) -> NDArray[np.float64] | None:
+    """Mat -> image homography from marker centres already found; None if fewer than 4."""
     pairs = [
         (mat, seen[marker_id])
         for marker_id, mat in zip(config.ids, config.mat_points, strict=True)

@@ -83,15 +83,27 @@ class Profile:
         return apply_homography(self.markers.calibration_homography, self.table_area)
 
     def zones_for_frame(self, frame: NDArray[np.uint8]) -> SeatZones:
-        """Seat zones in this frame's pixels: re-found from the markers when there are any."""
+        """Seat zones in this frame's pixels: re-found from the markers when there are any.
+
+        The markers seen are kept as areas where no die can be (`SeatZones.masks`), so a
+        reading of a marker is never counted as a stray die.
+        """
         if self.markers is None:
             return self.seat_zones
-        from calibration.markers import find_mat_homography
+        from calibration.markers import (
+            detect_marker_quads,
+            marker_footprints,
+            mat_homography,
+            quad_centre,
+        )
 
-        matrix = find_mat_homography(frame, self.markers)
+        quads = detect_marker_quads(frame, self.markers.dictionary)
+        centres = {i: quad_centre(q) for i, q in quads.items()}
+        matrix = mat_homography(centres, self.markers)
         if matrix is None:  # markers hidden (a hand, a cup): keep the calibration-time zones
             matrix = self.markers.calibration_homography
-        return self.seat_zones.transformed(matrix)
+        placed = self.seat_zones.transformed(matrix)
+        return SeatZones(placed.seats, no_dice=marker_footprints(quads.values()))
 
     @property
     def reader_params(self) -> ReaderParams:

@@ -37,10 +37,17 @@ class SeatZones:
     relocate: Callable[[NDArray[np.uint8]], SeatZones] | None = field(
         default=None, compare=False, repr=False
     )
+    #: areas where no reading is a die (the mat's markers as seen in this frame), in pixels
+    no_dice: tuple[Polygon, ...] = field(default=(), compare=False)
 
     def for_frame(self, frame: NDArray[np.uint8]) -> SeatZones:
         """These zones as they lie in ``frame`` (moved with the mat when markers are used)."""
         return self.relocate(frame) if self.relocate is not None else self
+
+    def masks(self, x: float, y: float) -> bool:
+        """Whether ``(x, y)`` lies where no die can be (on a mat marker): readings there are
+        the marker's black-and-white squares, not dice."""
+        return any(contains(area, x, y) for area in self.no_dice)
 
     def __len__(self) -> int:
         return len(self.seats)

@@ -144,7 +144,7 @@ def _offset(length: int, rng: np.random.Generator) -> int:
 DEEP_WIDTHS = (64, 96)
 #: how often real photos get the added blur, noise and JPEG, as a share of the renders' rate
 #: (session 5 tried 0 and 0.33: docs/vision_detector.md)
-REAL_DEGRADE = 1.0
+REAL_DEGRADE = 0.33
 
 #: share of windows whose scale is chosen by the size one of its dice should have
 SIZE_DRAWN = 0.35

@@ -348,8 +348,8 @@ def capture_reveal(
             break
     chosen = chosen[: len(readings)]
     threshold = _threshold(params, min_confidence)
-    dice = vote(readings, match_radius=match_radius)
     zones = _zones_in(zones, chosen[-1])
+    dice = [d for d in vote(readings, match_radius=match_radius) if not _masked(zones, d)]
 
     seats: dict[str, list[SeatDie]] = {p: [] for p in players}
     set_aside: dict[str, list[SeatDie]] = {p: [] for p in players}
@@ -402,6 +402,12 @@ def _zones_in(zones: ZoneMap, frame: Frame) -> ZoneMap:
     """The zones as they lie in ``frame``, for zone maps that follow mat markers."""
     locate = getattr(zones, "for_frame", None)
     return locate(frame) if callable(locate) else zones
+
+
+def _masked(zones: ZoneMap, die: SeatDie) -> bool:
+    """Whether the zone map says no die can lie where this one was read (a mat marker)."""
+    masks = getattr(zones, "masks", None)
+    return bool(masks(die.x, die.y)) if callable(masks) else False
 
 
 def _as_frames(frames: Iterable[Frame] | Frame) -> Iterable[Frame]:

@@ -20,6 +20,8 @@ class ZoneMap(Protocol):
 
     A zone map may also have ``for_frame(frame) -> ZoneMap`` (zones that follow ArUco markers
     on the mat); `vision.reveal` then uses the zones as they lie in the frame it votes on.
+    It may also have ``masks(x, y) -> bool``, true where no reading can be a die (on a mat
+    marker, which a reader may take for one); the reveal ignores readings there.
     """
 
     @property

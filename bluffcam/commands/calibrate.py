@@ -20,8 +20,8 @@ from numpy.typing import NDArray
 
 from calibration import MarkerConfig, Profile, SeatZones, save_profile
 from calibration.fit import FitError, fit_table
-from calibration.geometry import Polygon, apply_homography, homography_from_points
-from calibration.markers import detect_markers
+from calibration.geometry import Polygon, apply_homography, contains, homography_from_points
+from calibration.markers import detect_marker_quads, detect_markers, marker_footprints
 from hardware.cameras import CameraError, open_camera, parse_resolution
 from vision.reveal import seat_colour
 
@@ -83,13 +83,13 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
     frame = frames[-1]
     params = ReaderParams()
     readings = [read_dice(f, params) for f in frames]
-    dice = vote(readings)
+    dice = _off_the_markers(vote(readings), frame, args.marker_dict)
     if not dice:
         raise FitError("no dice seen: put each player's dice in their area, in good light")
     sizes = [
         float(np.linalg.norm(np.diff(d.outline, axis=0), axis=1).mean())
         for r in readings
-        for d in r.dice
+        for d in _off_the_markers(list(r.dice), frame, args.marker_dict)
     ]
     height, width = frame.shape[:2]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
@@ -120,6 +120,12 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
     return profile, frame, dice
 
 
+def _off_the_markers(dice: list[Any], frame: NDArray[np.uint8], dictionary: str) -> list[Any]:
+    """The dice not lying on a printed mat marker (a reader may take a marker for a die)."""
+    footprints = marker_footprints(detect_marker_quads(frame, dictionary).values())
+    return [d for d in dice if not any(contains(area, d.x, d.y) for area in footprints)]
+
+
 def _markers(frame: NDArray[np.uint8], args: argparse.Namespace) -> MarkerConfig:
     ids = tuple(int(i) for i in args.marker_ids.split(","))
     if len(ids) != 4:
@@ -141,7 +147,6 @@ def _markers(frame: NDArray[np.uint8], args: argparse.Namespace) -> MarkerConfig
     image_points = tuple(seen[i] for i in ids)
     homography_from_points(mat_points, image_points)  # raises if degenerate
     return MarkerConfig(args.marker_dict, ids, mat_points, image_points)
-
 
 
 def _poly(

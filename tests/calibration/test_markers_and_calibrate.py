@@ -18,8 +18,15 @@ from numpy.typing import NDArray
 
 from bluffcam.commands import calibrate
 from calibration import SeatZones, load_profile
-from calibration.geometry import apply_homography, homography_from_points
-from calibration.markers import detect_markers, find_mat_homography, render_marker
+from calibration.geometry import apply_homography, contains, homography_from_points
+from calibration.markers import (
+    detect_marker_quads,
+    detect_markers,
+    find_mat_homography,
+    marker_footprints,
+    quad_centre,
+    render_marker,
+)
 
 _spec = importlib.util.spec_from_file_location(
     "drawn_dice", Path(__file__).resolve().parents[1] / "reveal" / "drawn_dice.py"
@@ -95,6 +102,29 @@ def test_no_markers_no_homography() -> None:
     frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
     config = MarkerConfig("DICT_4X4_50", (0, 1, 2, 3), tuple(MAT_CORNERS), tuple(MAT_CORNERS))
     assert find_mat_homography(frame, config) is None
+
+
+def test_marker_footprints_cover_each_marker_and_its_quiet_zone_but_not_a_die_beside_it() -> None:
+    frame, mat_to_image = camera_view(mat_canvas(), STRAIGHT)
+    quads = detect_marker_quads(frame, "DICT_4X4_50")
+    assert sorted(quads) == [0, 1, 2, 3]
+    centres = detect_markers(frame, "DICT_4X4_50")
+    assert all(quad_centre(quads[i]) == centres[i] for i in quads)
+    footprints = marker_footprints(quads.values())
+    # the printed marker is a 60 mm square in a 10 mm white border: all of it is covered,
+    # and a die lying against the border (34 mm, so its centre is 57 mm out) is not
+    for u, v in MAT_CORNERS:
+        on_marker = apply_homography(
+            mat_to_image, tuple((u + du, v + dv) for du in (-38, 0, 38) for dv in (-38, 0, 38))
+        )
+        assert all(any(contains(f, x, y) for f in footprints) for x, y in on_marker)
+        beside = apply_homography(
+            mat_to_image, ((u + 57 if u == 0 else u - 57, v), (u, v + 57 if v == 0 else v - 57))
+        )
+        assert not any(contains(f, x, y) for f in footprints for x, y in beside)
+    # every die on the mat is clear of them
+    points = [p for pts in dice_in_image(mat_to_image).values() for p in pts]
+    assert not any(contains(f, x, y) for f in footprints for x, y in points)
 
 
 def args_for(tmp_path: Path, frames: Path, **extra: object) -> argparse.Namespace:
@@ -176,6 +206,40 @@ def test_calibrate_with_markers_keeps_zones_on_the_mat_when_the_camera_moves(
     assert np.abs(stale - expected).max() > 20.0
 
 
+def reading_the_markers_as_dice(read: object) -> object:
+    """A reader that also takes every mat marker for a sure die (as a detector may)."""
+    from vision.types import Die, Reading
+
+    def reader(image: NDArray[np.uint8], params: object = None) -> Reading:
+        reading: Reading = read(image, params)  # type: ignore[operator]
+        square = np.array([[-15, -15], [15, -15], [15, 15], [-15, 15]], dtype=np.float64)
+        fakes = tuple(
+            Die(6, x, y, 0.9, square + [x, y])
+            for x, y in detect_markers(image, "DICT_4X4_50").values()
+        )
+        return Reading(dice=reading.dice + fakes, width=reading.width, height=reading.height)
+
+    return reader
+
+
+def test_calibrate_ignores_readings_on_the_markers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision
+
+    monkeypatch.setattr(vision, "read_dice", reading_the_markers_as_dice(vision.read_dice))
+    frame, mat_to_image = camera_view(mat_canvas(), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), markers=True)
+    profile, _, dice = calibrate.calibrate(args)
+    assert len(dice) == sum(len(c) for c in CLUSTERS.values())
+    zones = profile.zones
+    for seat, points in enumerate(dice_in_image(mat_to_image).values()):
+        assert {zones.seat_of(x, y) for x, y in points} == {seat}
+    # the zones hug the dice: the mat's corners (the markers) lie in none of them
+    corners = apply_homography(mat_to_image, tuple(MAT_CORNERS))
+    assert all(zones.seat_of(x, y) is None for x, y in corners)
+
+
 def test_calibrate_reports_problems_clearly(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -226,6 +290,35 @@ def test_reveal_capture_follows_the_markers_in_the_frame_it_reads(tmp_path: Path
     fixed = SeatZones(profile.zones.seats)
     stale = capture_reveal(bumped, fixed, expected, None, stillness=None, reader=reader_of_truth)
     assert stale.needs_review
+
+
+def test_a_reveal_ignores_readings_on_the_markers_of_the_frame_it_reads(tmp_path: Path) -> None:
+    from vision.reveal import capture_reveal
+    from vision.types import Die, Reading
+
+    frame, _ = camera_view(mat_canvas(), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), markers=True)
+    assert calibrate.run(args) == 0
+    profile = load_profile(tmp_path / "t.toml")
+    bumped, mat_to_bumped = camera_view(mat_canvas(), BUMPED)
+    square = np.array([[-10, -10], [10, -10], [10, 10], [-10, 10]], dtype=np.float64)
+
+    def reader_of_truth(image: NDArray[np.uint8], params: object) -> Reading:
+        points = [p for pts in dice_in_image(mat_to_bumped).values() for p in pts]
+        values = [v for cluster in CLUSTERS.values() for _, _, v in cluster]
+        pairs = zip(points, values, strict=True)
+        dice = tuple(Die(v, x, y, 0.95, square + [x, y]) for (x, y), v in pairs)
+        return Reading(dice=dice, width=800, height=600)
+
+    reader = reading_the_markers_as_dice(reader_of_truth)
+    expected = {"Ann": 3, "Ben": 2, "Cho": 3}
+    result = capture_reveal(bumped, profile.zones, expected, None, stillness=None, reader=reader)
+    assert result.problems == [] and result.outside == []
+    assert result.values() == {"Ann": [2, 4, 6], "Ben": [3, 5], "Cho": [1, 2, 6]}
+    # zones without the markers' footprints take the marker readings for stray dice
+    fixed = SeatZones(profile.zones.seats)
+    stray = capture_reveal(bumped, fixed, expected, None, stillness=None, reader=reader)
+    assert any(p.kind == "outside_zones" for p in stray.problems)
 
 
 def test_hidden_markers_fall_back_to_the_calibration_time_zones(tmp_path: Path) -> None:
