@@ -36,7 +36,8 @@ class ReaderParams:
             classifier looks again, see ``vision.dice.detected``) or ``"classical"`` (the pip
             reader, no network for finding dice; see ``vision.reader``).
         detector_side: the learned detector reads frames scaled so that their longer side is
-            this many pixels (small frames are enlarged at most twice).
+            this many pixels (small frames are enlarged at most twice; frames over twice
+            this are shrunk only 2x, to at most 960 px: ``vision.detector.working_side``).
         detector_min_score: detector proposals weaker than this (0..1) are ignored; those
             between it and ``detector_sure`` are kept with a confidence that falls with the
             score, so a faint die is reported as uncertain rather than dropped.

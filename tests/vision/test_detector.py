@@ -26,6 +26,7 @@ from vision.detector import (
     input_scale,
     pixel_to_cell,
     prepare,
+    working_side,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -152,3 +153,53 @@ def test_more_dice_than_max_dice_makes_every_die_uncertain() -> None:
     assert len(crowded.dice) > 1
     assert crowded.uncertain == crowded.dice
     assert [d.value for d in crowded.dice] == [d.value for d in read_dice(image).dice]
+
+
+def test_working_side_grows_only_for_frames_over_twice_the_working_size() -> None:
+    assert working_side(480, 640, 320) == 320  # a dataset photo: read as always
+    assert working_side(960, 1280, 320) == 640  # a camera frame: shrunk 2x, not 4x
+    assert working_side(1520, 2028, 320) == 960  # capped for time
+    assert working_side(3024, 4032, 320) == 960
+    assert working_side(960, 1280, 800) == 800  # a profile's larger side is kept
+
+
+def camera_frame(name: str, tiles: int) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """A render tiled ``tiles`` x ``tiles``: the same dice, in a frame as big as a camera's."""
+    image, truth = rendered(name)
+    h, w = image.shape[:2]
+    big = np.tile(image, (tiles, tiles, 1))
+    dice = [dict(d, x=d["x"] + i * w, y=d["y"] + j * h)
+            for i in range(tiles) for j in range(tiles) for d in plain_dice(truth)]
+    return big, dice
+
+
+def count_read_right(image: np.ndarray, dice: list[dict[str, Any]]) -> tuple[int, int]:
+    """(dice read with their value, dice reported sure with a wrong value)."""
+    reading = read_dice(image)
+    right = wrong = 0
+    for die in dice:
+        near = [d for d in reading.dice
+                if np.hypot(d.x - die["x"], d.y - die["y"]) < 0.5 * die["size_px"]]
+        right += bool(near) and near[0].value == die["value"]
+    for d in reading.dice:
+        match = min(dice, key=lambda t: np.hypot(t["x"] - d.x, t["y"] - d.y))
+        close = np.hypot(match["x"] - d.x, match["y"] - d.y) < 0.5 * match["size_px"]
+        sure = d.confidence >= reading.min_confidence
+        wrong += sure and not (close and match["value"] == d.value)
+    return right, wrong
+
+
+def test_a_camera_sized_frame_is_read_as_well_as_the_photo_it_is_made_of(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    image, truth = rendered("tables/wood")
+    single_right, _ = count_read_right(image, plain_dice(truth))
+    big, dice = camera_frame("tables/wood", 3)
+    assert max(big.shape[:2]) >= 3 * 320
+    right, wrong = count_read_right(big, dice)
+    assert wrong == 0
+    assert right >= 9 * single_right - 2, f"{right} of {len(dice)} read right in the big frame"
+    # shrunk to the usual 320 px, the same frame loses most of its dice
+    monkeypatch.setattr(detector, "MAX_SHRINK", 1e9)
+    shrunk_right, _ = count_read_right(big, dice)
+    assert shrunk_right < right - len(dice) // 4, (shrunk_right, right)
