@@ -113,16 +113,22 @@ def heat_maps(image: NDArray[np.uint8], side: int) -> tuple[NDArray[np.float32],
 
 
 def find_candidates(
-    image: NDArray[np.uint8], *, side: int, min_score: float, coarse: bool = True
+    image: NDArray[np.uint8],
+    *,
+    side: int,
+    min_score: float,
+    coarse: bool = True,
+    max_side: int | None = None,
 ) -> list[Candidate]:
     """Every heat-map peak of at least ``min_score``, strongest first, one per die.
 
-    The frame is read at :func:`working_side` (``side``, or more for a big camera frame).
+    The frame is read at :func:`working_side` (``side``, or up to ``max_side`` — default
+    ``MAX_WORKING_SIDE`` — for a big camera frame).
     With ``coarse``, a frame whose dice look big at the working size (``BIG_DIE`` input pixels
     or more) is also read at half that size, where a big die's pips are too small to pass for
     dice of their own; the two passes are merged by :func:`merge_candidates`.
     """
-    side = working_side(image.shape[0], image.shape[1], side)
+    side = working_side(image.shape[0], image.shape[1], side, max_side)
     found = _pass(image, side, min_score)
     fine_scale = input_scale(image.shape[0], image.shape[1], side)
     big = [c for c in found if c.size * fine_scale >= BIG_DIE]
@@ -135,20 +141,22 @@ def find_candidates(
 #: a frame is never shrunk more than this for the detector (the shrink of the 640-px
 #: photos it was trained and measured on, read at 320)
 MAX_SHRINK = 2.0
-#: ... unless that would make the working side larger than this (time)
+#: ... unless that would make the working side larger than this (time; the default of
+#: ``ReaderParams.detector_max_side``)
 MAX_WORKING_SIDE = 960
 
 
-def working_side(height: int, width: int, side: int) -> int:
+def working_side(height: int, width: int, side: int, max_side: int | None = None) -> int:
     """The longer side the detector reads a frame at: ``side``, or more for a frame over
     ``MAX_SHRINK`` times that, so a camera frame's dice are not shrunk to a few pixels.
 
     A table camera's frame (1280-2028 px and more) holds dice of 30-60 px: shrunk to 320 px
     they are 8-15 px, where the detector finds and names dice worst. Reading such frames
-    at half their size (at most ``MAX_WORKING_SIDE``) keeps the dice at the scale the
-    detector was trained and measured at; frames of up to twice ``side`` are read as before.
+    at half their size (at most ``max_side``) keeps the dice at the scale the detector was
+    trained and measured at; frames of up to twice ``side`` are read as before.
     """
-    wanted = min(max(height, width) / MAX_SHRINK, MAX_WORKING_SIDE)
+    limit = MAX_WORKING_SIDE if max_side is None else max_side
+    wanted = min(max(height, width) / MAX_SHRINK, limit)
     return max(side, int(wanted) // ALIGN * ALIGN)
 
 

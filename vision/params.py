@@ -37,7 +37,11 @@ class ReaderParams:
             reader, no network for finding dice; see ``vision.reader``).
         detector_side: the learned detector reads frames scaled so that their longer side is
             this many pixels (small frames are enlarged at most twice; frames over twice
-            this are shrunk only 2x, to at most 960 px: ``vision.detector.working_side``).
+            this are shrunk only 2x, up to ``detector_max_side``:
+            ``vision.detector.working_side``).
+        detector_max_side: the most a big frame's working side grows to (time: the detector
+            costs about the square of the side); at ``detector_side`` or less it never grows.
+            A slow board may lower it in its profile.
         detector_min_score: detector proposals weaker than this (0..1) are ignored; those
             between it and ``detector_sure`` are kept with a confidence that falls with the
             score, so a faint die is reported as uncertain rather than dropped.
@@ -60,6 +64,7 @@ class ReaderParams:
     learned_check: bool = True
     method: str = "learned"
     detector_side: int = 320
+    detector_max_side: int = 960
     detector_min_score: float = 0.4
     detector_sure: float = 0.6
 
@@ -80,6 +85,10 @@ class ReaderParams:
             raise ValueError(f"method must be 'learned' or 'classical', got {self.method!r}")
         if not 64 <= self.detector_side <= 2048:
             raise ValueError(f"detector_side must be 64..2048 px, got {self.detector_side}")
+        if not 64 <= self.detector_max_side <= 4096:
+            raise ValueError(
+                f"detector_max_side must be 64..4096 px, got {self.detector_max_side}"
+            )
         if not 0.0 < self.detector_min_score < self.detector_sure <= 1.0:
             raise ValueError(
                 "detector scores need 0 < detector_min_score < detector_sure <= 1, got "

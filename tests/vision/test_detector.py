@@ -161,6 +161,14 @@ def test_working_side_grows_only_for_frames_over_twice_the_working_size() -> Non
     assert working_side(1520, 2028, 320) == 960  # capped for time
     assert working_side(3024, 4032, 320) == 960
     assert working_side(960, 1280, 800) == 800  # a profile's larger side is kept
+    assert working_side(1520, 2028, 320, max_side=640) == 640  # a slow board's cap
+    assert working_side(1520, 2028, 320, max_side=320) == 320  # never grows
+
+
+def test_a_profile_can_cap_the_working_side() -> None:
+    assert ReaderParams().detector_max_side == 960
+    with pytest.raises(ValueError, match="detector_max_side"):
+        ReaderParams(detector_max_side=10)
 
 
 def camera_frame(name: str, tiles: int) -> tuple[np.ndarray, list[dict[str, Any]]]:

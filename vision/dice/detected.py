@@ -42,7 +42,8 @@ def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     """Every die in a BGR frame, by proposal (detector) and second look (classifier)."""
     h, w = image.shape[:2]
     found = find_candidates(image, side=params.detector_side,
-                            min_score=params.detector_min_score)
+                            min_score=params.detector_min_score,
+                            max_side=params.detector_max_side)
     _, second = classify_crops(image, [(c.x, c.y, c.size) for c in found])
     dice = [die for c, p in zip(found, second, strict=True)
             if (die := _die(c, p, params)) is not None]
