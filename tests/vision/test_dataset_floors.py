@@ -1,12 +1,15 @@
 """Accuracy floors on the real photos in ../shared/datasets (skipped where absent).
 
-Two kinds of floor, each a little below what the reader achieved when it was set (see
+Three kinds of floor, each a little below what the reader achieved when it was set (see
 BENCHMARKS.md), so that a regression fails:
 
 - on the **held-out** photos (``vision/models/dice_value_holdout.json``: 20% of each source
   that no network of the project was trained on) — the honest measure of how the reader does
   on photos it has not seen;
 - on **all** photos, the issue's benchmark as ``bluffcam bench-vision`` prints it.
+- on held-out photos **tiled into camera-sized frames** (2x2, 3x3: a table camera's frame
+  is 1280-2028 px, the photos at most 640), so that a big frame is not read worse than the
+  photos it is made of.
 
 ``sure_precision`` is the share of dice reported as sure (at or above the reading's
 threshold) that are right: the guard against silent misreads.
@@ -62,3 +65,26 @@ def test_reader_holds_its_floor_on_all_photos(
     got = scored[1][group].to_json()
     for metric, floor in ALL_FLOORS[group].items():
         assert got[metric] >= floor, f"{group} {metric} {got[metric]} fell below {floor}"
+
+
+#: held-out photos tiled into camera-sized frames (tools/bench_camera_frames.py): the same
+#: dice in a frame 2-3 times bigger must read about as well as the photos themselves
+CAMERA_FRAME_FLOORS = {
+    "matteo2x2/table": {"accuracy": 0.95, "sure_precision": 0.97},
+    "matteo3x3/table": {"accuracy": 0.95, "sure_precision": 0.97},
+    "epanemu3x3/table": {"accuracy": 0.66, "sure_precision": 0.95},
+}
+
+
+def test_reader_holds_its_floor_on_camera_sized_frames(
+    shared_datasets: Path, tmp_path: Path
+) -> None:
+    from tools.bench_camera_frames import write_mosaics
+
+    root, entries = load_manifest(write_mosaics(shared_datasets / "manifest.json", tmp_path))
+    wanted = [e for e in entries if f"{e.source}/{e.subset}" in CAMERA_FRAME_FLOORS]
+    got = {s.name: s.to_json() for s in summarise(run_bench(root, wanted))}
+    for group, floors in CAMERA_FRAME_FLOORS.items():
+        for metric, floor in floors.items():
+            value = got[group][metric]
+            assert value >= floor, f"camera-sized {group} {metric} {value} fell below {floor}"
