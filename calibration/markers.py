@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import Point, Polygon, homography_from_points
+from calibration.geometry import Point, Polygon, contains, homography_from_points
 
 if TYPE_CHECKING:
     from calibration.profile import MarkerConfig
@@ -64,6 +64,11 @@ def marker_footprints(quads: Iterable[Polygon], margin: float = 0.35) -> tuple[P
         points = centre + (np.asarray(quad, dtype=np.float64) - centre) * (1.0 + 2.0 * margin)
         grown.append(tuple((float(x), float(y)) for x, y in points))
     return tuple(grown)
+
+
+def on_a_marker(footprints: Iterable[Polygon], x: float, y: float) -> bool:
+    """Whether ``(x, y)`` lies in one of these marker footprints."""
+    return any(contains(area, x, y) for area in footprints)
 
 
 def quad_centre(quad: Polygon) -> Point:

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import Polygon, apply_homography, contains
+from calibration.markers import on_a_marker
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ class SeatZones:
     def masks(self, x: float, y: float) -> bool:
         """Whether ``(x, y)`` lies where no die can be (on a mat marker): readings there are
         the marker's black-and-white squares, not dice."""
-        return any(contains(area, x, y) for area in self.no_dice)
+        return on_a_marker(self.no_dice, x, y)
 
     def __len__(self) -> int:
         return len(self.seats)

@@ -20,8 +20,13 @@ from numpy.typing import NDArray
 
 from calibration import MarkerConfig, Profile, SeatZones, save_profile
 from calibration.fit import FitError, fit_table
-from calibration.geometry import Polygon, apply_homography, contains, homography_from_points
-from calibration.markers import detect_marker_quads, detect_markers, marker_footprints
+from calibration.geometry import Polygon, apply_homography, homography_from_points
+from calibration.markers import (
+    detect_marker_quads,
+    detect_markers,
+    marker_footprints,
+    on_a_marker,
+)
 from hardware.cameras import CameraError, open_camera, parse_resolution
 from vision.reveal import seat_colour
 
@@ -83,13 +88,16 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
     frame = frames[-1]
     params = ReaderParams()
     readings = [read_dice(f, params) for f in frames]
-    dice = _off_the_markers(vote(readings), frame, args.marker_dict)
+    # a printed marker may be read as a die: nothing on one counts
+    footprints = marker_footprints(detect_marker_quads(frame, args.marker_dict).values())
+    dice = [d for d in vote(readings) if not on_a_marker(footprints, d.x, d.y)]
     if not dice:
         raise FitError("no dice seen: put each player's dice in their area, in good light")
     sizes = [
         float(np.linalg.norm(np.diff(d.outline, axis=0), axis=1).mean())
         for r in readings
-        for d in _off_the_markers(list(r.dice), frame, args.marker_dict)
+        for d in r.dice
+        if not on_a_marker(footprints, d.x, d.y)
     ]
     height, width = frame.shape[:2]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
@@ -118,12 +126,6 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
         markers=markers,
     )
     return profile, frame, dice
-
-
-def _off_the_markers(dice: list[Any], frame: NDArray[np.uint8], dictionary: str) -> list[Any]:
-    """The dice not lying on a printed mat marker (a reader may take a marker for a die)."""
-    footprints = marker_footprints(detect_marker_quads(frame, dictionary).values())
-    return [d for d in dice if not any(contains(area, d.x, d.y) for area in footprints)]
 
 
 def _markers(frame: NDArray[np.uint8], args: argparse.Namespace) -> MarkerConfig:

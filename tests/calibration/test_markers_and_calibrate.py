@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -17,7 +18,7 @@ import pytest
 from numpy.typing import NDArray
 
 from bluffcam.commands import calibrate
-from calibration import SeatZones, load_profile
+from calibration import Profile, SeatZones, load_profile
 from calibration.geometry import apply_homography, contains, homography_from_points
 from calibration.markers import (
     detect_marker_quads,
@@ -27,6 +28,8 @@ from calibration.markers import (
     quad_centre,
     render_marker,
 )
+from vision.reveal import capture_reveal
+from vision.types import Die, Reading
 
 _spec = importlib.util.spec_from_file_location(
     "drawn_dice", Path(__file__).resolve().parents[1] / "reveal" / "drawn_dice.py"
@@ -208,8 +211,6 @@ def test_calibrate_with_markers_keeps_zones_on_the_mat_when_the_camera_moves(
 
 def reading_the_markers_as_dice(read: object) -> object:
     """A reader that also takes every mat marker for a sure die (as a detector may)."""
-    from vision.types import Die, Reading
-
     def reader(image: NDArray[np.uint8], params: object = None) -> Reading:
         reading: Reading = read(image, params)  # type: ignore[operator]
         square = np.array([[-15, -15], [15, -15], [15, 15], [-15, 15]], dtype=np.float64)
@@ -260,57 +261,48 @@ def test_calibrate_reports_problems_clearly(
     assert not (tmp_path / "t.toml").exists()
 
 
-def test_reveal_capture_follows_the_markers_in_the_frame_it_reads(tmp_path: Path) -> None:
-    from vision.reveal import capture_reveal
-    from vision.types import Die, Reading
-
+def calibrated_with_markers(tmp_path: Path) -> Profile:
+    """A profile calibrated with markers on the straight view of the mat."""
     frame, _ = camera_view(mat_canvas(), STRAIGHT)
     args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), markers=True)
     assert calibrate.run(args) == 0
-    profile = load_profile(tmp_path / "t.toml")
-    bumped, mat_to_bumped = camera_view(mat_canvas(), KNOCKED)
+    return load_profile(tmp_path / "t.toml")
+
+
+def reader_of_truth(mat_to_image: NDArray[np.float64]) -> Callable[..., Reading]:
+    """A reader that reports exactly the drawn dice, where ``mat_to_image`` puts them."""
     square = np.array([[-10, -10], [10, -10], [10, 10], [-10, 10]], dtype=np.float64)
 
-    def reader_of_truth(image: NDArray[np.uint8], params: object) -> Reading:
-        dice = []
-        for points, cluster in zip(
-            dice_in_image(mat_to_bumped).values(), CLUSTERS.values(), strict=True
-        ):
-            for (x, y), (_, _, value) in zip(points, cluster, strict=True):
-                dice.append(Die(value, x, y, 0.95, square + [x, y]))
-        return Reading(dice=tuple(dice), width=800, height=600)
-
-    expected = {"Ann": 3, "Ben": 2, "Cho": 3}
-    result = capture_reveal(
-        bumped, profile.zones, expected, None, stillness=None, reader=reader_of_truth
-    )  # one photo is accepted as the frames
-    assert result.problems == []
-    assert result.values() == {"Ann": [2, 4, 6], "Ben": [3, 5], "Cho": [1, 2, 6]}
-    # the calibration-time zones alone would have got it wrong
-    fixed = SeatZones(profile.zones.seats)
-    stale = capture_reveal(bumped, fixed, expected, None, stillness=None, reader=reader_of_truth)
-    assert stale.needs_review
-
-
-def test_a_reveal_ignores_readings_on_the_markers_of_the_frame_it_reads(tmp_path: Path) -> None:
-    from vision.reveal import capture_reveal
-    from vision.types import Die, Reading
-
-    frame, _ = camera_view(mat_canvas(), STRAIGHT)
-    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), markers=True)
-    assert calibrate.run(args) == 0
-    profile = load_profile(tmp_path / "t.toml")
-    bumped, mat_to_bumped = camera_view(mat_canvas(), BUMPED)
-    square = np.array([[-10, -10], [10, -10], [10, 10], [-10, 10]], dtype=np.float64)
-
-    def reader_of_truth(image: NDArray[np.uint8], params: object) -> Reading:
-        points = [p for pts in dice_in_image(mat_to_bumped).values() for p in pts]
+    def reader(image: NDArray[np.uint8], params: object) -> Reading:
+        points = [p for pts in dice_in_image(mat_to_image).values() for p in pts]
         values = [v for cluster in CLUSTERS.values() for _, _, v in cluster]
         pairs = zip(points, values, strict=True)
         dice = tuple(Die(v, x, y, 0.95, square + [x, y]) for (x, y), v in pairs)
         return Reading(dice=dice, width=800, height=600)
 
-    reader = reading_the_markers_as_dice(reader_of_truth)
+    return reader
+
+
+def test_reveal_capture_follows_the_markers_in_the_frame_it_reads(tmp_path: Path) -> None:
+    profile = calibrated_with_markers(tmp_path)
+    bumped, mat_to_bumped = camera_view(mat_canvas(), KNOCKED)
+    reader = reader_of_truth(mat_to_bumped)
+    expected = {"Ann": 3, "Ben": 2, "Cho": 3}
+    result = capture_reveal(
+        bumped, profile.zones, expected, None, stillness=None, reader=reader
+    )  # one photo is accepted as the frames
+    assert result.problems == []
+    assert result.values() == {"Ann": [2, 4, 6], "Ben": [3, 5], "Cho": [1, 2, 6]}
+    # the calibration-time zones alone would have got it wrong
+    fixed = SeatZones(profile.zones.seats)
+    stale = capture_reveal(bumped, fixed, expected, None, stillness=None, reader=reader)
+    assert stale.needs_review
+
+
+def test_a_reveal_ignores_readings_on_the_markers_of_the_frame_it_reads(tmp_path: Path) -> None:
+    profile = calibrated_with_markers(tmp_path)
+    bumped, mat_to_bumped = camera_view(mat_canvas(), BUMPED)
+    reader = reading_the_markers_as_dice(reader_of_truth(mat_to_bumped))
     expected = {"Ann": 3, "Ben": 2, "Cho": 3}
     result = capture_reveal(bumped, profile.zones, expected, None, stillness=None, reader=reader)
     assert result.problems == [] and result.outside == []
@@ -322,10 +314,7 @@ def test_a_reveal_ignores_readings_on_the_markers_of_the_frame_it_reads(tmp_path
 
 
 def test_hidden_markers_fall_back_to_the_calibration_time_zones(tmp_path: Path) -> None:
-    frame, _ = camera_view(mat_canvas(), STRAIGHT)
-    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), markers=True)
-    assert calibrate.run(args) == 0
-    profile = load_profile(tmp_path / "t.toml")
+    profile = calibrated_with_markers(tmp_path)
     covered, _ = camera_view(mat_canvas(with_markers=False), BUMPED)
     assert profile.zones_for_frame(covered) == profile.zones
     assert profile.zones.for_frame(covered) == profile.zones
