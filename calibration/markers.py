@@ -80,13 +80,16 @@ def find_mat_homography(
     frame: NDArray[np.uint8], config: MarkerConfig
 ) -> NDArray[np.float64] | None:
     """Mat -> image homography from the markers in this frame; None if fewer than 4 are seen."""
-    return mat_homography(detect_markers(frame, config.dictionary), config)
+    return mat_homography(detect_marker_quads(frame, config.dictionary), config)
 
 
-def mat_homography(seen: dict[int, Point], config: MarkerConfig) -> NDArray[np.float64] | None:
-    """Mat -> image homography from marker centres already found; None if fewer than 4."""
+def mat_homography(
+    seen: dict[int, Polygon], config: MarkerConfig
+) -> NDArray[np.float64] | None:
+    """Mat -> image homography from markers already found (their quads, by id); None if
+    fewer than 4 of the configured ones are among them."""
     pairs = [
-        (mat, seen[marker_id])
+        (mat, quad_centre(seen[marker_id]))
         for marker_id, mat in zip(config.ids, config.mat_points, strict=True)
         if marker_id in seen
     ]

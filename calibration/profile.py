@@ -90,16 +90,10 @@ class Profile:
         """
         if self.markers is None:
             return self.seat_zones
-        from calibration.markers import (
-            detect_marker_quads,
-            marker_footprints,
-            mat_homography,
-            quad_centre,
-        )
+        from calibration.markers import detect_marker_quads, marker_footprints, mat_homography
 
         quads = detect_marker_quads(frame, self.markers.dictionary)
-        centres = {i: quad_centre(q) for i, q in quads.items()}
-        matrix = mat_homography(centres, self.markers)
+        matrix = mat_homography(quads, self.markers)
         if matrix is None:  # markers hidden (a hand, a cup): keep the calibration-time zones
             matrix = self.markers.calibration_homography
         placed = self.seat_zones.transformed(matrix)

@@ -19,12 +19,13 @@ from numpy.typing import NDArray
 
 from bluffcam.commands import calibrate
 from calibration import Profile, SeatZones, load_profile
-from calibration.geometry import apply_homography, contains, homography_from_points
+from calibration.geometry import apply_homography, homography_from_points
 from calibration.markers import (
     detect_marker_quads,
     detect_markers,
     find_mat_homography,
     marker_footprints,
+    on_a_marker,
     quad_centre,
     render_marker,
 )
@@ -120,14 +121,14 @@ def test_marker_footprints_cover_each_marker_and_its_quiet_zone_but_not_a_die_be
         on_marker = apply_homography(
             mat_to_image, tuple((u + du, v + dv) for du in (-38, 0, 38) for dv in (-38, 0, 38))
         )
-        assert all(any(contains(f, x, y) for f in footprints) for x, y in on_marker)
+        assert all(on_a_marker(footprints, x, y) for x, y in on_marker)
         beside = apply_homography(
             mat_to_image, ((u + 57 if u == 0 else u - 57, v), (u, v + 57 if v == 0 else v - 57))
         )
-        assert not any(contains(f, x, y) for f in footprints for x, y in beside)
+        assert not any(on_a_marker(footprints, x, y) for x, y in beside)
     # every die on the mat is clear of them
     points = [p for pts in dice_in_image(mat_to_image).values() for p in pts]
-    assert not any(contains(f, x, y) for f in footprints for x, y in points)
+    assert not any(on_a_marker(footprints, x, y) for x, y in points)
 
 
 def args_for(tmp_path: Path, frames: Path, **extra: object) -> argparse.Namespace:

@@ -28,6 +28,7 @@ from vision.detector import (
     prepare,
     working_side,
 )
+from vision.types import Reading
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -109,6 +110,19 @@ def test_rendered_singles_are_read_with_their_values() -> None:
     assert right / total >= 0.9, f"{right} of {total} single dice read right"
 
 
+def sure_and_wrong(reading: Reading, dice: list[dict[str, Any]]) -> tuple[int, int]:
+    """(dice reported as sure, those of them not on a rendered die of their value)."""
+    sure = wrong = 0
+    for die in reading.dice:
+        if die.confidence < reading.min_confidence:
+            continue
+        sure += 1
+        match = min(dice, key=lambda d: np.hypot(d["x"] - die.x, d["y"] - die.y))
+        close = np.hypot(match["x"] - die.x, match["y"] - die.y) < 0.5 * match["size_px"]
+        wrong += not (close and match["value"] == die.value)
+    return sure, wrong
+
+
 def test_sure_dice_on_rendered_tables_are_right() -> None:
     """Never a silent misread: every die reported as sure matches a rendered die's value."""
     sure = wrong = 0
@@ -116,13 +130,10 @@ def test_sure_dice_on_rendered_tables_are_right() -> None:
                  "tables/cloth", "tables/board", "touching/touching_1", "touching/touching_2",
                  "touching/touching_3", "oblique/oblique_1", "oblique/oblique_2"]:
         image, truth = rendered(name)
-        for die in read_dice(image).dice:
-            if die.confidence < 0.6:
-                continue
-            sure += 1
-            match = min(truth["dice"], key=lambda d: np.hypot(d["x"] - die.x, d["y"] - die.y))
-            close = np.hypot(match["x"] - die.x, match["y"] - die.y) < 0.5 * match["size_px"]
-            wrong += not (close and match["value"] == die.value)
+        reading = read_dice(image)
+        assert reading.min_confidence == 0.6
+        found, misread = sure_and_wrong(reading, truth["dice"])
+        sure, wrong = sure + found, wrong + misread
     assert sure > 40
     assert wrong <= 0.02 * sure, f"{wrong} of {sure} sure dice wrong"
 
@@ -184,17 +195,12 @@ def camera_frame(name: str, tiles: int) -> tuple[np.ndarray, list[dict[str, Any]
 def count_read_right(image: np.ndarray, dice: list[dict[str, Any]]) -> tuple[int, int]:
     """(dice read with their value, dice reported sure with a wrong value)."""
     reading = read_dice(image)
-    right = wrong = 0
+    right = 0
     for die in dice:
         near = [d for d in reading.dice
                 if np.hypot(d.x - die["x"], d.y - die["y"]) < 0.5 * die["size_px"]]
         right += bool(near) and near[0].value == die["value"]
-    for d in reading.dice:
-        match = min(dice, key=lambda t: np.hypot(t["x"] - d.x, t["y"] - d.y))
-        close = np.hypot(match["x"] - d.x, match["y"] - d.y) < 0.5 * match["size_px"]
-        sure = d.confidence >= reading.min_confidence
-        wrong += sure and not (close and match["value"] == d.value)
-    return right, wrong
+    return right, sure_and_wrong(reading, dice)[1]
 
 
 def test_a_camera_sized_frame_is_read_as_well_as_the_photo_it_is_made_of(
