@@ -237,6 +237,9 @@ def main() -> None:
                     help="a manifest of tools.detector_renders output (repeatable)")
     ap.add_argument("--render-dice", type=int, default=1500,
                     help="dice taken from each renders manifest")
+    ap.add_argument("--no-photos", action="store_true",
+                    help="train on the renders and drawn dice only (the held-out photos still "
+                    "score it): a look that does not share the photos' labelling")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -251,7 +254,10 @@ def main() -> None:
     test: list[Patch] = []
     t0 = time.time()
     for entry in entries:
-        (test if entry.image in held else train).extend(photo_patches(root, entry, rng))
+        if entry.image in held:
+            test.extend(photo_patches(root, entry, rng))
+        elif not args.no_photos:
+            train.extend(photo_patches(root, entry, rng))
     for value in range(1, 7):
         train.extend(Patch(drawn_die(value, rng), value, "drawn")
                      for _ in range(args.drawn_per_value))

@@ -142,6 +142,8 @@ def _offset(length: int, rng: np.random.Generator) -> int:
 
 #: channels of the stride-16 and stride-32 stages
 DEEP_WIDTHS = (64, 96)
+#: channels of the stride-2 and stride-4 stages (where a small die's pips are still seen)
+SHALLOW_WIDTHS = (16, 32)
 #: how often real photos get the added blur, noise and JPEG, as a share of the renders' rate
 #: (session 5 tried 0 and 0.33: docs/vision_detector.md)
 REAL_DEGRADE = 0.33
@@ -235,9 +237,11 @@ def targets(dice: NDArray[np.float64]) -> tuple[NDArray[Any], ...]:
     return heat, weight, value_label, size, size_mask
 
 
-def build_net(deep: tuple[int, int] = DEEP_WIDTHS) -> Any:
+def build_net(deep: tuple[int, int] = DEEP_WIDTHS,
+              shallow: tuple[int, int] = SHALLOW_WIDTHS) -> Any:
     """The detector; ``deep`` gives the channels of its stride-16 and stride-32 stages
-    (cheap to widen: they run on a 256th and a 1024th of the input's pixels)."""
+    (cheap to widen: they run on a 256th and a 1024th of the input's pixels), ``shallow``
+    those of its stride-2 and stride-4 stages (dear: a quarter and a sixteenth)."""
     import torch
     import torch.nn as nn
 
@@ -248,15 +252,16 @@ def build_net(deep: tuple[int, int] = DEEP_WIDTHS) -> Any:
     class Detector(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.s2 = nn.Sequential(conv(3, 16, 2), conv(16, 32, 2), conv(32, 32))
-            self.s3 = nn.Sequential(conv(32, 48, 2), conv(48, 48))
+            c1, c2 = shallow
+            self.s2 = nn.Sequential(conv(3, c1, 2), conv(c1, c2, 2), conv(c2, c2))
+            self.s3 = nn.Sequential(conv(c2, 48, 2), conv(48, 48))
             c4, c5 = deep
             self.s4 = nn.Sequential(conv(48, c4, 2), conv(c4, c4))
             self.s5 = nn.Sequential(conv(c4, c5, 2), conv(c5, c5), conv(c5, c5))
             self.p5 = nn.Conv2d(c5, 48, 1)
             self.l4 = nn.Conv2d(c4, 48, 1)
             self.l3 = nn.Conv2d(48, 48, 1)
-            self.l2 = nn.Conv2d(32, 48, 1)
+            self.l2 = nn.Conv2d(c2, 48, 1)
             self.m4, self.m3, self.m2 = conv(48, 48), conv(48, 48), conv(48, 32)
             self.head = nn.Sequential(conv(32, 32), nn.Conv2d(32, 8, 1))
             self.up = nn.Upsample(scale_factor=2.0, mode="nearest")
@@ -321,6 +326,8 @@ def main() -> None:
     ap.add_argument("--deep-widths", type=int, nargs=2, default=DEEP_WIDTHS,
                     metavar=("C16", "C32"),
                     help="channels of the stride-16 and stride-32 stages")
+    ap.add_argument("--shallow-widths", type=int, nargs=2, default=SHALLOW_WIDTHS,
+                    metavar=("C2", "C4"), help="channels of the stride-2 and stride-4 stages")
     ap.add_argument("--real-degrade", type=float, default=REAL_DEGRADE,
                     help="how often real photos get added blur, noise or JPEG, as a share of "
                     "how often renders do (they carry their own)")
@@ -340,7 +347,7 @@ def main() -> None:
     print(f"{len(real)} real and {len(renders)} rendered training photos, {len(held)} held out "
           f"({time.time() - t0:.0f}s)", flush=True)
 
-    net = build_net(tuple(args.deep_widths))
+    net = build_net(tuple(args.deep_widths), tuple(args.shallow_widths))
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=args.steps,
                                                 pct_start=0.1)
