@@ -1,0 +1,56 @@
+"""How the detector's and the classifier's reads of one die make its value and doubt."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detector import Candidate
+from vision.dice.detected import _die, value_verdict
+from vision.params import ReaderParams
+
+
+def odds(**by_face: float) -> np.ndarray:
+    """Probabilities of faces 1..6, the rest of the mass spread over the other faces."""
+    p = np.zeros(6)
+    for face, prob in by_face.items():
+        p[int(face[1:]) - 1] = prob
+    rest = [k for k in range(6) if p[k] == 0]
+    p[rest] = (1 - p.sum()) / len(rest)
+    return p
+
+
+def test_agreeing_looks_give_their_value_and_pooled_odds() -> None:
+    value, prob, agree = value_verdict(odds(f5=0.8), odds(f5=0.9))
+    assert (value, agree) == (5, True)
+    assert 0.8 <= prob <= 0.9  # a consensus, not the product's overconfidence
+
+
+def test_in_a_dispute_a_sure_classifier_outweighs_a_detector_sure_of_another_value() -> None:
+    # the detector's typical miss on small coloured dice: a 6 read as a 4
+    detector, classifier = odds(f4=0.7, f6=0.02), odds(f6=0.95, f4=0.04)
+    value, _, agree = value_verdict(detector, classifier)
+    assert (value, agree) == (6, False)
+
+
+def test_in_a_dispute_a_sure_detector_outweighs_an_unsure_classifier() -> None:
+    value, _, agree = value_verdict(odds(f4=0.9), odds(f6=0.4, f4=0.35))
+    assert (value, agree) == (4, False)
+
+
+@pytest.mark.parametrize("score", [0.6, 0.95])
+def test_a_disputed_die_is_reported_but_never_sure(score: float) -> None:
+    params = ReaderParams()
+    proposal = Candidate(100.0, 80.0, 30.0, score, odds(f4=0.7, f6=0.02).astype(np.float32))
+    classifier = np.concatenate([[0.01], odds(f6=0.95) * 0.99]).astype(np.float32)
+    die = _die(proposal, classifier, params)
+    assert die is not None and die.value == 6
+    assert die.confidence < params.min_confidence
+
+
+def test_agreeing_sure_looks_make_a_sure_die() -> None:
+    params = ReaderParams()
+    proposal = Candidate(100.0, 80.0, 30.0, 0.9, odds(f6=0.9).astype(np.float32))
+    classifier = np.concatenate([[0.01], odds(f6=0.97) * 0.99]).astype(np.float32)
+    die = _die(proposal, classifier, params)
+    assert die is not None and die.value == 6 and die.confidence >= params.min_confidence
