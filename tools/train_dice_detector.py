@@ -331,8 +331,12 @@ def main() -> None:
     ap.add_argument("--real-degrade", type=float, default=REAL_DEGRADE,
                     help="how often real photos get added blur, noise or JPEG, as a share of "
                     "how often renders do (they carry their own)")
+    ap.add_argument("--source-weight", action="append", default=[], metavar="SOURCE=W",
+                    help="draw the real photos of SOURCE W times as often as the others "
+                    "(repeatable; the real share of each batch stays --real-share)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
+    source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
 
     import torch
 
@@ -352,9 +356,10 @@ def main() -> None:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=args.steps,
                                                 pct_start=0.1)
     pool = real + renders
-    p_real = args.real_share / max(len(real), 1) if renders else 1 / len(real)
+    real_weights = np.array([source_weights.get(s.source, 1.0) for s in real])
+    real_probs = real_weights / real_weights.sum() * (args.real_share if renders else 1.0)
     p_render = (1 - args.real_share) / max(len(renders), 1) if renders else 0.0
-    probs = np.array([p_real] * len(real) + [p_render] * len(renders))
+    probs = np.concatenate([real_probs, [p_render] * len(renders)])
     probs /= probs.sum()
     running = 0.0
     for step in range(1, args.steps + 1):
