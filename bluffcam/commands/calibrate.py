@@ -23,9 +23,9 @@ from calibration.fit import FitError, fit_table
 from calibration.geometry import Polygon, apply_homography, homography_from_points
 from calibration.markers import (
     detect_marker_quads,
-    detect_markers,
     marker_footprints,
     on_a_marker,
+    quad_centre,
 )
 from hardware.cameras import CameraError, open_camera, parse_resolution
 from vision.reveal import seat_colour
@@ -89,7 +89,8 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
     params = ReaderParams()
     readings = [read_dice(f, params) for f in frames]
     # a printed marker may be read as a die: nothing on one counts
-    footprints = marker_footprints(detect_marker_quads(frame, args.marker_dict).values())
+    quads = detect_marker_quads(frame, args.marker_dict)
+    footprints = marker_footprints(quads.values())
     dice = [d for d in vote(readings) if not on_a_marker(footprints, d.x, d.y)]
     if not dice:
         raise FitError("no dice seen: put each player's dice in their area, in good light")
@@ -111,7 +112,7 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
         names=names,
     )
     name = args.name or Path(args.out).stem
-    markers = _markers(frame, args) if args.markers else None
+    markers = _markers(quads, args) if args.markers else None
     zones, table_area = fitted.zones, fitted.table_area
     if markers is not None:
         to_mat = np.asarray(np.linalg.inv(markers.calibration_homography), dtype=np.float64)
@@ -128,7 +129,8 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
     return profile, frame, dice
 
 
-def _markers(frame: NDArray[np.uint8], args: argparse.Namespace) -> MarkerConfig:
+def _markers(quads: dict[int, Polygon], args: argparse.Namespace) -> MarkerConfig:
+    """The mat's marker configuration from the markers found in the calibration frame."""
     ids = tuple(int(i) for i in args.marker_ids.split(","))
     if len(ids) != 4:
         raise ValueError(f"--marker-ids: give 4 ids (TL, TR, BR, BL), got {args.marker_ids!r}")
@@ -139,7 +141,7 @@ def _markers(frame: NDArray[np.uint8], args: argparse.Namespace) -> MarkerConfig
         (float(mat_w), float(mat_h)),
         (0.0, float(mat_h)),
     )
-    seen = detect_markers(frame, args.marker_dict)
+    seen = {marker_id: quad_centre(quad) for marker_id, quad in quads.items()}
     missing = [i for i in ids if i not in seen]
     if missing:
         raise ValueError(
