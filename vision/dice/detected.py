@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detector import Candidate, find_candidates
-from vision.learned import NOT_A_DIE, classify_crops
+from vision.learned import NOT_A_DIE, classify_crops, pool
 from vision.params import ReaderParams
 from vision.types import Die, Reading, doubt_crowds
 
@@ -44,19 +44,16 @@ def value_verdict(
     (``look``) probabilities of faces 1..6, its probability, and whether the two looks'
     favourites agree (only then may the die be sure).
 
-    Agreeing looks are pooled by their geometric mean (a calibrated consensus, not the
-    overconfident product); disagreeing ones by ``DETECTOR_WEIGHT_IN_DISPUTE``.
+    Agreeing looks are pooled by their geometric mean (:func:`vision.learned.pool`: a
+    calibrated consensus, not the overconfident product); disagreeing ones by
+    ``DETECTOR_WEIGHT_IN_DISPUTE``.
     """
-    first = np.asarray(first, np.float64)
-    look = np.asarray(look, np.float64)
-    agree = int(first.argmax()) == int(look.argmax())
+    agree = int(np.argmax(first)) == int(np.argmax(look))
     if agree:
-        pooled = np.sqrt(first * look)
-        if pooled.sum() <= 1e-9:
-            pooled = first + look
+        pooled = pool(np.stack([first, look]).astype(np.float32)[:, None, :])[0]
     else:
         pooled = DETECTOR_WEIGHT_IN_DISPUTE * first + (1 - DETECTOR_WEIGHT_IN_DISPUTE) * look
-    pooled = pooled / max(float(pooled.sum()), 1e-12)
+        pooled = pooled / max(float(pooled.sum()), 1e-12)
     value = int(pooled.argmax()) + 1
     return value, float(pooled[value - 1]), agree
 
