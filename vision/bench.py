@@ -4,6 +4,12 @@
 Matching (issue #3): each labelled box takes the nearest unused predicted centre inside the
 box grown by 25% on each side; where a photo's boxes are null the value multisets are
 compared instead. A die is correct when its match has the labelled value.
+
+Precision is correct ÷ judged predictions. On a complete photo every prediction is judged.
+On a photo whose manifest entry says ``complete: false`` some dice are not labelled, and the
+manifest's own definition is that "extra detections there are not necessarily wrong": only
+the predictions matched to a labelled die are judged there, and the others are counted as
+``unjudged`` rather than as wrong.
 """
 
 from __future__ import annotations
@@ -50,6 +56,9 @@ class ImageScore:
     #: many of those are right: a sure wrong die is a silent misread
     sure: int = 0
     sure_correct: int = 0
+    #: predictions that can be judged right or wrong: all of them on a complete photo, only
+    #: those matched to a labelled die on an incomplete one
+    judged: int = 0
 
     @property
     def labelled(self) -> int:
@@ -72,6 +81,7 @@ class Summary:
     images: int = 0
     labelled: int = 0
     predicted: int = 0
+    judged: int = 0
     correct: int = 0
     complete: int = 0
     exact: int = 0
@@ -84,6 +94,7 @@ class Summary:
         self.images += 1
         self.labelled += s.labelled
         self.predicted += len(s.predicted)
+        self.judged += s.judged
         self.correct += s.correct
         self.sure += s.sure
         self.sure_correct += s.sure_correct
@@ -101,7 +112,8 @@ class Summary:
             "labelled": self.labelled,
             "predicted": self.predicted,
             "accuracy": _ratio(self.correct, self.labelled),
-            "precision": _ratio(self.correct, self.predicted),
+            "unjudged": self.predicted - self.judged,
+            "precision": _ratio(self.correct, self.judged),
             "image_exact": _ratio(self.exact, self.complete),
             "face_error": _ratio(self.face_error_sum, self.complete),
             "sure_precision": _ratio(self.sure_correct, self.sure),
@@ -145,18 +157,28 @@ def score_image(entry: Entry, reading: Reading, ms: float) -> ImageScore:
     sure = tuple((d.value, d.x, d.y) for d in reading.dice
                  if d.confidence >= reading.min_confidence) if entry.complete else ()
     sure_correct = count_correct(entry.dice, sure)
-    return ImageScore(entry, predicted, count_correct(entry.dice, predicted), ms,
-                      len(sure), sure_correct)
+    correct, matched = match(entry.dice, predicted)
+    judged = len(predicted) if entry.complete else matched
+    return ImageScore(entry, predicted, correct, ms, len(sure), sure_correct, judged)
 
 
 def count_correct(
     labelled: Sequence[LabelledDie], predicted: Sequence[tuple[int, float, float]]
 ) -> int:
     """Correct dice by the issue's matching rule."""
+    return match(labelled, predicted)[0]
+
+
+def match(
+    labelled: Sequence[LabelledDie], predicted: Sequence[tuple[int, float, float]]
+) -> tuple[int, int]:
+    """(correct, matched): predictions matched to a labelled die by the issue's rule, and how
+    many of them have its value. Where boxes are null, dice match by value only and any die
+    beyond the labelled count is unmatched."""
     if any(d.box is None for d in labelled):
         want = Counter(d.value for d in labelled)
         got = Counter(v for v, _, _ in predicted)
-        return sum((want & got).values())
+        return sum((want & got).values()), min(len(predicted), len(labelled))
     used: set[int] = set()
     correct = 0
     for d in labelled:
@@ -174,7 +196,7 @@ def count_correct(
         if best >= 0:
             used.add(best)
             correct += int(predicted[best][0] == d.value)
-    return correct
+    return correct, len(used)
 
 
 def run_bench(

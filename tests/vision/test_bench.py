@@ -72,6 +72,29 @@ def test_incomplete_photos_do_not_count_towards_sure_precision() -> None:
     assert overall["sure_wrong"] == 0 and overall["sure_precision"] is None
 
 
+def test_extra_dice_on_an_incomplete_photo_are_not_judged_wrong() -> None:
+    # the manifest's own definition: on a photo marked incomplete some dice are unlabelled,
+    # so a detection matched to no label is neither right nor wrong there
+    labelled = entry((4, BOX), (2, (300, 300, 40, 40)), complete=False)
+    scores = [score_image(labelled, reading((4, 120, 120, 0.9), (5, 320, 320, 0.9),
+                                            (3, 500, 400, 0.9)), 1.0)]
+    overall = summarise(scores)[-1].to_json()
+    assert overall["precision"] == 0.5 and overall["unjudged"] == 1
+    complete = [score_image(entry((4, BOX), (2, (300, 300, 40, 40))),
+                            reading((4, 120, 120, 0.9), (5, 320, 320, 0.9),
+                                    (3, 500, 400, 0.9)), 1.0)]
+    overall = summarise(complete)[-1].to_json()
+    assert overall["precision"] == pytest.approx(1 / 3, abs=1e-3) and overall["unjudged"] == 0
+
+
+def test_without_boxes_an_incomplete_photo_judges_as_many_dice_as_it_labels() -> None:
+    labelled = entry((2, None), (6, None), complete=False)
+    scores = [score_image(labelled, reading((2, 0, 0, 0.9), (5, 0, 0, 0.9), (5, 0, 0, 0.9)),
+                          1.0)]
+    overall = summarise(scores)[-1].to_json()
+    assert overall["precision"] == 0.5 and overall["unjudged"] == 1
+
+
 def bench(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bluffcam", "bench-vision", *args],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
