@@ -119,6 +119,7 @@ def find_candidates(
     min_score: float,
     coarse: bool = True,
     max_side: int | None = None,
+    faint_score: float | None = None,
 ) -> list[Candidate]:
     """Every heat-map peak of at least ``min_score``, strongest first, one per die.
 
@@ -127,14 +128,18 @@ def find_candidates(
     With ``coarse``, a frame whose dice look big at the working size (``BIG_DIE`` input pixels
     or more) is also read at half that size, where a big die's pips are too small to pass for
     dice of their own; the two passes are merged by :func:`merge_candidates`.
+    With ``faint_score`` (below ``min_score``), fainter peaks down to it are returned too, for
+    a closer look by the caller; they play no part in deciding whether dice look big.
     """
+    lowest = min_score if faint_score is None else min(faint_score, min_score)
     side = working_side(image.shape[0], image.shape[1], side, max_side)
-    found = _pass(image, side, min_score)
+    found = _pass(image, side, lowest)
     fine_scale = input_scale(image.shape[0], image.shape[1], side)
-    big = [c for c in found if c.size * fine_scale >= BIG_DIE]
-    if (coarse and big and len(big) * 2 >= len(found)
+    strong = [c for c in found if c.score >= min_score]
+    big = [c for c in strong if c.size * fine_scale >= BIG_DIE]
+    if (coarse and big and len(big) * 2 >= len(strong)
             and input_scale(image.shape[0], image.shape[1], side // 2) < fine_scale):
-        found += _pass(image, side // 2, min_score)
+        found += _pass(image, side // 2, lowest)
     return merge_candidates(found)
 
 

@@ -46,6 +46,11 @@ class ReaderParams:
             between it and ``detector_sure`` are kept with a confidence that falls with the
             score, so a faint die is reported as uncertain rather than dropped.
         detector_sure: a proposal at least this strong is surely a die.
+        detector_faint_score: fainter proposals, down to this score, get a closer look by
+            the die verifier (``vision.verifier``); at or above ``detector_min_score`` that is
+            off. A faint die is never sure: it is reported for review, not adjudicated on.
+        verifier_min_odds: a faint proposal is kept as a die only where the verifier gives
+            it at least these odds (0..1).
         learned_check: (classical method) let the small learned classifier
             (``vision.learned``) check each die's value: agreement keeps it, disagreement
             makes the die uncertain, a sure "not a die" drops it.
@@ -67,6 +72,8 @@ class ReaderParams:
     detector_max_side: int = 960
     detector_min_score: float = 0.4
     detector_sure: float = 0.6
+    detector_faint_score: float = 0.2
+    verifier_min_odds: float = 0.8
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -94,6 +101,12 @@ class ReaderParams:
                 "detector scores need 0 < detector_min_score < detector_sure <= 1, got "
                 f"{self.detector_min_score} and {self.detector_sure}"
             )
+        if not 0.0 < self.detector_faint_score <= 1.0:
+            raise ValueError(
+                f"detector_faint_score must be in (0, 1], got {self.detector_faint_score}"
+            )
+        if not 0.0 < self.verifier_min_odds <= 1.0:
+            raise ValueError(f"verifier_min_odds must be in (0, 1], got {self.verifier_min_odds}")
         if self.max_dice < 1:
             raise ValueError(f"max_dice must be at least 1, got {self.max_dice}")
 
