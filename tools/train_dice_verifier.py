@@ -167,7 +167,9 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=12000)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--cache", type=Path, default=Path(".cache/verifier_patches.npz"))
+    ap.add_argument("--cache", type=Path, default=Path(".cache/verifier_patches.npz"),
+                    help="mined patches, reused when present: delete it after changing the "
+                    "detector or the photos")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
