@@ -13,16 +13,14 @@ whole and leaves the naming to both itself and the crop classifier (``vision.lea
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.onnx_net import read_onnx, softmax
+from vision.onnx_net import LazyNet, softmax
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_detector.onnx"
 #: the network's output is this many times smaller than its input
@@ -86,15 +84,7 @@ def pixel_to_cell(p: float) -> float:
     return (p - (STRIDE - 1) / 2) / STRIDE
 
 
-_lock = threading.Lock()
-_net: Any = None
-
-
-def _load_net() -> Any:
-    global _net
-    if _net is None:
-        _net = read_onnx(MODEL_PATH, "die detector", "tools/train_dice_detector.py")
-    return _net
+NET = LazyNet(MODEL_PATH, "die detector", "tools/train_dice_detector.py")
 
 
 def heat_maps(image: NDArray[np.uint8], side: int) -> tuple[NDArray[np.float32], float]:
@@ -103,10 +93,7 @@ def heat_maps(image: NDArray[np.uint8], side: int) -> tuple[NDArray[np.float32],
     pixels) and the scale the frame was read at."""
     scale = input_scale(image.shape[0], image.shape[1], side)
     blob = normalise(prepare(image, scale)[None])
-    with _lock:
-        net = _load_net()
-        net.setInput(blob)
-        out = np.asarray(net.forward(), dtype=np.float32)[0]
+    out = NET.run(blob)[0]
     out[0] = 1.0 / (1.0 + np.exp(-out[0]))
     out[1:7] = softmax(out[1:7], axis=0)
     return out, scale

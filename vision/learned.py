@@ -16,16 +16,14 @@ threshold so that a human looks.
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.onnx_net import read_onnx, softmax
+from vision.onnx_net import LazyNet, softmax
 from vision.types import Die, Reading
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_value.onnx"
@@ -50,16 +48,7 @@ CONFIDENT = 0.9
 #: networks add about 8 ms to a photo of a few dice)
 VIEWS = 4
 
-_lock = threading.Lock()
-_nets: list[Any] = []
-
-
-def _load_nets() -> list[Any]:
-    """The ONNX networks, loaded once (cv2.dnn nets are not safe to share mid-forward)."""
-    if not _nets:
-        _nets.extend(read_onnx(path, "die classifier", "tools/train_dice_classifier.py")
-                     for path in MODEL_PATHS)
-    return _nets
+NETS = [LazyNet(path, "die classifier", "tools/train_dice_classifier.py") for path in MODEL_PATHS]
 
 
 def held_out_photos() -> frozenset[str]:
@@ -120,11 +109,7 @@ def classify(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
     if len(crops) == 0:
         return np.zeros((0, 7), dtype=np.float32)
     blob = normalise(crops)
-    with _lock:
-        outputs = []
-        for net in _load_nets():
-            net.setInput(blob)
-            outputs.append(np.asarray(net.forward(), dtype=np.float32).reshape(len(crops), -1))
+    outputs = [net.run(blob).reshape(len(crops), -1) for net in NETS]
     return pool(np.stack([softmax(logits, axis=1) for logits in outputs]))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,24 @@ def read_onnx(path: Path, what: str, script: str) -> Any:
     if not path.exists():
         raise FileNotFoundError(f"{path}: the {what} model is missing; run {script} to make it")
     return cv2.dnn.readNetFromONNX(str(path))
+
+
+class LazyNet:
+    """One network, read from ``path`` on first use (so importing the reader costs nothing)
+    and run behind a lock: a cv2.dnn net is not safe to share mid-forward."""
+
+    def __init__(self, path: Path, what: str, script: str) -> None:
+        self.path, self.what, self.script = path, what, script
+        self._net: Any = None
+        self._lock = threading.Lock()
+
+    def run(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The network's output for an (n, c, h, w) input blob."""
+        with self._lock:
+            if self._net is None:
+                self._net = read_onnx(self.path, self.what, self.script)
+            self._net.setInput(blob)
+            return np.asarray(self._net.forward(), dtype=np.float32)
 
 
 def softmax(logits: NDArray[np.float32], axis: int) -> NDArray[np.float32]:

@@ -10,16 +10,14 @@ resolution and says how likely it is to be a die. Runtime needs numpy and OpenCV
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.detector import normalise
 from vision.learned import die_crop
-from vision.onnx_net import read_onnx
+from vision.onnx_net import LazyNet
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_verifier.onnx"
 #: side in pixels of the colour crop the network sees
@@ -27,15 +25,7 @@ CROP_PX = 40
 #: a crop spans this many times the proposal's face size (context: a die's edges and shadow)
 CROP_SPAN = 2.0
 
-_lock = threading.Lock()
-_net: Any = None
-
-
-def _load_net() -> Any:
-    global _net
-    if _net is None:
-        _net = read_onnx(MODEL_PATH, "die verifier", "tools/train_dice_verifier.py")
-    return _net
+NET = LazyNet(MODEL_PATH, "die verifier", "tools/train_dice_verifier.py")
 
 
 def die_odds(image: NDArray[np.uint8], proposals: list[tuple[float, float, float]]
@@ -45,8 +35,5 @@ def die_odds(image: NDArray[np.uint8], proposals: list[tuple[float, float, float
         return np.zeros(0, np.float32)
     crops = np.stack([die_crop(image, x, y, CROP_SPAN * size, out_px=CROP_PX)
                       for x, y, size in proposals])
-    with _lock:
-        net = _load_net()
-        net.setInput(normalise(crops))
-        logits = np.asarray(net.forward(), dtype=np.float32).reshape(-1)
+    logits = NET.run(normalise(crops)).reshape(-1)
     return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float32)

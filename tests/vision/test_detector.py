@@ -28,6 +28,7 @@ from vision.detector import (
     prepare,
     working_side,
 )
+from vision.onnx_net import LazyNet
 from vision.types import Reading
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -140,8 +141,8 @@ def test_sure_dice_on_rendered_tables_are_right() -> None:
 
 
 def test_a_missing_model_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(detector, "MODEL_PATH", tmp_path / "absent.onnx")
-    monkeypatch.setattr(detector, "_net", None)
+    absent = LazyNet(tmp_path / "absent.onnx", "die detector", "tools/train_dice_detector.py")
+    monkeypatch.setattr(detector, "NET", absent)
     with pytest.raises(FileNotFoundError, match="train_dice_detector"):
         find_candidates(np.zeros((64, 64, 3), np.uint8), side=320, min_score=0.2)
 
