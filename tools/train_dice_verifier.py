@@ -59,11 +59,12 @@ def _inside(x: float, y: float, box: list[float], grow: float = 0.25) -> bool:
             and by - grow * bh <= y <= by + (1 + grow) * bh)
 
 
-def mine(manifest: Path, keep: Any, labelled_dice: bool) -> Mined:
+def mine(manifest: Path, keep: Any, labelled_dice: bool, sides: tuple[int, ...] = (SIDE,)
+         ) -> Mined:
     """Patches of one manifest's photos for which ``keep(item)`` holds: every detector
     proposal of heat ``MINE_SCORE`` and more (a die where it is the first to fall in a
-    labelled box, not a die where it is in none; ambiguous ones are skipped) and, with
-    ``labelled_dice``, every labelled die at its box."""
+    labelled box, not a die where it is in none; ambiguous ones are skipped) at each working
+    side of ``sides`` and, with ``labelled_dice``, every labelled die at its box."""
     root = manifest.parent
     pixels: list[NDArray[np.uint8]] = []
     labels: list[int] = []
@@ -76,8 +77,11 @@ def mine(manifest: Path, keep: Any, labelled_dice: bool) -> Mined:
             continue
         image = load_image(root / item["image"])
         dice = item["dice"]
-        used: set[int] = set()
-        for c in find_candidates(image, side=SIDE, min_score=MINE_SCORE):
+        used_at: dict[int, set[int]] = {}
+        proposals = [(side, c) for side in sides
+                     for c in find_candidates(image, side=side, min_score=MINE_SCORE)]
+        for side, c in proposals:
+            used = used_at.setdefault(side, set())
             hits = [i for i, d in enumerate(dice) if _inside(c.x, c.y, d["box"])]
             free = [i for i in hits if i not in used]
             if free and not dice[free[0]].get("ignore", False):
@@ -170,8 +174,12 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path(".cache/verifier_patches.npz"),
                     help="mined patches, reused when present: delete it after changing the "
                     "detector or the photos")
+    ap.add_argument("--mine-sides", type=int, nargs="+", default=[SIDE], metavar="PX",
+                    help="working sides the detector mines the training photos and renders at "
+                    "(more sides: more, and more varied, hard negatives)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
+    sides = tuple(args.mine_sides)
 
     import torch
 
@@ -185,8 +193,8 @@ def main() -> None:
         train = Mined(z["tp"], z["tl"], z["ts"], z["tk"])
         held = Mined(z["hp"], z["hl"], z["hs"], z["hk"])
     else:
-        parts = [mine(args.manifest, lambda it: it["image"] not in held_paths, True)]
-        parts += [mine(path, lambda it: True, True) for path in args.renders]
+        parts = [mine(args.manifest, lambda it: it["image"] not in held_paths, True, sides)]
+        parts += [mine(path, lambda it: True, True, sides) for path in args.renders]
         train = Mined(*(np.concatenate([getattr(m, f) for m in parts])
                         for f in ("pixels", "labels", "scores", "photo")))
         held = mine(args.manifest, lambda it: it["image"] in held_paths, False)
