@@ -79,6 +79,8 @@ def _as_bgr(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
     arr = np.asarray(frame)
     if arr.dtype != np.uint8:
         raise ValueError(f"frame must be uint8, got {arr.dtype}")
+    if arr.size == 0:
+        raise ValueError(f"frame is empty (shape {arr.shape}): no pixels to read")
     if arr.ndim == 2:
         return cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
     if arr.ndim == 3 and arr.shape[2] == 3:

@@ -104,3 +104,54 @@ def test_load_image_errors_name_the_problem(tmp_path: Path) -> None:
     empty.write_bytes(b"")
     with pytest.raises(ImageLoadError, match="empty"):
         load_image(empty)
+
+
+@pytest.mark.parametrize(("frame", "problem"), [
+    (np.zeros((0, 0, 3), np.uint8), "empty"),
+    (np.zeros((40, 0, 3), np.uint8), "empty"),
+    (np.zeros((40, 40, 3), np.float32), "uint8"),
+    (np.zeros((40, 40, 5), np.uint8), "shape"),
+])
+def test_a_frame_that_is_not_an_image_is_refused_by_name(frame: np.ndarray, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        read_dice(frame)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 3), (3, 7, 3), (1, 500, 3), (500, 1, 3), (16, 2000, 3)])
+def test_a_tiny_or_sliver_frame_is_an_empty_reading(shape: tuple[int, int, int]) -> None:
+    assert read_dice(np.full(shape, 128, np.uint8)).dice == ()
+
+
+def test_grey_and_bgra_frames_read_like_bgr() -> None:
+    dice = [(2, 100, 100), (5, 300, 100), (6, 500, 300)]
+    frame = _scene(dice)
+    want = read_dice(frame).values
+    assert want == [2, 5, 6]
+    assert read_dice(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)).values == want
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    assert read_dice(grey).values == want
+
+
+def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with an EXIF block whose only tag is Orientation (as a phone writes it)."""
+    import struct
+
+    tiff = (b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
+            + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0))
+    app1 = b"\xff\xe1" + struct.pack(">H", len(tiff) + 8) + b"Exif\x00\x00" + tiff
+    return jpeg[:2] + app1 + jpeg[2:]
+
+
+def test_load_image_turns_a_phone_photo_upright(tmp_path: Path) -> None:
+    # a phone stores the sensor's pixels and an EXIF turn; people (and labels) see it turned
+    frame = _scene([(5, 150, 100)])
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(_with_exif_orientation(jpeg.tobytes(), 6))  # 6: turn 90 deg clockwise
+    upright = load_image(path)
+    assert upright.shape[:2] == (600, 400)
+    (die,) = read_dice(upright).dice
+    assert die.value == 5
+    # (150, 100) in the stored frame lies at (400 - 1 - 100, 150) once turned clockwise
+    assert abs(die.x - 299) < 5 and abs(die.y - 150) < 5
