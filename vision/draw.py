@@ -16,7 +16,7 @@ def draw_reading(frame: NDArray[np.uint8], reading: Reading) -> NDArray[np.uint8
     """Return a new image: each die's outline, value and confidence (orange when uncertain)."""
     out = frame.copy()
     if out.ndim == 2:
-        out = cv2.cvtColor(out, cv2.COLOR_GRAY2BGR)
+        out = np.asarray(cv2.cvtColor(out, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     scale = max(out.shape[:2]) / 640.0
     thickness = max(1, round(2 * scale))
     for die in reading.dice:

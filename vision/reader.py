@@ -37,10 +37,11 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
     scale = min(1.0, params.work_max_side / max(h, w))
     work = (
         image if scale == 1.0
-        else cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        else np.asarray(cv2.resize(image, (round(w * scale), round(h * scale)),
+                                   interpolation=cv2.INTER_AREA), dtype=np.uint8)
     )
     work = _remove_impulse_noise(work)
-    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    gray = np.asarray(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     pips = find_pips(
         gray,
         min_contrast=params.min_pip_contrast,
@@ -82,11 +83,11 @@ def _as_bgr(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
     if arr.size == 0:
         raise ValueError(f"frame is empty (shape {arr.shape}): no pixels to read")
     if arr.ndim == 2:
-        return cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
+        return np.asarray(cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     if arr.ndim == 3 and arr.shape[2] == 3:
         return arr
     if arr.ndim == 3 and arr.shape[2] == 4:
-        return cv2.cvtColor(arr, cv2.COLOR_BGRA2BGR)
+        return np.asarray(cv2.cvtColor(arr, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
     raise ValueError(f"frame must be HxW or HxWx3 BGR, got shape {arr.shape}")
 
 
@@ -98,7 +99,7 @@ def _remove_impulse_noise(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
     outliers = cv2.absdiff(gray, med) > 50
     if float(np.count_nonzero(outliers)) / outliers.size < 0.002:
         return image
-    return cv2.medianBlur(image, 3)
+    return np.asarray(cv2.medianBlur(image, 3), dtype=np.uint8)
 
 
 def _faces(work: NDArray[np.uint8], pips: list[Pip], params: ReaderParams) -> list[Face]:
@@ -171,7 +172,7 @@ def _table_squash(faces: list[Face]) -> NDArray[np.float64]:
     shapes = np.array([f.shape for f in faces])
     # weighted medoid: robust to a minority of side faces
     cost = [float((weights * np.abs(shapes - s).sum(axis=(1, 2))).sum()) for s in shapes]
-    return shapes[int(np.argmin(cost))]
+    return np.asarray(shapes[int(np.argmin(cost))], dtype=np.float64)
 
 
 def _drop_implausible_ones(faces: list[Face]) -> list[Face]:

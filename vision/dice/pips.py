@@ -61,12 +61,12 @@ def find_pips(
             if (polarity == "dark" and not dark) or (polarity == "light" and dark):
                 continue
             op = cv2.MORPH_BLACKHAT if dark else cv2.MORPH_TOPHAT
-            hat = cv2.morphologyEx(level_img, op, kernel)
+            hat = np.asarray(cv2.morphologyEx(level_img, op, kernel), dtype=np.uint8)
             found.extend(
                 _blobs(hat, scale, dark, min_contrast, min_fill, max_elongation,
                        min_diameter, first_level=scale == 1.0)
             )
-        level_img = cv2.pyrDown(level_img)
+        level_img = np.asarray(cv2.pyrDown(level_img), dtype=np.uint8)
         scale *= 2.0
     return _drop_containers(_dedupe(found))
 
