@@ -6,7 +6,9 @@ that git ignores, so that ``tools/train_dice_detector.py`` can mix them with rea
 
     .venv/bin/python -m tools.detector_renders .cache/detector_renders --count 1200
 
-Scenes are seeded by their index: the same command makes the same images.
+Scenes are seeded by their index: the same command makes the same images. ``--family
+board`` makes another family (seeded apart): many small dice (12-40 px) on a settlers-style
+board among its die-sized pieces and dotted number tokens, the phone photos' hardest case.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from tools.render.camera import Camera
 from tools.render.dice import STYLES, Die
 from tools.render.generate import (
     cocked_against,
@@ -36,6 +39,23 @@ from tools.render.scene import Scene
 SIZES = ((640, 480), (480, 640), (640, 640), (800, 600))
 
 
+def _scatter(rng: np.random.Generator, cam: Camera, die_px: float, count: int,
+             most_touching: float) -> list[Die]:
+    """Up to ``count`` dice of one to three styles in the camera's view (fewer where they do
+    not fit), touching each other up to ``most_touching`` of the time."""
+    region = visible_region(cam, margin_px=0.8 * die_px)
+    n_styles = int(rng.integers(1, 4))
+    styles = [str(s) for s in rng.choice(np.array(sorted(STYLES)), size=n_styles, replace=False)]
+    values = [int(v) for v in rng.integers(1, 7, count)]
+    while values:
+        try:
+            return scatter_dice(rng, region, values, styles=styles,
+                                touching=float(rng.uniform(0, most_touching)), size_jitter=0.1)
+        except ValueError:
+            values = values[:-1]
+    return []
+
+
 def random_scene(index: int) -> Scene:
     """Scene number ``index``: 1-30 dice of 14-300 px, any style, table, tilt and light."""
     rng = np.random.default_rng(10_000 + index)
@@ -50,23 +70,28 @@ def random_scene(index: int) -> Scene:
         room = (width * height) / (4.5 * die_px) ** 2
         count = int(rng.integers(1, max(2, min(30, int(room))) + 1))
     cam = random_camera(rng, width, height, die_px=die_px, tilt=(0.0, 45.0))
-    region = visible_region(cam, margin_px=0.8 * die_px)
-    n_styles = int(rng.integers(1, 4))
-    styles = [str(s) for s in rng.choice(np.array(sorted(STYLES)), size=n_styles, replace=False)]
-    values = [int(v) for v in rng.integers(1, 7, count)]
-    dice: list[Die] = []
-    while values:
-        try:
-            dice = scatter_dice(rng, region, values, styles=styles,
-                                touching=float(rng.uniform(0, 0.7)), size_jitter=0.1)
-            break
-        except ValueError:
-            values = values[:-1]
+    dice = _scatter(rng, cam, die_px, count, most_touching=0.7)
     if len(dice) >= 2 and rng.random() < 0.15:
         anchor = dice[0]
         dice.append(cocked_against(rng, anchor, int(rng.integers(1, 7)), anchor.style))
     return Scene(cam, random_light(rng), random_table(rng), index, dice,
                  effects=random_effects(rng, mild=bool(rng.random() < 0.3)), noise_seed=index)
+
+
+def board_scene(index: int) -> Scene:
+    """Scene number ``index`` of the board family: 3-30 dice of 12-40 px on a hex board."""
+    rng = np.random.default_rng(50_000 + index)
+    width, height = SIZES[int(rng.integers(len(SIZES)))]
+    die_px = float(np.exp(rng.uniform(np.log(12), np.log(40))))
+    room = (width * height) / (5.0 * die_px) ** 2
+    count = int(rng.integers(3, max(4, min(30, int(room))) + 1))
+    cam = random_camera(rng, width, height, die_px=die_px, tilt=(0.0, 40.0))
+    dice = _scatter(rng, cam, die_px, count, most_touching=0.5)
+    return Scene(cam, random_light(rng), "hex_board", 50_000 + index, dice,
+                 effects=random_effects(rng, mild=bool(rng.random() < 0.3)), noise_seed=index)
+
+
+FAMILIES = {"mixed": random_scene, "board": board_scene}
 
 
 def entry_for(name: str, truth: dict[str, Any]) -> dict[str, Any]:
@@ -92,7 +117,9 @@ def main() -> None:
     ap.add_argument("out", type=Path)
     ap.add_argument("--count", type=int, default=1200)
     ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--family", choices=sorted(FAMILIES), default="mixed")
     args = ap.parse_args()
+    make_scene = FAMILIES[args.family]
     args.out.mkdir(parents=True, exist_ok=True)
     manifest_path = args.out / "manifest.json"
     entries: list[dict[str, Any]] = (
@@ -103,7 +130,7 @@ def main() -> None:
         name = f"render_{index:05d}.jpg"
         if name in done:
             continue
-        image, truth = render(random_scene(index))
+        image, truth = render(make_scene(index))
         write_jpeg(args.out / name, image)
         entries.append(entry_for(name, truth))
         if len(entries) % 50 == 0:

@@ -80,7 +80,8 @@ def _lighting_maps(scene: Scene, cam: Camera, light: Array) -> tuple[Array, Arra
     illum = 1.0 - scene.light.falloff * np.clip(dist, 0, 1.5) ** 1.5
     half = light[None, None, :] + view
     half /= np.linalg.norm(half, axis=-1, keepdims=True)
-    shine = {"wood": 150, "dark_wood": 150, "board": 250, "paper": 30, "felt": 8, "cloth": 10}
+    shine = {"wood": 150, "dark_wood": 150, "board": 250, "hex_board": 250, "paper": 30,
+             "felt": 8, "cloth": 10}
     strength = {"felt": 0.15, "cloth": 0.2, "paper": 0.5}.get(scene.table, 1.0)
     glare = scene.light.glare * strength * np.clip(half[..., 2], 0, 1) ** shine.get(scene.table, 60)
     size = (cam.width, cam.height)

@@ -12,6 +12,9 @@ import numpy as np
 from tools.render.geometry import Array
 
 TABLE_KINDS = ("wood", "dark_wood", "felt", "paper", "cloth", "board")
+#: drawn only when asked for by name (``random_table`` never picks it, so the seeded scenes of
+#: ``TABLE_KINDS`` stay as they were): a settlers-style board of busy hexagons
+EXTRA_KINDS = ("hex_board",)
 
 
 def value_noise(rng: np.random.Generator, shape: tuple[int, int], cell: float) -> Array:
@@ -137,6 +140,88 @@ def board(rng: np.random.Generator, shape: tuple[int, int], ppm: float) -> Array
     return img
 
 
+#: BGR base colours of the hex board's fields: forest, pasture, grain, hills, mountains, desert
+HEX_FIELDS = ((40, 90, 40), (80, 190, 140), (60, 190, 220), (50, 100, 190), (140, 140, 140),
+              (150, 200, 225))
+#: BGR colours of the players' wooden pieces
+PIECE_COLOURS = ((40, 40, 200), (200, 90, 30), (235, 235, 235), (30, 140, 240))
+
+
+def hex_board(rng: np.random.Generator, shape: tuple[int, int], ppm: float) -> Array:
+    """A settlers-style board: busy hexagonal fields inside a blue sea, round number tokens
+    with dots, and the players' die-sized pieces (houses and roads, drawn flat with a lit top
+    and a shaded side) — the clutter small dice on such a board must be told from."""
+    h, w = shape
+    sea = np.array([rng.uniform(150, 200), rng.uniform(110, 150), rng.uniform(30, 70)])
+    img = np.empty((h, w, 3))
+    img[:] = sea
+    img *= (1 + 0.12 * fbm(rng, shape, 20 * ppm, 3))[..., None]
+    canvas = np.clip(img, 0, 255).astype(np.uint8)
+    radius = rng.uniform(45, 60) * ppm
+    dx, dy = np.sqrt(3) * radius, 1.5 * radius
+    thick = max(1, int(round(0.6 * ppm)))
+    centres = []
+    for row in range(-1, int(h / dy) + 2):
+        for col in range(-1, int(w / dx) + 2):
+            cx = col * dx + (dx / 2 if row % 2 else 0.0)
+            cy = row * dy
+            if rng.random() < 0.08:
+                continue
+            angles = np.radians(np.arange(6) * 60 + 30)
+            corners = np.stack([cx + radius * np.cos(angles), cy + radius * np.sin(angles)], 1)
+            base = np.array(HEX_FIELDS[int(rng.integers(len(HEX_FIELDS)))], float)
+            cv2.fillPoly(canvas, [np.round(corners).astype(np.int32)],
+                         tuple(float(v) for v in base * rng.uniform(0.85, 1.15)))
+            cv2.polylines(canvas, [np.round(corners).astype(np.int32)], True,
+                          (200, 220, 230), 2 * thick)
+            centres.append((cx, cy, base))
+    # the fields' illustrations: many small blobs of darker and lighter paint
+    for cx, cy, base in centres:
+        for _ in range(int(rng.integers(15, 40))):
+            ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(0, 0.8) * radius
+            x, y = cx + dist * np.cos(ang), cy + dist * np.sin(ang)
+            r = rng.uniform(1.5, 6) * ppm
+            tone = base * rng.uniform(0.4, 1.5) if rng.random() < 0.85 else np.full(3, 235.0)
+            cv2.ellipse(canvas, (int(x), int(y)), (int(r), int(r * rng.uniform(0.5, 1.2))),
+                        float(rng.uniform(0, 180)), 0, 360,
+                        tuple(float(v) for v in np.clip(tone, 0, 255)), -1)
+    # number tokens (dots like pips) on most fields
+    for cx, cy, _ in centres:
+        if rng.random() < 0.3:
+            continue
+        r = int(rng.uniform(11, 14) * ppm)
+        x, y = int(cx + rng.uniform(-5, 5) * ppm), int(cy + rng.uniform(-5, 5) * ppm)
+        cv2.circle(canvas, (x, y), r, (170, 215, 235), -1)
+        cv2.circle(canvas, (x, y), r, (90, 120, 140), thick)
+        ink = (30, 30, 190) if rng.random() < 0.3 else (30, 30, 30)
+        cv2.putText(canvas, str(int(rng.choice([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]))),
+                    (x - int(0.45 * r), y + int(0.2 * r)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.045 * r, ink, max(1, int(r / 8)))
+        for k in range(int(rng.integers(1, 6))):
+            cv2.circle(canvas, (x - int(0.4 * r) + k * int(0.2 * r), y + int(0.55 * r)),
+                       max(1, int(0.07 * r)), ink, -1)
+    # players' pieces: roads along the hexagons' edges, houses at their corners
+    for cx, cy, _ in centres:
+        for _ in range(int(rng.poisson(0.8))):
+            colour = np.array(PIECE_COLOURS[int(rng.integers(len(PIECE_COLOURS)))], float)
+            ang = np.radians(int(rng.integers(6)) * 60 + 30)
+            x, y = cx + radius * np.cos(ang), cy + radius * np.sin(ang)
+            if rng.random() < 0.5:  # a road: a stick along the edge
+                length, width = 28 * ppm, 6 * ppm
+                rect = ((x, y), (length, width), float(np.degrees(ang) + 60))
+            else:  # a house: about a die's size
+                side = rng.uniform(11, 16) * ppm
+                rect = ((x, y), (side, side * rng.uniform(0.9, 1.4)), float(rng.uniform(0, 90)))
+            box = np.round(cv2.boxPoints(rect)).astype(np.int32)
+            shadow = box + np.array([int(2 * ppm), int(2 * ppm)])
+            cv2.fillPoly(canvas, [shadow], tuple(float(v) for v in colour * 0.45))
+            cv2.fillPoly(canvas, [box], tuple(float(v) for v in colour))
+            cv2.polylines(canvas, [box], True, tuple(float(v) for v in colour * 0.7), thick)
+    img = canvas.astype(np.float64)
+    img *= (1 + value_noise(rng, shape, 0.5 * ppm) * 0.04)[..., None]
+    return img
+
+
 def table_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int], ppm: float) -> Array:
     """An sRGB BGR float image (0-255) of the table, `ppm` texels per millimetre."""
     if kind == "wood":
@@ -151,4 +236,7 @@ def table_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int], p
         return cloth(rng, shape, ppm)
     if kind == "board":
         return board(rng, shape, ppm)
-    raise ValueError(f"unknown table kind {kind!r}; choose one of {', '.join(TABLE_KINDS)}")
+    if kind == "hex_board":
+        return hex_board(rng, shape, ppm)
+    kinds = ", ".join(TABLE_KINDS + EXTRA_KINDS)
+    raise ValueError(f"unknown table kind {kind!r}; choose one of {kinds}")
