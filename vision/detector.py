@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -87,16 +88,38 @@ def pixel_to_cell(p: float) -> float:
 NET = LazyNet(MODEL_PATH, "die detector", "tools/train_dice_detector.py")
 
 
-def heat_maps(image: NDArray[np.uint8], side: int) -> tuple[NDArray[np.float32], float]:
+#: the views of a frame the detector can read and average (flip rows, flip columns): the
+#: frame, its half turn, then its two mirror images. The network was trained on turned and
+#: mirrored windows, yet a small die's read still depends on how the frame's pixels fall on
+#: its stride grid; averaging views evens that out (docs/vision_detector.md, "Views")
+VIEWS = ((False, False), (True, True), (False, True), (True, False))
+
+
+def heat_maps(
+    image: NDArray[np.uint8], side: int, views: int = 1
+) -> tuple[NDArray[np.float32], float]:
     """The network's (8, h, w) output for a BGR frame (the die-centre heat map after a
     sigmoid, the six value probabilities after a softmax, then the log face size in input
-    pixels) and the scale the frame was read at."""
+    pixels) and the scale the frame was read at; with ``views`` > 1, the mean of that many
+    of :data:`VIEWS`, each mapped back onto the frame."""
+    if not 1 <= views <= len(VIEWS):
+        raise ValueError(f"views must be 1..{len(VIEWS)}, got {views}")
     scale = input_scale(image.shape[0], image.shape[1], side)
-    blob = normalise(prepare(image, scale)[None])
-    out = NET.run(blob)[0]
-    out[0] = 1.0 / (1.0 + np.exp(-out[0]))
-    out[1:7] = softmax(out[1:7], axis=0)
-    return out, scale
+    prepared = prepare(image, scale)
+    batch = np.stack([_flip(prepared, rows, cols) for rows, cols in VIEWS[:views]])
+    outs = NET.run(normalise(batch))
+    maps = []
+    for out, (rows, cols) in zip(outs, VIEWS[:views], strict=True):
+        out[0] = 1.0 / (1.0 + np.exp(-out[0]))
+        out[1:7] = softmax(out[1:7], axis=0)
+        maps.append(_flip(out.transpose(1, 2, 0), rows, cols))
+    mean = np.mean(maps, axis=0) if views > 1 else maps[0]
+    return np.ascontiguousarray(mean.transpose(2, 0, 1), dtype=np.float32), scale
+
+
+def _flip(image: NDArray[Any], rows: bool, cols: bool) -> NDArray[Any]:
+    """``image`` (H, W, ...) upside down (``rows``) and/or mirrored (``cols``); its own inverse."""
+    return image[::-1 if rows else 1, ::-1 if cols else 1]
 
 
 def find_candidates(
@@ -107,6 +130,7 @@ def find_candidates(
     coarse: bool = True,
     max_side: int | None = None,
     faint_score: float | None = None,
+    views: int = 1,
 ) -> list[Candidate]:
     """Every heat-map peak of at least ``min_score``, strongest first, one per die.
 
@@ -117,16 +141,17 @@ def find_candidates(
     dice of their own; the two passes are merged by :func:`merge_candidates`.
     With ``faint_score`` (below ``min_score``), fainter peaks down to it are returned too, for
     a closer look by the caller; they play no part in deciding whether dice look big.
+    ``views``: how many of :data:`VIEWS` each read averages (:func:`heat_maps`).
     """
     lowest = min_score if faint_score is None else min(faint_score, min_score)
     side = working_side(image.shape[0], image.shape[1], side, max_side)
-    found = _pass(image, side, lowest)
+    found = _pass(image, side, lowest, views)
     fine_scale = input_scale(image.shape[0], image.shape[1], side)
     strong = [c for c in found if c.score >= min_score]
     big = [c for c in strong if c.size * fine_scale >= BIG_DIE]
     if (coarse and big and len(big) * 2 >= len(strong)
             and input_scale(image.shape[0], image.shape[1], side // 2) < fine_scale):
-        found += _pass(image, side // 2, lowest)
+        found += _pass(image, side // 2, lowest, views)
     return merge_candidates(found)
 
 
@@ -179,9 +204,10 @@ def _clash(c: Candidate, k: Candidate) -> bool:
     return bool(same_spot or on_bigger or holds_smaller)
 
 
-def _pass(image: NDArray[np.uint8], side: int, min_score: float) -> list[Candidate]:
+def _pass(image: NDArray[np.uint8], side: int, min_score: float,
+          views: int = 1) -> list[Candidate]:
     """The heat-map peaks of one read at working size ``side``, in frame pixels."""
-    out, scale = heat_maps(image, side)
+    out, scale = heat_maps(image, side, views)
     heat = out[0]
     h, w = heat.shape
     peaks = (heat >= min_score) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))

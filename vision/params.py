@@ -51,6 +51,11 @@ class ReaderParams:
             off. A faint die is never sure: it is reported for review, not adjudicated on.
         verifier_min_odds: a faint proposal is kept as a die only where the verifier gives
             it at least these odds (0..1).
+        detector_views: how many views of the frame (itself, its half turn, its two mirror
+            images) the detector reads and averages, 1..4; each view costs one more detector
+            read (``vision.detector.VIEWS``). 1 by default: 4 views read the held-out photos
+            about a point better on average over their turns and mirror images, but take
+            the median read from 14 to 38 ms (BENCHMARKS.md, "Orientation").
         learned_check: (classical method) let the small learned classifier
             (``vision.learned``) check each die's value: agreement keeps it, disagreement
             makes the die uncertain, a sure "not a die" drops it.
@@ -74,6 +79,7 @@ class ReaderParams:
     detector_sure: float = 0.6
     detector_faint_score: float = 0.2
     verifier_min_odds: float = 0.8
+    detector_views: int = 1
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -107,6 +113,8 @@ class ReaderParams:
             )
         if not 0.0 < self.verifier_min_odds <= 1.0:
             raise ValueError(f"verifier_min_odds must be in (0, 1], got {self.verifier_min_odds}")
+        if not 1 <= self.detector_views <= 4:
+            raise ValueError(f"detector_views must be 1..4, got {self.detector_views}")
         if self.max_dice < 1:
             raise ValueError(f"max_dice must be at least 1, got {self.max_dice}")
 

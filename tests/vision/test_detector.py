@@ -23,6 +23,7 @@ from vision.detector import (
     MAX_UPSCALE,
     cell_to_pixel,
     find_candidates,
+    heat_maps,
     input_scale,
     pixel_to_cell,
     prepare,
@@ -155,7 +156,8 @@ def test_the_classical_method_is_still_there() -> None:
 
 @pytest.mark.parametrize("bad", [{"method": "magic"}, {"detector_side": 10},
                                  {"detector_min_score": 0.5, "detector_sure": 0.4},
-                                 {"detector_faint_score": 0.0}, {"verifier_min_odds": 1.5}])
+                                 {"detector_faint_score": 0.0}, {"verifier_min_odds": 1.5},
+                                 {"detector_views": 0}, {"detector_views": 5}])
 def test_bad_detector_settings_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         ReaderParams(**bad)
@@ -220,3 +222,34 @@ def test_a_camera_sized_frame_is_read_as_well_as_the_photo_it_is_made_of(
     monkeypatch.setattr(detector, "MAX_SHRINK", 1e9)
     shrunk_right, _ = count_read_right(big, dice)
     assert shrunk_right < right - len(dice) // 4, (shrunk_right, right)
+
+
+def test_one_view_is_the_frame_as_it_is() -> None:
+    image, _ = rendered("tables/wood")
+    one, scale = heat_maps(image, 320)
+    assert np.array_equal(one, heat_maps(image, 320, views=1)[0])
+    assert one.shape[0] == 8 and scale == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("views", [2, 4])
+def test_averaged_views_turn_with_the_frame(views: int) -> None:
+    """The views are the frame's half turn and mirror images mapped back, so their mean
+    turns with the frame exactly (the padding aside: a 640x640 frame has none at 320)."""
+    image, _ = rendered("tables/wood")
+    square = np.ascontiguousarray(cv2.resize(image, (640, 640)))
+    maps, _ = heat_maps(square, 320, views=views)
+    turned, _ = heat_maps(np.ascontiguousarray(square[::-1, ::-1]), 320, views=views)
+    assert np.allclose(turned, maps[:, ::-1, ::-1], atol=1e-4)
+    # ... which one read alone does not: how pixels fall on the stride grid matters to it
+    single, _ = heat_maps(square, 320)
+    single_turned, _ = heat_maps(np.ascontiguousarray(square[::-1, ::-1]), 320)
+    assert not np.allclose(single_turned, single[:, ::-1, ::-1], atol=1e-4)
+
+
+def test_more_views_still_find_the_rendered_dice() -> None:
+    image, truth = rendered("tables/wood")
+    found = find_candidates(image, side=320, min_score=0.4, views=4)
+    for die in plain_dice(truth):
+        assert any(np.hypot(c.x - die["x"], c.y - die["y"]) < 0.4 * die["size_px"] for c in found)
+    with pytest.raises(ValueError, match="views"):
+        heat_maps(image, 320, views=5)

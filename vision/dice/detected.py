@@ -93,7 +93,8 @@ def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     found = find_candidates(image, side=params.detector_side,
                             min_score=params.detector_min_score,
                             max_side=params.detector_max_side,
-                            faint_score=None if crop_sized else params.detector_faint_score)
+                            faint_score=None if crop_sized else params.detector_faint_score,
+                            views=params.detector_views)
     strong = [c for c in found if c.score >= params.detector_min_score]
     faint = [c for c in found if c.score < params.detector_min_score]
     odds = die_odds(image, [(c.x, c.y, c.size) for c in faint])
