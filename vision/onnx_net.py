@@ -10,12 +10,19 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+#: OpenCV 5's classic dnn engine runs the project's small networks about twice as fast as the
+#: engine it picks by default, with the same outputs (to 1e-5; BENCHMARKS.md, session 9);
+#: OpenCV 4 has only that engine and no ``engine`` argument
+CLASSIC_ENGINE: int | None = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+
 
 def read_onnx(path: Path, what: str, script: str) -> Any:
     """The network in ``path``, or a clear error naming the model and the script that makes it."""
     if not path.exists():
         raise FileNotFoundError(f"{path}: the {what} model is missing; run {script} to make it")
-    return cv2.dnn.readNetFromONNX(str(path))
+    if CLASSIC_ENGINE is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), engine=CLASSIC_ENGINE)
 
 
 class LazyNet:
