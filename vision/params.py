@@ -55,7 +55,7 @@ class ReaderParams:
             images) the detector reads and averages, 1..4; each view costs one more detector
             read (``vision.detector.VIEWS``). 1 by default: 4 views read the held-out photos
             about a point better on average over their turns and mirror images, but take
-            the median read from 14 to 38 ms (BENCHMARKS.md, "Orientation").
+            the median read from 11 to 29 ms (BENCHMARKS.md, "Orientation").
         learned_check: (classical method) let the small learned classifier
             (``vision.learned``) check each die's value: agreement keeps it, disagreement
             makes the die uncertain, a sure "not a die" drops it.
