@@ -12,7 +12,9 @@ from numpy.typing import NDArray
 
 #: OpenCV 5's classic dnn engine runs the project's small networks about twice as fast as the
 #: engine it picks by default, with the same outputs (to 1e-5; BENCHMARKS.md, session 9);
-#: OpenCV 4 has only that engine and no ``engine`` argument
+#: OpenCV 4 has only that engine and no ``engine`` argument. It does not take every graph: a
+#: trial detector with an edge-replicating Pad layer crashed it (session 9), so every shipped
+#: network is run on it by tests/vision/test_onnx_net.py
 CLASSIC_ENGINE: int | None = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 
 
