@@ -238,16 +238,32 @@ def targets(dice: NDArray[np.float64]) -> tuple[NDArray[Any], ...]:
 
 
 def build_net(deep: tuple[int, int] = DEEP_WIDTHS,
-              shallow: tuple[int, int] = SHALLOW_WIDTHS) -> Any:
+              shallow: tuple[int, int] = SHALLOW_WIDTHS, antialias: bool = False) -> Any:
     """The detector; ``deep`` gives the channels of its stride-16 and stride-32 stages
     (cheap to widen: they run on a 256th and a 1024th of the input's pixels), ``shallow``
-    those of its stride-2 and stride-4 stages (dear: a quarter and a sixteenth)."""
+    those of its stride-2 and stride-4 stages (dear: a quarter and a sixteenth). With
+    ``antialias``, each stride-2 convolution is preceded by a fixed 3x3 binomial blur (a
+    low-pass before subsampling: Zhang, "Making convolutional networks shift-invariant
+    again", 2019), so that how a small die falls on the stride grid matters less."""
     import torch
     import torch.nn as nn
+    import torch.nn.functional as F
+
+    class Blur(nn.Module):
+        def __init__(self, channels: int) -> None:
+            super().__init__()
+            k = torch.tensor([1.0, 2.0, 1.0])
+            kernel = (k[:, None] * k[None, :]) / 16.0
+            self.register_buffer("kernel", kernel.expand(channels, 1, 3, 3).clone())
+            self.channels = channels
+
+        def forward(self, x: Any) -> Any:
+            return F.conv2d(x, self.kernel, padding=1, groups=self.channels)
 
     def conv(i: int, o: int, stride: int = 1) -> nn.Module:
-        return nn.Sequential(nn.Conv2d(i, o, 3, stride, 1, bias=False), nn.BatchNorm2d(o),
-                             nn.ReLU(inplace=True))
+        layers = [Blur(i)] if antialias and stride == 2 else []
+        return nn.Sequential(*layers, nn.Conv2d(i, o, 3, stride, 1, bias=False),
+                             nn.BatchNorm2d(o), nn.ReLU(inplace=True))
 
     class Detector(nn.Module):
         def __init__(self) -> None:
@@ -334,6 +350,8 @@ def main() -> None:
     ap.add_argument("--source-weight", action="append", default=[], metavar="SOURCE=W",
                     help="draw the real photos of SOURCE W times as often as the others "
                     "(repeatable; the real share of each batch stays --real-share)")
+    ap.add_argument("--antialias", action="store_true",
+                    help="blur before every stride-2 convolution (session 9 experiment)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
@@ -351,7 +369,7 @@ def main() -> None:
     print(f"{len(real)} real and {len(renders)} rendered training photos, {len(held)} held out "
           f"({time.time() - t0:.0f}s)", flush=True)
 
-    net = build_net(tuple(args.deep_widths), tuple(args.shallow_widths))
+    net = build_net(tuple(args.deep_widths), tuple(args.shallow_widths), args.antialias)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=args.steps,
                                                 pct_start=0.1)
