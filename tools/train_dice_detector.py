@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from tools.impulse_noise import salt_and_pepper
 from vision.bench import load_manifest
 from vision.detector import (
     MODEL_PATH,
@@ -155,6 +156,18 @@ SIZE_DRAWN = 0.35
 DRAWN_FACE_PX = (9.0, 200.0)
 #: no window is read at more than this multiple of the photo's working scale (memory)
 MAX_ZOOM = 3.0
+#: how many of an impulse-noised window's pixels are set black or white (log-uniform)
+IMPULSE_AMOUNT = (0.002, 0.03)
+
+
+def add_impulses(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """Salt-and-pepper noise at the photo's own resolution, then (mostly) JPEG, as a photo
+    exported with a dataset tool's "noise" augmentation carries it (most of the shared phone
+    photos have it: BENCHMARKS.md, "Impulse noise")."""
+    amount = float(np.exp(rng.uniform(*np.log(IMPULSE_AMOUNT))))
+    coloured = bool(rng.random() < 0.3)
+    quality = int(rng.integers(70, 96)) if rng.random() < 0.7 else None
+    return salt_and_pepper(img, amount, rng, coloured=coloured, jpeg_quality=quality)
 
 
 def window_scale(sample: Sample, rng: np.random.Generator) -> float:
@@ -170,16 +183,20 @@ def window_scale(sample: Sample, rng: np.random.Generator) -> float:
 
 
 def training_window(
-    sample: Sample, rng: np.random.Generator, degrade: float = 1.0
+    sample: Sample, rng: np.random.Generator, degrade: float = 1.0, impulse: float = 0.0
 ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """A WINDOW-square view of the sample at a jittered working scale, and its dice
-    (``degrade``: how often it is blurred, noisy or compressed, see :func:`_colour`)."""
+    (``degrade``: how often it is blurred, noisy or compressed, see :func:`_colour`;
+    ``impulse``: how often it gets salt-and-pepper noise first, :func:`add_impulses`)."""
     scale = window_scale(sample, rng)
     rel = scale / sample.factor
     h, w = sample.image.shape[:2]
     nw, nh = max(1, round(w * rel)), max(1, round(h * rel))
     interp = cv2.INTER_AREA if rel < 1 else cv2.INTER_LINEAR
-    img = cv2.resize(sample.image, (nw, nh), interpolation=interp)
+    source = sample.image
+    if impulse > 0 and rng.random() < impulse:  # no draw at 0: the default recipe's stream
+        source = add_impulses(source, rng)
+    img = cv2.resize(source, (nw, nh), interpolation=interp)
     dice = sample.dice.copy()
     dice[:, :3] *= rel
     # choose the window: anywhere in a large image, the image anywhere in a small one
@@ -312,7 +329,7 @@ def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
 
 def batch(
     samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator,
-    real_degrade: float = REAL_DEGRADE,
+    real_degrade: float = REAL_DEGRADE, impulse: float = 0.0,
 ) -> tuple[Any, ...]:
     import torch
 
@@ -320,7 +337,7 @@ def batch(
     for k in picks:
         sample = samples[int(k)]
         degrade = 1.0 if sample.source == "render" else real_degrade
-        window, dice = training_window(sample, rng, degrade)
+        window, dice = training_window(sample, rng, degrade, impulse)
         windows.append(window)
         maps.append(targets(dice))
     x = torch.from_numpy(normalise(np.stack(windows)))
@@ -352,6 +369,8 @@ def main() -> None:
                     "(repeatable; the real share of each batch stays --real-share)")
     ap.add_argument("--antialias", action="store_true",
                     help="blur before every stride-2 convolution (session 9 experiment)")
+    ap.add_argument("--impulse", type=float, default=0.0,
+                    help="share of windows given salt-and-pepper noise (session 10 experiment)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
@@ -383,7 +402,8 @@ def main() -> None:
     for step in range(1, args.steps + 1):
         net.train()
         picks = rng.choice(len(pool), size=args.batch, p=probs)
-        x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng, args.real_degrade)
+        x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng, args.real_degrade,
+                                                             args.impulse)
         out = net(x)
         loss = focal_loss(out[:, 0], heat, weight)
         value_loss = torch.nn.functional.cross_entropy(out[:, 1:7], value_label, ignore_index=-1)
