@@ -156,7 +156,7 @@ SIZE_DRAWN = 0.35
 DRAWN_FACE_PX = (9.0, 200.0)
 #: no window is read at more than this multiple of the photo's working scale (memory)
 MAX_ZOOM = 3.0
-#: how many of an impulse-noised window's pixels are set black or white (log-uniform)
+#: the share of an impulse-noised photo's pixels set black, white or a random colour (log-uniform)
 IMPULSE_AMOUNT = (0.002, 0.03)
 
 
