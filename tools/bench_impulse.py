@@ -16,31 +16,18 @@ A measurement, not a test: it asserts nothing.
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Iterable
 
 import numpy as np
-from numpy.typing import NDArray
 
 from tools.impulse_noise import impulse_share, salt_and_pepper
-from vision import ReaderParams, load_image, read_dice
-from vision.bench import Entry, ImageScore, load_manifest, score_image, summarise
+from vision import ReaderParams, load_image
+from vision.bench import ImageScore, load_manifest, score_frames, summarise
 from vision.learned import held_out_photos
 
 #: a photo with more of its pixels standing out as impulses than this carries impulse noise
 NOISY_SHARE = 0.002
 #: shares of pixels set black or white on the clean photos
 ADDED = (0.003, 0.01, 0.03)
-
-
-def read_all(photos: Iterable[tuple[Entry, NDArray[np.uint8]]],
-             params: ReaderParams) -> list[ImageScore]:
-    scores = []
-    for entry, image in photos:
-        start = time.perf_counter()
-        reading = read_dice(image, params)
-        scores.append(score_image(entry, reading, (time.perf_counter() - start) * 1000))
-    return scores
 
 
 def print_rows(label: str, scores: list[ImageScore]) -> None:
@@ -62,18 +49,19 @@ def main(argv: list[str] | None = None) -> int:
     held = held_out_photos()
     photos = [(e, load_image(root / e.image)) for e in entries
               if e.image in held and e.subset == "table"]
-    noisy = [(e, im) for e, im in photos if impulse_share(im) > NOISY_SHARE]
-    clean = [(e, im) for e, im in photos if impulse_share(im) <= NOISY_SHARE]
+    shares = [impulse_share(image) for _, image in photos]
+    noisy = [photo for photo, share in zip(photos, shares, strict=True) if share > NOISY_SHARE]
+    clean = [photo for photo, share in zip(photos, shares, strict=True) if share <= NOISY_SHARE]
     print(f"{len(photos)} held-out table photos: {len(noisy)} carry impulse noise "
           f"(over {NOISY_SHARE:.1%} of pixels stand out), {len(clean)} do not")
     print("| photos | source | images | dice | accuracy | precision | image exact | s.wrong |")
     print("|---|---|---|---|---|---|---|---|")
-    print_rows("with impulse noise", read_all(noisy, params))
-    print_rows("clean", read_all(clean, params))
+    print_rows("with impulse noise", score_frames(noisy, params))
+    print_rows("clean", score_frames(clean, params))
     rng = np.random.default_rng(args.seed)
     for amount in ADDED:
         added = [(e, salt_and_pepper(im, amount, rng, jpeg_quality=85)) for e, im in clean]
-        print_rows(f"clean + {amount:.1%} salt and pepper", read_all(added, params))
+        print_rows(f"clean + {amount:.1%} salt and pepper", score_frames(added, params))
     return 0
 
 

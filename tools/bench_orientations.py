@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import time
 
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import ReaderParams, load_image, read_dice
-from vision.bench import Entry, LabelledDie, load_manifest, score_image, summarise
+from vision import ReaderParams, load_image
+from vision.bench import Entry, LabelledDie, load_manifest, score_frames, summarise
 from vision.learned import held_out_photos
 
 Box = tuple[float, float, float, float]
@@ -82,12 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| orientation | source | accuracy | precision | image exact | s.wrong | median ms |")
     print("|---|---|---|---|---|---|---|")
     for name, (turns, flip) in ORIENTATIONS.items():
-        scores = []
-        for entry, image in photos:
-            frame, labels = oriented(image, entry, turns, flip)
-            start = time.perf_counter()
-            reading = read_dice(frame, params)
-            scores.append(score_image(labels, reading, (time.perf_counter() - start) * 1000))
+        turned = (oriented(image, entry, turns, flip) for entry, image in photos)
+        scores = score_frames(((labels, frame) for frame, labels in turned), params)
         for s in summarise(scores):
             if "/" not in s.name:
                 continue

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.io import load_image
 from vision.params import ReaderParams
@@ -206,10 +207,20 @@ def run_bench(
     reader: Callable[..., Reading] = read_dice,
 ) -> list[ImageScore]:
     """Read every entry's photo; the time counts the read only, not loading the file."""
+    return score_frames(((entry, load_image(root / entry.image)) for entry in entries),
+                        params, reader)
+
+
+def score_frames(
+    frames: Iterable[tuple[Entry, NDArray[np.uint8]]],
+    params: ReaderParams | None = None,
+    reader: Callable[..., Reading] = read_dice,
+) -> list[ImageScore]:
+    """Read and score frames already in memory (a photo turned, noised, ...) against their
+    entries' labels; the time counts the read only."""
     params = params or ReaderParams()
     scores = []
-    for entry in entries:
-        image = load_image(root / entry.image)
+    for entry, image in frames:
         t0 = time.perf_counter()
         reading = reader(image, params)
         ms = (time.perf_counter() - t0) * 1000.0

@@ -11,7 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.bench import Entry, LabelledDie, count_correct, score_image, summarise
+from vision.bench import (
+    Entry,
+    LabelledDie,
+    count_correct,
+    score_frames,
+    score_image,
+    summarise,
+)
+from vision.params import ReaderParams
 from vision.types import Die, Reading
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +51,21 @@ def test_one_prediction_matches_one_labelled_die_only() -> None:
 def test_without_boxes_the_value_multisets_are_compared() -> None:
     labelled = entry((2, None), (2, None), (6, None)).dice
     assert count_correct(labelled, [(2, 0, 0), (6, 0, 0), (6, 0, 0)]) == 2
+
+
+def test_frames_in_memory_are_read_with_the_given_settings_and_scored() -> None:
+    seen: list[tuple[tuple[int, ...], ReaderParams]] = []
+
+    def reader(image: np.ndarray, params: ReaderParams) -> Reading:
+        seen.append((image.shape, params))
+        return reading((4, 120, 120, 0.9)) if image.mean() > 0 else reading()
+
+    params = ReaderParams(min_confidence=0.7)
+    bright, dark = np.full((48, 64, 3), 200, np.uint8), np.zeros((48, 64, 3), np.uint8)
+    scores = score_frames([(entry((4, BOX)), bright), (entry((4, BOX)), dark)], params, reader)
+    assert [s.correct for s in scores] == [1, 0]
+    assert seen == [((48, 64, 3), params), ((48, 64, 3), params)]
+    assert all(s.ms >= 0 for s in scores)
 
 
 def test_summary_reports_accuracy_precision_exact_and_face_error() -> None:
