@@ -223,10 +223,13 @@ def training_window(
     return _colour(np.ascontiguousarray(window), rng, degrade), dice
 
 
-def targets(dice: NDArray[np.float64]) -> tuple[NDArray[Any], ...]:
+def targets(dice: NDArray[np.float64], value_reach: float = 0.0) -> tuple[NDArray[Any], ...]:
     """The presence heat map (n, n), every cell's weight (n, n) (0 near dice to ignore), the
     value label of the cells at each die's centre (n, n; -1 elsewhere), and the size target
-    (n, n) with its mask (1 at each die's centre cell where its size is known)."""
+    (n, n) with its mask (1 at each die's centre cell where its size is known).
+    ``value_reach`` > 0 labels the value on every cell within that share of the face of the
+    centre, and at least the 3x3 cells around it (session 10 experiment); 0 labels the cells
+    where the presence target is at least 0.6 (for a small die, the centre cell alone)."""
     n = WINDOW // STRIDE
     heat = np.zeros((n, n), np.float32)
     weight = np.ones((n, n), np.float32)
@@ -247,7 +250,11 @@ def targets(dice: NDArray[np.float64]) -> tuple[NDArray[Any], ...]:
         g = np.exp(-((gx - ui) ** 2 + (gy - vi) ** 2) / (2 * sigma * sigma))
         heat = np.maximum(heat, g)
         heat[vi, ui] = 1.0
-        value_label[g >= 0.6] = int(value) - 1
+        if value_reach > 0:
+            reach = max(1.5, value_reach * face / STRIDE)
+            value_label[(gx - ui) ** 2 + (gy - vi) ** 2 <= reach * reach] = int(value) - 1
+        else:
+            value_label[g >= 0.6] = int(value) - 1
         if size_ok:
             size[vi, ui] = np.log(max(face, 2.0))
             size_mask[vi, ui] = 1.0
@@ -329,7 +336,7 @@ def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
 
 def batch(
     samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator,
-    real_degrade: float = REAL_DEGRADE, impulse: float = 0.0,
+    real_degrade: float = REAL_DEGRADE, impulse: float = 0.0, value_reach: float = 0.0,
 ) -> tuple[Any, ...]:
     import torch
 
@@ -339,7 +346,7 @@ def batch(
         degrade = 1.0 if sample.source == "render" else real_degrade
         window, dice = training_window(sample, rng, degrade, impulse)
         windows.append(window)
-        maps.append(targets(dice))
+        maps.append(targets(dice, value_reach))
     x = torch.from_numpy(normalise(np.stack(windows)))
     return (x, *(torch.from_numpy(np.stack([m[i] for m in maps])) for i in range(5)))
 
@@ -371,6 +378,9 @@ def main() -> None:
                     help="blur before every stride-2 convolution (session 9 experiment)")
     ap.add_argument("--impulse", type=float, default=0.0,
                     help="share of windows given salt-and-pepper noise (session 10 experiment)")
+    ap.add_argument("--value-reach", type=float, default=0.0,
+                    help="label the value on the cells within this share of the face of a "
+                    "die's centre, at least its 3x3 (session 10 experiment; 0: as before)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
@@ -403,7 +413,7 @@ def main() -> None:
         net.train()
         picks = rng.choice(len(pool), size=args.batch, p=probs)
         x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng, args.real_degrade,
-                                                             args.impulse)
+                                                             args.impulse, args.value_reach)
         out = net(x)
         loss = focal_loss(out[:, 0], heat, weight)
         value_loss = torch.nn.functional.cross_entropy(out[:, 1:7], value_label, ignore_index=-1)
