@@ -108,9 +108,14 @@ def classify(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
     networks of ``MODEL_PATHS``."""
     if len(crops) == 0:
         return np.zeros((0, 7), dtype=np.float32)
+    return pool(_probs_by_net(crops))
+
+
+def _probs_by_net(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Each network's class probabilities (networks, n, 7) for (n, CROP_PX, CROP_PX) crops."""
     blob = normalise(crops)
     outputs = [net.run(blob).reshape(len(crops), -1) for net in NETS]
-    return pool(np.stack([softmax(logits, axis=1) for logits in outputs]))
+    return np.stack([softmax(logits, axis=1) for logits in outputs]).astype(np.float32)
 
 
 def pool(probs: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -128,22 +133,40 @@ def classify_crops(
 ) -> tuple[list[int], NDArray[np.float32]]:
     """For each (x, y, face_size) the most likely class (0 = not a die, 1..6 = value) and
     the (n, 7) probabilities. ``face_size`` is the die's top-face extent in pixels."""
+    probs = pool(classify_crops_by_net(frame, centers_and_sizes))
+    return [int(k) for k in probs.argmax(axis=1)], probs
+
+
+def classify_crops_by_net(
+    frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]]
+) -> NDArray[np.float32]:
+    """Like :func:`classify_crops`, but each network's (n, 7) probabilities apart, as
+    (networks, n, 7): where the detector disputes a value, the reader asks whether the two
+    networks, trained apart, each name it on their own (``vision.dice.detected``)."""
     grey = _grey(frame)
     crops = np.stack(
         [die_crop(grey, x, y, CROP_SCALE * size) for x, y, size in centers_and_sizes]
     ) if centers_and_sizes else np.zeros((0, CROP_PX, CROP_PX), np.uint8)
-    probs = classify_views(crops)
-    return [int(k) for k in probs.argmax(axis=1)], probs
+    return classify_views_by_net(crops)
 
 
 def classify_views(crops: NDArray[np.uint8], views: int = VIEWS) -> NDArray[np.float32]:
     """Class probabilities (n, 7) pooled (:func:`pool`) over ``views`` quarter turns of
-    each crop."""
+    each crop and over the networks."""
+    return pool(classify_views_by_net(crops, views))
+
+
+def classify_views_by_net(crops: NDArray[np.uint8], views: int = VIEWS) -> NDArray[np.float32]:
+    """Each network's class probabilities (networks, n, 7), pooled over ``views`` quarter
+    turns of each crop."""
     n = len(crops)
-    if n == 0 or views <= 1:
-        return classify(crops)
-    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(views)])
-    return pool(classify(np.ascontiguousarray(turned)).reshape(views, n, -1))
+    if n == 0:
+        return np.zeros((len(NETS), 0, 7), dtype=np.float32)
+    views = max(views, 1)
+    turned = np.ascontiguousarray(
+        np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(views)]))
+    by_net = _probs_by_net(turned)
+    return np.stack([pool(p.reshape(views, n, -1)) for p in by_net])
 
 
 def face_size(die: Die) -> float:

@@ -18,6 +18,7 @@ from vision.learned import (
     NOT_A_DIE,
     classify,
     classify_crops,
+    classify_crops_by_net,
     classify_views,
     die_crop,
     face_size,
@@ -70,6 +71,19 @@ def test_names_most_rendered_dice_of_every_style() -> None:
             right += int(got == value)
             total += 1
     assert right / total >= 0.85, f"{right}/{total} rendered dice named right"
+
+
+def test_each_network_reads_apart_and_their_pool_is_the_classifier() -> None:
+    image, d = _rendered("red", 6)
+    die = _die_from_truth(d, 6, 0.9)
+    boxes = [(die.x, die.y, face_size(die)), (10.0, 10.0, 20.0)]
+    by_net = classify_crops_by_net(image, boxes)
+    assert by_net.shape == (len(MODEL_PATHS), 2, 7)
+    assert np.allclose(by_net.sum(axis=2), 1.0, atol=1e-4)
+    assert [int(p[0, 1:].argmax()) + 1 for p in by_net] == [6] * len(MODEL_PATHS)
+    _, pooled = classify_crops(image, boxes)
+    assert np.allclose(pool(by_net), pooled, atol=1e-5)
+    assert classify_crops_by_net(image, []).shape == (len(MODEL_PATHS), 0, 7)
 
 
 @pytest.mark.parametrize("grey", [0, 90, 200, 255])
