@@ -1,10 +1,12 @@
 """How well each of the reader's two looks names a die's value, on unseen renders or photos.
 
 Dev-time only. The reader adjudicates on a die only where the detector's own value guess and
-the crop classifier's agree (``vision.dice.detected``); this prints, for each look, the
-confusion matrix of true against named values, and how the two combine (agree and right,
-agree and wrong — what the agreement rule lets through —, and which look is right where they
-disagree), so one can see which look sends dice to review. Each die is matched to the nearest
+the crop classifier's agree, or where each of the classifier's two networks is sure of its
+value on its own (``vision.dice.detected``); this prints, for each look, the confusion matrix
+of true against named values, how the two combine (agree and right, agree and wrong — what
+the agreement rule lets through —, and which look is right where they disagree), and how
+many disagreements the classifier's networks settle, right and wrong, so one can see which
+look sends dice to review. Each die is matched to the nearest
 proposal near its centre. On renders (the scenes of ``tools.bench_categories``, rendered once
 into its cache) only dice lying flat, fully visible, not marked uncertain and at least
 ``--min-size`` px across count; with ``--manifest`` the held-out table photos of the shared
@@ -30,8 +32,9 @@ from numpy.typing import NDArray
 from tools.bench_categories import FIRST_UNSEEN, cached_render
 from vision.bench import load_manifest
 from vision.detector import find_candidates
+from vision.dice.detected import classifiers_overrule
 from vision.io import load_image
-from vision.learned import classify_crops, held_out_photos
+from vision.learned import classify_crops_by_net, held_out_photos, pool
 from vision.params import ReaderParams
 
 #: (true value, x, y, how far from the centre a proposal may lie) of one labelled die
@@ -87,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
                                 max_side=params.detector_max_side) if dice else []
         if not found:
             continue
-        _, second = classify_crops(image, [(c.x, c.y, c.size) for c in found])
+        by_net = classify_crops_by_net(image, [(c.x, c.y, c.size) for c in found])
+        second = pool(by_net)
         for value, x, y, reach in dice:
             nearest = min(range(len(found)),
                           key=lambda i: (found[i].x - x) ** 2 + (found[i].y - y) ** 2)
@@ -98,11 +102,15 @@ def main(argv: list[str] | None = None) -> int:
             looks[group]["detector"][(value, first)] += 1
             looks[group]["classifier"][(value, look)] += 1
             both[group][_combined(value, first, look)] += 1
+            if first != look and classifiers_overrule(by_net[:, nearest]):
+                both[group][SETTLED[look == value]] += 1
     for group in sorted(looks):
         print(f"## {group}")
         for name, counts in looks[group].items():
             _print_confusion(name, counts)
         print("  both looks: " + ", ".join(f"{k} {both[group][k]}" for k in COMBINED))
+        print("  disputes the classifier's networks settle (sure): "
+              + ", ".join(f"{k} {both[group][k]}" for k in SETTLED))
     return 0
 
 
@@ -110,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
 #: two; "agree, wrong" is a silent misread unless presence or odds doubt the die)
 COMBINED = ("agree, right", "agree, wrong", "only the classifier right",
             "only the detector right", "disagree, both wrong")
+
+
+#: a disagreement each of the classifier's networks is sure of on its own
+#: (``vision.dice.detected.classifiers_overrule``): the die is sure, with the classifier's value
+SETTLED = ("settled wrong", "settled right")
 
 
 def _combined(value: int, first: int, look: int) -> str:

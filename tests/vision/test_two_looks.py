@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.detector import Candidate
-from vision.dice.detected import _die, value_verdict
+from vision.dice.detected import CLASSIFIERS_OVERRULE, _die, classifiers_overrule, value_verdict
 from vision.params import ReaderParams
 
 
@@ -54,3 +54,44 @@ def test_agreeing_sure_looks_make_a_sure_die() -> None:
     classifier = np.concatenate([[0.01], odds(f6=0.97) * 0.99]).astype(np.float32)
     die = _die(proposal, classifier, params)
     assert die is not None and die.value == 6 and die.confidence >= params.min_confidence
+
+
+def by_net(*favourites: tuple[int, float]) -> np.ndarray:
+    """Each classifier network's (7,) probabilities: "not a die" 0.01, then faces 1..6 with
+    ``face`` at ``prob``."""
+    return np.stack([np.concatenate([[0.01], odds(**{f"f{face}": prob}) * 0.99])
+                     for face, prob in favourites]).astype(np.float32)
+
+
+def disputed_die(networks: np.ndarray, score: float = 0.95) -> tuple[int, float]:
+    """(value, confidence) of a strong proposal the detector reads as a 4, where the
+    classifier's networks read ``networks``."""
+    params = ReaderParams()
+    proposal = Candidate(100.0, 80.0, 30.0, score, odds(f4=0.7, f6=0.02).astype(np.float32))
+    pooled = np.exp(np.log(networks).mean(axis=0))
+    die = _die(proposal, (pooled / pooled.sum()).astype(np.float32), params, networks)
+    assert die is not None
+    return die.value, die.confidence
+
+
+def test_both_classifier_networks_sure_of_one_value_settle_a_dispute() -> None:
+    # the demo's coloured 6s: the detector reads a 4, each classifier network a sure 6
+    value, confidence = disputed_die(by_net((6, 0.97), (6, 0.95)))
+    assert value == 6 and confidence >= ReaderParams().min_confidence
+
+
+@pytest.mark.parametrize("networks", [
+    by_net((6, 0.97), (6, CLASSIFIERS_OVERRULE - 0.05)),  # one network unsure
+    by_net((6, 0.97), (5, 0.95)),  # the networks name different values
+    by_net((6, 0.99)),  # one network alone is not two looks
+])
+def test_a_dispute_stays_for_review_unless_every_network_is_sure(networks: np.ndarray) -> None:
+    assert not classifiers_overrule(networks)
+    _, confidence = disputed_die(networks)
+    assert confidence < ReaderParams().min_confidence
+
+
+def test_a_settled_dispute_still_needs_a_sure_proposal() -> None:
+    params = ReaderParams()
+    _, confidence = disputed_die(by_net((6, 0.97), (6, 0.95)), score=params.detector_min_score)
+    assert confidence < params.min_confidence
