@@ -89,6 +89,8 @@ class Summary:
     face_error_sum: int = 0
     sure: int = 0
     sure_correct: int = 0
+    #: dice found on complete photos, of which ``sure`` are reported sure
+    predicted_on_complete: int = 0
     ms: list[float] = field(default_factory=list)
 
     def add(self, s: ImageScore) -> None:
@@ -102,6 +104,7 @@ class Summary:
         self.ms.append(s.ms)
         if s.entry.complete:
             self.complete += 1
+            self.predicted_on_complete += len(s.predicted)
             self.exact += int(s.exact)
             self.face_error_sum += s.face_error
 
@@ -119,7 +122,7 @@ class Summary:
             "face_error": _ratio(self.face_error_sum, self.complete),
             "sure_precision": _ratio(self.sure_correct, self.sure),
             "sure_wrong": self.sure - self.sure_correct,
-            "sure_share": _ratio(self.sure, self.predicted),
+            "sure_share": _ratio(self.sure, self.predicted_on_complete),
             "median_ms": round(statistics.median(ms), 1) if ms else None,
             "p95_ms": round(float(np.percentile(ms, 95)), 1) if ms else None,
         }

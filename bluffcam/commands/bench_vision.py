@@ -56,14 +56,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"machine: {platform.machine()} {platform.processor() or ''} "
           f"python {platform.python_version()}".rstrip())
     header = f"{'group':<22}{'imgs':>6}{'dice':>6}{'acc':>8}{'prec':>8}{'exact':>8}" \
-             f"{'facerr':>8}{'sure':>8}{'s.wrong':>8}{'unjudg':>8}{'med ms':>8}{'p95 ms':>8}"
+             f"{'facerr':>8}{'sure%':>8}{'sure':>8}{'s.wrong':>8}{'unjudg':>8}" \
+             f"{'med ms':>8}{'p95 ms':>8}"
     print(header)
+    # sure%: the share of the dice found that are reported sure (the rest go to review);
+    # sure: the share of those that are right; s.wrong: sure and wrong (silent misreads)
     # unjudg: dice found on photos marked incomplete that match no labelled die; the manifest
     # says those are not necessarily wrong, so precision leaves them out
     for s in summaries:
         print(f"{s['name']:<22}{s['images']:>6}{s['labelled']:>6}{_f(s['accuracy'])}"
               f"{_f(s['precision'])}{_f(s['image_exact'])}{_f(s['face_error'])}"
-              f"{_f(s['sure_precision'])}{s['sure_wrong']:>8}{s['unjudged']:>8}"
+              f"{_f(s['sure_share'])}{_f(s['sure_precision'])}{s['sure_wrong']:>8}{s['unjudged']:>8}"
               f"{_f(s['median_ms'], 1)}{_f(s['p95_ms'], 1)}")
     return 0
 

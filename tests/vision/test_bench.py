@@ -88,6 +88,16 @@ def test_sure_dice_are_scored_apart_so_silent_misreads_show() -> None:
     assert overall["sure_wrong"] == 1 and overall["sure_precision"] == 0.0
 
 
+def test_the_share_of_dice_reported_sure_is_taken_on_complete_photos() -> None:
+    scores = [score_image(entry((4, BOX), (2, (300, 300, 40, 40))),
+                          reading((4, 120, 120, 0.95), (2, 320, 320, 0.4), (3, 500, 400, 0.7)),
+                          1.0),
+              score_image(entry((4, BOX), complete=False),
+                          reading((4, 120, 120, 0.9), (3, 400, 400, 0.9)), 1.0)]
+    overall = summarise(scores)[-1].to_json()
+    assert overall["sure_share"] == pytest.approx(2 / 3, abs=1e-3)
+
+
 def test_incomplete_photos_do_not_count_towards_sure_precision() -> None:
     scores = [score_image(entry((4, BOX), complete=False),
                           reading((4, 120, 120, 0.9), (3, 400, 400, 0.9)), 1.0)]
