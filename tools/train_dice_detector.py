@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tools.impulse_noise import salt_and_pepper
+from tools.impulse_noise import salt_and_pepper, switching_median
 from vision.bench import load_manifest
 from vision.detector import (
     MODEL_PATH,
@@ -71,7 +71,10 @@ def _face(source: str, subset: str, value: int, box: list[float]) -> tuple[float
     return side, True
 
 
-def load_samples(manifest: Path, held: set[str]) -> list[Sample]:
+def load_samples(manifest: Path, held: set[str], denoise: bool = False) -> list[Sample]:
+    """The training photos of a manifest (not held out, complete, boxed), shrunk where far
+    bigger than the working size; with ``denoise``, their impulses removed
+    (:func:`tools.impulse_noise.switching_median`, session 11 experiment)."""
     raw = json.loads(manifest.read_text())
     root = manifest.parent
     samples = []
@@ -81,6 +84,8 @@ def load_samples(manifest: Path, held: set[str]) -> list[Sample]:
         if any(d["box"] is None for d in item["dice"]):
             continue
         image = load_image(root / item["image"])
+        if denoise:
+            image = switching_median(image)
         h, w = image.shape[:2]
         nominal = input_scale(h, w, SIDE)
         factor = min(1.0, KEEP * nominal)
@@ -381,6 +386,9 @@ def main() -> None:
     ap.add_argument("--value-reach", type=float, default=0.0,
                     help="label the value on the cells within this share of the face of a "
                     "die's centre, at least its 3x3 (session 10 experiment; 0: as before)")
+    ap.add_argument("--denoise", action="store_true",
+                    help="remove impulses from every training photo and render before use, "
+                    "as a reader that does the same would (session 11 experiment)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
@@ -393,8 +401,8 @@ def main() -> None:
     held = set(json.loads(HOLDOUT_PATH.read_text()))
     t0 = time.time()
     load_manifest(args.manifest)  # validates the manifest's format before the long load
-    real = load_samples(args.manifest, held)
-    renders = [s for path in args.renders for s in load_samples(path, set())]
+    real = load_samples(args.manifest, held, args.denoise)
+    renders = [s for path in args.renders for s in load_samples(path, set(), args.denoise)]
     print(f"{len(real)} real and {len(renders)} rendered training photos, {len(held)} held out "
           f"({time.time() - t0:.0f}s)", flush=True)
 

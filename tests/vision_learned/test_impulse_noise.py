@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tools.bench_impulse import NOISY_SHARE
-from tools.impulse_noise import impulse_share, salt_and_pepper
+from tools.impulse_noise import impulse_share, salt_and_pepper, switching_median
 from tools.train_dice_detector import Sample, add_impulses, training_window
 
 
@@ -82,3 +82,13 @@ def test_training_windows_get_impulses_only_when_asked(monkeypatch: pytest.Monke
              for seed in range(6)]
     assert np.mean([impulse_share(w) for w in noisy]) > NOISY_SHARE
     assert impulse_share(plain_a) < NOISY_SHARE
+
+
+def test_a_switching_median_takes_the_specks_and_leaves_the_pips() -> None:
+    clean = die_like_scene()
+    noisy = salt_and_pepper(clean, 0.01, np.random.default_rng(3))
+    out = switching_median(noisy)
+    assert impulse_share(out) < impulse_share(noisy) / 10
+    assert np.array_equal(switching_median(clean), clean)  # nothing there is an impulse
+    hit = (noisy != clean).any(axis=2)
+    assert np.abs(out[hit].astype(int) - clean[hit].astype(int)).mean() < 20
