@@ -43,19 +43,22 @@ def impulse_share(image: NDArray[np.uint8]) -> float:
     """The share of pixels that stand out from the median of their 3x3 neighbourhood by more
     than ``IMPULSE_STEP`` grey levels: about 0 on a clean photo (a pip is bigger than one
     pixel), 0.007 on a typical noisy phone photo of the shared set."""
+    return float(impulses(image).mean())
+
+
+def impulses(image: NDArray[np.uint8], step: int = IMPULSE_STEP) -> NDArray[np.bool_]:
+    """Where a BGR ``image``'s pixels stand more than ``step`` grey levels from the median of
+    their 3x3 neighbourhood (an impulse: a pip is bigger than one pixel)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     median = cv2.medianBlur(grey, 3)
-    step = np.abs(grey.astype(np.int16) - median.astype(np.int16))
-    return float((step > IMPULSE_STEP).mean())
+    return np.asarray(np.abs(grey.astype(np.int16) - median.astype(np.int16)) > step)
 
 
 def switching_median(image: NDArray[np.uint8], step: int = IMPULSE_STEP) -> NDArray[np.uint8]:
     """A copy of a BGR ``image`` whose impulses (pixels more than ``step`` grey levels from
     the median of their 3x3 neighbourhood) are replaced by that median, channel by channel;
     every other pixel is kept, so pips (bigger than a pixel) stay as they were."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    step_map = np.abs(grey.astype(np.int16) - cv2.medianBlur(grey, 3).astype(np.int16))
-    hit = step_map > step
+    hit = impulses(image, step)
     out = image.copy()
     out[hit] = cv2.medianBlur(image, 3)[hit]
     return out
