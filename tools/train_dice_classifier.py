@@ -170,6 +170,49 @@ def drawn_die(value: int, rng: np.random.Generator) -> NDArray[np.uint8]:
     return img
 
 
+def drawn_die_varied(value: int, rng: np.random.Generator) -> NDArray[np.uint8]:
+    """A drawn die patch with the looks :func:`drawn_die` lacks: pips light or dark on a body
+    of any shade (a lit blue or red face with white pips is mid-grey with light pips), pips
+    of varied shade and size, a rim darker or lighter than the face (a rounded edge's shade)
+    and a light gradient across the face."""
+    face = PATCH_PX / PATCH_SPAN
+    table = int(rng.integers(0, 256))
+    body = int(rng.integers(0, 256))
+    while abs(body - table) < 30:
+        body = int(rng.integers(0, 256))
+    if body > 190:
+        light_pips = False
+    elif body < 70:
+        light_pips = True
+    else:
+        light_pips = bool(rng.random() < 0.5)
+    pip = int(rng.integers(max(body + 60, 190), 256)) if light_pips else int(
+        rng.integers(0, min(body - 60, 70) + 1))
+    img = np.full((PATCH_PX, PATCH_PX), table, np.float32)
+    c = PATCH_PX / 2
+    half = face / 2
+    corner = (round(c - half), round(c - half)), (round(c + half), round(c + half))
+    if rng.random() < 0.6:
+        rim = float(np.clip(body + rng.choice([-1, 1]) * rng.uniform(25, 80), 0, 255))
+        grow = round(face * rng.uniform(0.04, 0.12))
+        cv2.rectangle(img, (corner[0][0] - grow, corner[0][1] - grow),
+                      (corner[1][0] + grow, corner[1][1] + grow), rim, -1, cv2.LINE_AA)
+    cv2.rectangle(img, corner[0], corner[1], body, -1, cv2.LINE_AA)
+    r = face * rng.uniform(0.07, 0.13)
+    for px, py in pip_layout(value, rng.uniform(0.42, 0.62)):
+        cv2.circle(img, (round(c + px * half), round(c + py * half)), round(r), pip, -1,
+                   cv2.LINE_AA)
+    if rng.random() < 0.5:
+        ramp = np.linspace(-1, 1, PATCH_PX, dtype=np.float32)
+        angle = rng.uniform(0, 2 * np.pi)
+        gradient = np.cos(angle) * ramp[None, :] + np.sin(angle) * ramp[:, None]
+        img = img + gradient * rng.uniform(10, 45)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+DRAWN_LOOKS = {"plain": drawn_die, "varied": drawn_die_varied}
+
+
 def augment(patch: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
     """One random view: rotation, scale and centre jitter, contrast, blur, noise, JPEG."""
     face = PATCH_PX / PATCH_SPAN
@@ -232,6 +275,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--drawn-per-value", type=int, default=150)
+    ap.add_argument("--drawn-look", choices=sorted(DRAWN_LOOKS), default="plain",
+                    help="how the drawn dice look: 'plain' (dark pips on light bodies and the "
+                    "reverse) or 'varied' (pips of either shade on mid-grey bodies, rims, light "
+                    "gradients; session 12)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--renders", type=Path, action="append", default=[],
                     help="a manifest of tools.detector_renders output (repeatable)")
@@ -259,7 +306,7 @@ def main() -> None:
         elif not args.no_photos:
             train.extend(photo_patches(root, entry, rng))
     for value in range(1, 7):
-        train.extend(Patch(drawn_die(value, rng), value, "drawn")
+        train.extend(Patch(DRAWN_LOOKS[args.drawn_look](value, rng), value, "drawn")
                      for _ in range(args.drawn_per_value))
     for renders in args.renders:
         train.extend(render_patches(renders, args.render_dice, rng))
