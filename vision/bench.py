@@ -1,9 +1,10 @@
 """Scoring the reader against a labelled photo manifest (the format of
 ../shared/datasets/manifest.json). Pure scoring lives here; `bluffcam bench-vision` prints it.
 
-Matching (issue #3): each labelled box takes the nearest unused predicted centre inside the
-box grown by 25% on each side; where a photo's boxes are null the value multisets are
-compared instead. A die is correct when its match has the labelled value.
+Matching (issue #3): each labelled box is matched with the nearest predicted centre inside
+the box grown by 25% on each side, one prediction per box, nearest pairs first (see
+:func:`match`); where a photo's boxes are null the value multisets are compared instead.
+A die is correct when its match has the labelled value.
 
 Precision is correct ÷ judged predictions. On a complete photo every prediction is judged.
 On a photo whose manifest entry says ``complete: false`` some dice are not labelled, and the
@@ -178,29 +179,40 @@ def match(
 ) -> tuple[int, int]:
     """(correct, matched): predictions matched to a labelled die by the issue's rule, and how
     many of them have its value. Where boxes are null, dice match by value only and any die
-    beyond the labelled count is unmatched."""
+    beyond the labelled count is unmatched.
+
+    A prediction may lie inside the grown boxes of two touching dice. The pairs (labelled
+    die, prediction inside its grown box) are taken nearest first over the whole photo, so
+    each die gets the nearest prediction no closer die claims, whatever order the labels are
+    listed in. (Before session 12 the labels took their nearest unused prediction in listed
+    order, so a die listed first could take its neighbour's prediction and leave the
+    neighbour unmatched: the score depended on the label file's order.)
+    """
     if any(d.box is None for d in labelled):
         want = Counter(d.value for d in labelled)
         got = Counter(v for v, _, _ in predicted)
         return sum((want & got).values()), min(len(predicted), len(labelled))
-    used: set[int] = set()
-    correct = 0
-    for d in labelled:
+    # nearest first; at equal distance a pair whose values agree first, then by the die's
+    # box and value, so that not even a tie depends on the order the labels are listed in
+    pairs: list[tuple[float, bool, tuple[float, float, float, float], int, int, int]] = []
+    for i, d in enumerate(labelled):
         assert d.box is not None
         x, y, w, h = d.box
         cx, cy = x + w / 2, y + h / 2
-        best, best_dist = -1, float("inf")
         for k, (_, px, py) in enumerate(predicted):
-            if k in used:
-                continue
             if x - 0.25 * w <= px <= x + 1.25 * w and y - 0.25 * h <= py <= y + 1.25 * h:
-                dist = (px - cx) ** 2 + (py - cy) ** 2
-                if dist < best_dist:
-                    best, best_dist = k, dist
-        if best >= 0:
-            used.add(best)
-            correct += int(predicted[best][0] == d.value)
-    return correct, len(used)
+                pairs.append(((px - cx) ** 2 + (py - cy) ** 2, predicted[k][0] != d.value,
+                              d.box, d.value, k, i))
+    taken_labels: set[int] = set()
+    taken_predictions: set[int] = set()
+    correct = 0
+    for *_, k, i in sorted(pairs):
+        if i in taken_labels or k in taken_predictions:
+            continue
+        taken_labels.add(i)
+        taken_predictions.add(k)
+        correct += int(predicted[k][0] == labelled[i].value)
+    return correct, len(taken_predictions)
 
 
 def run_bench(

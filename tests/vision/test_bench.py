@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -10,11 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from vision.bench import (
     Entry,
     LabelledDie,
     count_correct,
+    match,
     score_frames,
     score_image,
     summarise,
@@ -46,6 +50,42 @@ def test_a_die_counts_inside_the_box_grown_by_a_quarter() -> None:
 def test_one_prediction_matches_one_labelled_die_only() -> None:
     labelled = entry((4, BOX), (4, BOX)).dice
     assert count_correct(labelled, [(4, 120.0, 120.0)]) == 1
+
+
+def test_touching_dice_each_get_the_prediction_nearest_them_whatever_the_label_order() -> None:
+    # two touching dice: the left one's grown box also holds the right one's prediction,
+    # 19 px from the right die's centre and 21 from the left one's, whose own prediction
+    # sits 22 px off. Taken in listed order, the left die took the right one's prediction
+    # and the right die went unmatched.
+    left, right = (100.0, 100.0, 40.0, 40.0), (140.0, 100.0, 40.0, 40.0)
+    predicted = [(3, 98.0, 120.0), (5, 141.0, 120.0)]
+    for order in ([(3, left), (5, right)], [(5, right), (3, left)]):
+        assert match(entry(*order).dice, predicted) == (2, 2)
+
+
+def test_a_prediction_goes_to_the_die_it_is_nearest() -> None:
+    left, right = (100.0, 100.0, 40.0, 40.0), (140.0, 100.0, 40.0, 40.0)
+    # one prediction between two dice, nearer the right one: the right one is matched
+    assert match(entry((2, left), (6, right)).dice, [(6, 145.0, 121.0)]) == (1, 1)
+    assert match(entry((2, left), (6, right)).dice, [(2, 145.0, 121.0)]) == (0, 1)
+
+
+boxes = st.tuples(st.integers(0, 300), st.integers(0, 300), st.integers(10, 60)).map(
+    lambda t: (float(t[0]), float(t[1]), float(t[2]), float(t[2])))
+labelled_dice = st.lists(st.tuples(st.integers(1, 6), boxes), min_size=1, max_size=8)
+predictions = st.lists(st.tuples(st.integers(1, 6), st.floats(0, 360), st.floats(0, 360)),
+                       max_size=10)
+
+
+@given(labelled_dice, predictions, st.randoms(use_true_random=False))
+def test_the_score_does_not_depend_on_the_order_labels_are_listed_in(
+        dice: list[tuple[int, tuple[float, float, float, float]]],
+        predicted: list[tuple[int, float, float]], rnd: random.Random) -> None:
+    shuffled = dice[:]
+    rnd.shuffle(shuffled)
+    correct, matched = match(entry(*dice).dice, predicted)
+    assert match(entry(*shuffled).dice, predicted) == (correct, matched)
+    assert correct <= matched <= min(len(dice), len(predicted))
 
 
 def test_without_boxes_the_value_multisets_are_compared() -> None:
