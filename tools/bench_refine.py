@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.bench import Entry, load_manifest, run_bench, summarise
+from vision.bench import Entry, load_manifest, matched_pairs, run_bench, summarise
 from vision.io import load_image
 from vision.learned import MODEL_PATH, classify_crops
 from vision.params import ReaderParams
@@ -59,21 +59,10 @@ def confident_misreads(root: Path, entries: list[Entry]) -> None:
 
 
 def _matches(entry: Entry, reading: Reading) -> list[tuple[int, Die]]:
-    """(labelled value, matched die) by bench-vision's rule: the nearest unused centre inside
-    the box grown by 25% on each side."""
-    used: set[int] = set()
-    out = []
-    for d in entry.dice:
-        assert d.box is not None
-        x, y, w, h = d.box
-        inside = [k for k, p in enumerate(reading.dice) if k not in used
-                  and x - 0.25 * w <= p.x <= x + 1.25 * w and y - 0.25 * h <= p.y <= y + 1.25 * h]
-        if inside:
-            k = min(inside, key=lambda k: (reading.dice[k].x - x - w / 2) ** 2
-                    + (reading.dice[k].y - y - h / 2) ** 2)
-            used.add(k)
-            out.append((d.value, reading.dice[k]))
-    return out
+    """(labelled value, matched die) by bench-vision's rule (``vision.bench.matched_pairs``)."""
+    predicted = [(d.value, d.x, d.y) for d in reading.dice]
+    return [(entry.dice[i].value, reading.dice[k])
+            for i, k in matched_pairs(entry.dice, predicted)]
 
 
 def print_table(title: str, root: Path, entries: list[Entry]) -> None:

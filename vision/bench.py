@@ -177,42 +177,51 @@ def count_correct(
 def match(
     labelled: Sequence[LabelledDie], predicted: Sequence[tuple[int, float, float]]
 ) -> tuple[int, int]:
-    """(correct, matched): predictions matched to a labelled die by the issue's rule, and how
-    many of them have its value. Where boxes are null, dice match by value only and any die
-    beyond the labelled count is unmatched.
-
-    A prediction may lie inside the grown boxes of two touching dice. The pairs (labelled
-    die, prediction inside its grown box) are taken nearest first over the whole photo, so
-    each die gets the nearest prediction no closer die claims, whatever order the labels are
-    listed in. (Before session 12 the labels took their nearest unused prediction in listed
-    order, so a die listed first could take its neighbour's prediction and leave the
-    neighbour unmatched: the score depended on the label file's order.)
-    """
+    """(correct, matched): predictions matched to a labelled die by the issue's rule
+    (:func:`matched_pairs`), and how many of them have its value. Where boxes are null, dice
+    match by value only and any die beyond the labelled count is unmatched."""
     if any(d.box is None for d in labelled):
         want = Counter(d.value for d in labelled)
         got = Counter(v for v, _, _ in predicted)
         return sum((want & got).values()), min(len(predicted), len(labelled))
+    pairs = matched_pairs(labelled, predicted)
+    return sum(int(predicted[k][0] == labelled[i].value) for i, k in pairs), len(pairs)
+
+
+def matched_pairs(
+    labelled: Sequence[LabelledDie], predicted: Sequence[tuple[int, float, float]]
+) -> list[tuple[int, int]]:
+    """(labelled index, predicted index) of each labelled box (none may be null) matched with
+    the nearest predicted centre inside the box grown by 25% on each side, one each.
+
+    A prediction may lie inside the grown boxes of two touching dice. The pairs are taken
+    nearest first over the whole photo, so each die gets the nearest prediction no closer die
+    claims, whatever order the labels are listed in. (Before session 12 the labels took their
+    nearest unused prediction in listed order, so a die listed first could take its
+    neighbour's prediction and leave the neighbour unmatched: the score depended on the label
+    file's order.)
+    """
     # nearest first; at equal distance a pair whose values agree first, then by the die's
     # box and value, so that not even a tie depends on the order the labels are listed in
     pairs: list[tuple[float, bool, tuple[float, float, float, float], int, int, int]] = []
     for i, d in enumerate(labelled):
-        assert d.box is not None
+        if d.box is None:
+            raise ValueError("matched_pairs needs every labelled die's box")
         x, y, w, h = d.box
         cx, cy = x + w / 2, y + h / 2
-        for k, (_, px, py) in enumerate(predicted):
+        for k, (value, px, py) in enumerate(predicted):
             if x - 0.25 * w <= px <= x + 1.25 * w and y - 0.25 * h <= py <= y + 1.25 * h:
-                pairs.append(((px - cx) ** 2 + (py - cy) ** 2, predicted[k][0] != d.value,
-                              d.box, d.value, k, i))
+                pairs.append(((px - cx) ** 2 + (py - cy) ** 2, value != d.value, d.box,
+                              d.value, k, i))
     taken_labels: set[int] = set()
     taken_predictions: set[int] = set()
-    correct = 0
+    out: list[tuple[int, int]] = []
     for *_, k, i in sorted(pairs):
-        if i in taken_labels or k in taken_predictions:
-            continue
-        taken_labels.add(i)
-        taken_predictions.add(k)
-        correct += int(predicted[k][0] == labelled[i].value)
-    return correct, len(taken_predictions)
+        if i not in taken_labels and k not in taken_predictions:
+            taken_labels.add(i)
+            taken_predictions.add(k)
+            out.append((i, k))
+    return out
 
 
 def run_bench(

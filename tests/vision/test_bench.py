@@ -19,6 +19,7 @@ from vision.bench import (
     LabelledDie,
     count_correct,
     match,
+    matched_pairs,
     score_frames,
     score_image,
     summarise,
@@ -86,6 +87,14 @@ def test_the_score_does_not_depend_on_the_order_labels_are_listed_in(
     correct, matched = match(entry(*dice).dice, predicted)
     assert match(entry(*shuffled).dice, predicted) == (correct, matched)
     assert correct <= matched <= min(len(dice), len(predicted))
+
+
+def test_matched_pairs_name_which_die_got_which_prediction() -> None:
+    left, right = (100.0, 100.0, 40.0, 40.0), (140.0, 100.0, 40.0, 40.0)
+    predicted = [(5, 141.0, 120.0), (3, 98.0, 120.0), (1, 400.0, 400.0)]
+    assert sorted(matched_pairs(entry((3, left), (5, right)).dice, predicted)) == [(0, 1), (1, 0)]
+    with pytest.raises(ValueError, match="box"):
+        matched_pairs(entry((3, left), (5, None)).dice, predicted)
 
 
 def test_without_boxes_the_value_multisets_are_compared() -> None:
