@@ -105,20 +105,22 @@ def load_samples(manifest: Path, held: set[str], denoise: bool = False) -> list[
 
 
 def _colour(
-    img: NDArray[np.uint8], rng: np.random.Generator, degrade: float = 1.0
+    img: NDArray[np.uint8], rng: np.random.Generator, degrade: float = 1.0,
+    recolour: float = 1.0,
 ) -> NDArray[np.uint8]:
     """Colour and light changes, and at times blur, noise and JPEG (each with probability
-    0.3 × ``degrade``)."""
-    if rng.random() < 0.5:
+    0.3 × ``degrade``); the hue turn, channel shuffle, grey and inversion at ``recolour``
+    times their rate (at 1 the same random draws as before the option existed)."""
+    if rng.random() < 0.5 * recolour:
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
         hsv[..., 0] = ((hsv[..., 0].astype(int) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
         hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.4), 0, 255).astype(np.uint8)
         img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
-    if rng.random() < 0.15:
+    if rng.random() < 0.15 * recolour:
         img = img[..., rng.permutation(3)]
-    if rng.random() < 0.1:
+    if rng.random() < 0.1 * recolour:
         img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    if rng.random() < 0.08:
+    if rng.random() < 0.08 * recolour:
         img = 255 - img
     x = img.astype(np.float32)
     x = x * rng.uniform(0.6, 1.35) + rng.uniform(-35, 35)
@@ -188,11 +190,14 @@ def window_scale(sample: Sample, rng: np.random.Generator) -> float:
 
 
 def training_window(
-    sample: Sample, rng: np.random.Generator, degrade: float = 1.0, impulse: float = 0.0
+    sample: Sample, rng: np.random.Generator, degrade: float = 1.0, impulse: float = 0.0,
+    recolour: float = 1.0,
 ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """A WINDOW-square view of the sample at a jittered working scale, and its dice
     (``degrade``: how often it is blurred, noisy or compressed, see :func:`_colour`;
-    ``impulse``: how often it gets salt-and-pepper noise first, :func:`add_impulses`)."""
+    ``impulse``: how often it gets salt-and-pepper noise first, :func:`add_impulses`;
+    ``recolour``: how often its hues are turned, shuffled, greyed or inverted, as a share of
+    the full rate)."""
     scale = window_scale(sample, rng)
     rel = scale / sample.factor
     h, w = sample.image.shape[:2]
@@ -225,7 +230,7 @@ def training_window(
     if rng.random() < 0.5:
         window = window[:, ::-1]
         dice[:, 0] = WINDOW - 1 - dice[:, 0]
-    return _colour(np.ascontiguousarray(window), rng, degrade), dice
+    return _colour(np.ascontiguousarray(window), rng, degrade, recolour), dice
 
 
 def targets(dice: NDArray[np.float64], value_reach: float = 0.0) -> tuple[NDArray[Any], ...]:
@@ -342,14 +347,17 @@ def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
 def batch(
     samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator,
     real_degrade: float = REAL_DEGRADE, impulse: float = 0.0, value_reach: float = 0.0,
+    real_recolour: float = 1.0,
 ) -> tuple[Any, ...]:
     import torch
 
     windows, maps = [], []
     for k in picks:
         sample = samples[int(k)]
-        degrade = 1.0 if sample.source == "render" else real_degrade
-        window, dice = training_window(sample, rng, degrade, impulse)
+        rendered = sample.source == "render"
+        degrade = 1.0 if rendered else real_degrade
+        recolour = 1.0 if rendered else real_recolour
+        window, dice = training_window(sample, rng, degrade, impulse, recolour)
         windows.append(window)
         maps.append(targets(dice, value_reach))
     x = torch.from_numpy(normalise(np.stack(windows)))
@@ -376,6 +384,10 @@ def main() -> None:
     ap.add_argument("--real-degrade", type=float, default=REAL_DEGRADE,
                     help="how often real photos get added blur, noise or JPEG, as a share of "
                     "how often renders do (they carry their own)")
+    ap.add_argument("--real-recolour", type=float, default=1.0,
+                    help="how often real photos get their hues turned, shuffled, greyed or "
+                    "inverted, as a share of how often renders do (session 12 experiment; 1: "
+                    "as before)")
     ap.add_argument("--source-weight", action="append", default=[], metavar="SOURCE=W",
                     help="draw the real photos of SOURCE W times as often as the others "
                     "(repeatable; the real share of each batch stays --real-share)")
@@ -421,7 +433,8 @@ def main() -> None:
         net.train()
         picks = rng.choice(len(pool), size=args.batch, p=probs)
         x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng, args.real_degrade,
-                                                             args.impulse, args.value_reach)
+                                                             args.impulse, args.value_reach,
+                                                             args.real_recolour)
         out = net(x)
         loss = focal_loss(out[:, 0], heat, weight)
         value_loss = torch.nn.functional.cross_entropy(out[:, 1:7], value_label, ignore_index=-1)
