@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision import ReaderParams, load_image, read_dice
-from vision.bench import Entry, load_manifest, matched_pairs
+from vision.bench import Entry, in_grown_box, load_manifest, matched_pairs
 from vision.detector import heat_maps, pixel_to_cell, working_side
 from vision.learned import held_out_photos
 
@@ -48,7 +48,7 @@ def box_heat(heat: NDArray[np.float32], scale: float, box: Box) -> float:
     return float(patch.max()) if patch.size else 0.0
 
 
-def loss_category(box: Box, predicted_here: int | None, other_inside: bool, heat: float,
+def loss_category(predicted_here: int | None, other_inside: bool, heat: float,
                   params: ReaderParams, label: int) -> str | None:
     """The category of one labelled die (``None``: read right). ``predicted_here`` is the
     value of the prediction matched to it, ``other_inside`` whether an unmatched-to-it
@@ -64,12 +64,6 @@ def loss_category(box: Box, predicted_here: int | None, other_inside: bool, heat
     return "weak peak" if heat >= SEEN else "not seen"
 
 
-def inside_grown(box: Box, x: float, y: float) -> bool:
-    """Whether (x, y) lies in the box grown by 25% on each side (the bench's rule)."""
-    bx, by, w, h = box
-    return bx - 0.25 * w <= x <= bx + 1.25 * w and by - 0.25 * h <= y <= by + 1.25 * h
-
-
 def photo_losses(entry: Entry, image: NDArray[np.uint8], params: ReaderParams) -> Counter[str]:
     """The categories of one photo's labelled dice not read right."""
     reading = read_dice(image, params)
@@ -82,8 +76,8 @@ def photo_losses(entry: Entry, image: NDArray[np.uint8], params: ReaderParams) -
     for i, die in enumerate(entry.dice):
         assert die.box is not None
         k = matched.get(i)
-        inside = any(inside_grown(die.box, x, y) for _, x, y in predicted)
-        category = loss_category(die.box, None if k is None else predicted[k][0], inside,
+        inside = any(in_grown_box(die.box, x, y) for _, x, y in predicted)
+        category = loss_category(None if k is None else predicted[k][0], inside,
                                  box_heat(maps[0], scale, die.box), params, die.value)
         if category is not None:
             losses[category] += 1

@@ -29,7 +29,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 ])
 def test_a_die_falls_in_the_category_of_the_last_stage_that_saw_it(
         predicted: int | None, other: bool, heat: float, expected: str | None) -> None:
-    assert loss_category(BOX, predicted, other, heat, PARAMS, 4) == expected
+    assert loss_category(predicted, other, heat, PARAMS, 4) == expected
 
 
 def test_box_heat_is_the_highest_heat_over_the_box_only() -> None:
