@@ -103,14 +103,6 @@ def normalise(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
     return np.ascontiguousarray(x[:, None, :, :], dtype=np.float32)
 
 
-def classify(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """Class probabilities (n, 7) for (n, CROP_PX, CROP_PX) grey crops, pooled over the
-    networks of ``MODEL_PATHS``."""
-    if len(crops) == 0:
-        return np.zeros((0, 7), dtype=np.float32)
-    return pool(_probs_by_net(crops))
-
-
 def _probs_by_net(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
     """Each network's class probabilities (networks, n, 7) for (n, CROP_PX, CROP_PX) crops."""
     blob = normalise(crops)
@@ -148,12 +140,6 @@ def classify_crops_by_net(
         [die_crop(grey, x, y, CROP_SCALE * size) for x, y, size in centers_and_sizes]
     ) if centers_and_sizes else np.zeros((0, CROP_PX, CROP_PX), np.uint8)
     return classify_views_by_net(crops)
-
-
-def classify_views(crops: NDArray[np.uint8], views: int = VIEWS) -> NDArray[np.float32]:
-    """Class probabilities (n, 7) pooled (:func:`pool`) over ``views`` quarter turns of
-    each crop and over the networks."""
-    return pool(classify_views_by_net(crops, views))
 
 
 def classify_views_by_net(crops: NDArray[np.uint8], views: int = VIEWS) -> NDArray[np.float32]:

@@ -16,10 +16,10 @@ from vision.learned import (
     MODEL_PATH,
     MODEL_PATHS,
     NOT_A_DIE,
-    classify,
+    _probs_by_net,
     classify_crops,
     classify_crops_by_net,
-    classify_views,
+    classify_views_by_net,
     die_crop,
     face_size,
     pool,
@@ -130,13 +130,13 @@ def test_pooled_views_do_not_depend_on_how_the_die_is_turned() -> None:
     die = _die_from_truth(d, 5, 0.9)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     crop = die_crop(grey, die.x, die.y, CROP_SCALE * face_size(die))[None]
-    pooled = classify_views(crop)
+    pooled = pool(classify_views_by_net(crop))
     for k in (1, 2, 3):
         turned = np.ascontiguousarray(np.rot90(crop, k, axes=(1, 2)))
-        assert np.allclose(classify_views(turned), pooled, atol=1e-4)
+        assert np.allclose(pool(classify_views_by_net(turned)), pooled, atol=1e-4)
     assert np.allclose(pooled.sum(axis=1), 1.0, atol=1e-4)
     assert int(pooled.argmax()) == 5
-    assert np.allclose(classify_views(crop, views=1), classify(crop))
+    assert np.allclose(pool(classify_views_by_net(crop, views=1)), pool(_probs_by_net(crop)))
 
 
 def test_pooling_keeps_only_what_every_look_finds_likely() -> None:
