@@ -213,15 +213,26 @@ def drawn_die_varied(value: int, rng: np.random.Generator) -> NDArray[np.uint8]:
 DRAWN_LOOKS = {"plain": drawn_die, "varied": drawn_die_varied}
 
 
-def augment(patch: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
-    """One random view: rotation, scale and centre jitter, contrast, blur, noise, JPEG."""
+#: an upright look (``--upright``) turns its training crops at most this many degrees
+UPRIGHT_TURN = 12.0
+
+
+def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
+            upright: bool = False) -> NDArray[np.uint8]:
+    """One random view: rotation, scale and centre jitter, contrast, blur, noise, JPEG.
+
+    ``upright``: the crop keeps the photo's up (turned at most UPRIGHT_TURN degrees, mirrored
+    left to right half the time), so that the network may learn that a die's top face lies
+    above its side faces in a photo taken at a slant."""
     face = PATCH_PX / PATCH_SPAN
     side = CROP_SCALE * face * rng.uniform(0.8, 1.3)
     jitter = 0.08 * face
     cx = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
     cy = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
-    crop: NDArray[Any] = die_crop(patch, cx, cy, side, angle=rng.uniform(0, 360)).astype(
-        np.float32)
+    angle = rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN) if upright else rng.uniform(0, 360)
+    crop: NDArray[Any] = die_crop(patch, cx, cy, side, angle=angle).astype(np.float32)
+    if upright and rng.random() < 0.5:
+        crop = crop[:, ::-1]
     crop = crop * rng.uniform(0.6, 1.3) + rng.uniform(-40, 40)
     if rng.random() < 0.1:
         crop = 255 - crop  # light pips on dark dice
@@ -287,6 +298,9 @@ def main() -> None:
     ap.add_argument("--no-photos", action="store_true",
                     help="train on the renders and drawn dice only (the held-out photos still "
                     "score it): a look that does not share the photos' labelling")
+    ap.add_argument("--upright", action="store_true",
+                    help="train an upright look: crops keep the photo's up instead of turning "
+                    "all the way round (session 13)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -325,7 +339,8 @@ def main() -> None:
         total, correct = 0.0, 0
         for start in range(0, len(order), 128):
             idx = order[start:start + 128]
-            x = torch.from_numpy(normalise(np.stack([augment(train[k].pixels, rng) for k in idx])))
+            views = [augment(train[k].pixels, rng, args.upright) for k in idx]
+            x = torch.from_numpy(normalise(np.stack(views)))
             y = torch.from_numpy(labels[idx])
             out = net(x)
             loss = loss_fn(out, y)
