@@ -3,8 +3,8 @@
 The learned detector (``vision.detector``) or the classical reader (``vision.reader``)
 finds dice; this module names the value of a die from a square crop around it with tiny
 CNNs (``vision/models/dice_value*.onnx``, trained by ``tools/train_dice_classifier.py``;
-each network reads every crop in four quarter turns and the reads are pooled). Class 0 is
-"not a die", classes 1..6 are the face values. Runtime needs numpy and OpenCV only
+each network reads every crop as is and mirrored, in the quarter turn that is the photo's
+up). Class 0 is "not a die", classes 1..6 are the face values. Runtime needs numpy and OpenCV only
 (``cv2.dnn``).
 
 ``refine_reading`` never silently trusts either side: where the two agree the die keeps
@@ -42,11 +42,19 @@ NOT_A_DIE = 0
 CROP_SCALE = 1.6
 #: the classifier's probability above which it may override or drop
 CONFIDENT = 0.9
-#: each crop is looked at in this many quarter turns (a face's value does not change when
-#: it turns) and the views' probabilities pooled: on held-out photos four views read 1.3
-#: points more dice right than one, with no more sure-and-wrong dice (the four views of both
-#: networks add about 8 ms to a photo of a few dice)
-VIEWS = 4
+#: the networks are upright looks (``tools/train_dice_classifier.py --upright``): trained on
+#: crops that keep the photo's up, they tell a die's top face from the side face below it in
+#: a photo taken at a slant, where looks trained in every turn read whichever face shows most
+#: (held-out phone photos: 0.790 -> 0.825 of dice right, BENCHMARKS.md "Upright looks"). A
+#: photo's up is unknown (a phone held sideways, an overhead camera), so every crop is read
+#: in this many quarter turns and all the dice of one photo are read in the one turn the
+#: networks are surest of (:func:`photo_up`), as is and mirrored
+TURNS = 4
+#: the photo as shot is the likeliest up (a phone is held upright, a camera mounted so): another
+#: turn is taken only where its summed log odds beat it by this much. Without it the turn of
+#: a photo of few dice at a steep slant was sometimes missed (unseen renders: 6 dice sure and
+#: wrong, 3 with it); larger margins keep more photos turned by a quarter in the wrong turn
+AS_SHOT_MARGIN = 0.5
 
 NETS = [LazyNet(path, "die classifier", "tools/train_dice_classifier.py") for path in MODEL_PATHS]
 
@@ -142,17 +150,39 @@ def classify_crops_by_net(
     return classify_views_by_net(crops)
 
 
-def classify_views_by_net(crops: NDArray[np.uint8], views: int = VIEWS) -> NDArray[np.float32]:
-    """Each network's class probabilities (networks, n, 7), pooled over ``views`` quarter
-    turns of each crop."""
+def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS) -> NDArray[np.float32]:
+    """Each network's class probabilities (networks, n, 7) for the crops of one photo, read
+    in the photo's up: :func:`photo_up` picks the turn from the crops' reads in ``turns``
+    quarter turns, then the crops turned so are read mirrored too and the two reads pooled
+    (mirroring costs one more read per crop, not one per turn)."""
     n = len(crops)
     if n == 0:
         return np.zeros((len(NETS), 0, 7), dtype=np.float32)
-    views = max(views, 1)
-    turned = np.ascontiguousarray(
-        np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(views)]))
-    by_net = _probs_by_net(turned)
-    return np.stack([pool(p.reshape(views, n, -1)) for p in by_net])
+    turns = max(turns, 1)
+    turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
+    by_turn = _probs_by_net(np.ascontiguousarray(np.concatenate(turned)))
+    by_turn = np.moveaxis(by_turn.reshape(len(NETS), turns, n, -1), 1, 0)
+    up = photo_up(by_turn)
+    mirrored = _probs_by_net(np.ascontiguousarray(turned[up][:, :, ::-1]))
+    return np.stack([pool(np.stack([by_turn[up, m], mirrored[m]])) for m in range(len(NETS))])
+
+
+def photo_up(by_turn: NDArray[np.float32]) -> int:
+    """The turn (index into ``by_turn``, (turns, networks, n, 7)) in which the networks
+    together are surest of the values of the crops they take for dice: the photo's up.
+
+    Read sideways, a slanted die's side face looks like a top face, but less like one, and
+    the photo's dice all share one up, so their votes are summed (log odds of each crop's
+    favourite value; a crop the networks call no die has no vote). Turn 0, the photo as
+    shot, wins unless another beats it by ``AS_SHOT_MARGIN``."""
+    if by_turn.shape[0] == 1 or by_turn.shape[2] == 0:
+        return 0
+    pooled = np.stack([pool(turn) for turn in by_turn])  # (turns, n, 7)
+    is_die = pooled[:, :, NOT_A_DIE] < 0.5
+    sureness = np.log(np.maximum(pooled[:, :, 1:].max(axis=2), 1e-6))
+    votes = (sureness * is_die).sum(axis=1)
+    votes[0] += AS_SHOT_MARGIN
+    return int(np.argmax(votes))
 
 
 def face_size(die: Die) -> float:

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.learned as learned
 from vision.learned import (
     CROP_SCALE,
     MODEL_PATH,
@@ -22,6 +23,7 @@ from vision.learned import (
     classify_views_by_net,
     die_crop,
     face_size,
+    photo_up,
     pool,
     refine_reading,
 )
@@ -123,9 +125,14 @@ def test_confident_not_a_die_is_dropped() -> None:
     assert refine_reading(frame, reading).dice == ()
 
 
-def test_pooled_views_do_not_depend_on_how_the_die_is_turned() -> None:
-    """The four quarter-turn views of a crop are the same set whichever way it lay, so the
-    pooled read of a die must not change when the die turns by a quarter."""
+def test_pooled_views_do_not_depend_on_how_the_die_is_turned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A crop is read in all four quarter turns and the surest turn kept (then read mirrored
+    too): turning the crop only reorders those reads, so, with no preference for the turn
+    as shot, the read of a die must not change. Mirrored, the turn is picked from other
+    reads, so only the value must stay."""
+    monkeypatch.setattr(learned, "AS_SHOT_MARGIN", 0.0)
     image, d = _rendered("white", 5)
     die = _die_from_truth(d, 5, 0.9)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -134,9 +141,41 @@ def test_pooled_views_do_not_depend_on_how_the_die_is_turned() -> None:
     for k in (1, 2, 3):
         turned = np.ascontiguousarray(np.rot90(crop, k, axes=(1, 2)))
         assert np.allclose(pool(classify_views_by_net(turned)), pooled, atol=1e-4)
+    mirrored = np.ascontiguousarray(crop[:, :, ::-1])
+    assert int(pool(classify_views_by_net(mirrored)).argmax()) == 5
     assert np.allclose(pooled.sum(axis=1), 1.0, atol=1e-4)
     assert int(pooled.argmax()) == 5
-    assert np.allclose(pool(classify_views_by_net(crop, views=1)), pool(_probs_by_net(crop)))
+    as_is_and_mirrored = np.stack([_probs_by_net(crop), _probs_by_net(mirrored)])
+    one_turn = classify_views_by_net(crop, turns=1)
+    for m in range(len(MODEL_PATHS)):
+        assert np.allclose(one_turn[m], pool(as_is_and_mirrored[:, m]), atol=1e-5)
+
+
+def test_photo_up_is_the_turn_the_dice_read_surest_in() -> None:
+    """Every crop of a photo is read in the same turn: the one whose value reads, summed over
+    the crops taken for dice, are surest; a crop called no die has no say."""
+    def probs(not_a_die: float, best: float) -> list[float]:
+        rest = (1.0 - not_a_die - best) / 5
+        return [not_a_die, best, rest, rest, rest, rest, rest]
+
+    sure, torn = probs(0.0, 0.95), probs(0.0, 0.4)
+    # (turns, networks, crops, 7): turn 2 is surest of both dice
+    by_turn = np.array([[[torn, torn]], [[sure, torn]], [[sure, sure]], [[torn, sure]]],
+                       np.float32)
+    assert photo_up(by_turn) == 2
+    # a "no die" crop sure in turn 0 does not outvote two dice sure in turn 1
+    background = probs(0.9, 0.1)
+    by_turn = np.array([[[torn, torn, background]], [[sure, sure, torn]]], np.float32)
+    assert photo_up(by_turn) == 1
+    assert photo_up(by_turn[:1]) == 0
+    # the photo as shot keeps its up unless another turn is surer by AS_SHOT_MARGIN
+    slightly = probs(0.0, 0.4 * np.exp(learned.AS_SHOT_MARGIN / 2))
+    assert photo_up(np.array([[[torn]], [[slightly]]], np.float32)) == 0
+    clearly = probs(0.0, 0.4 * np.exp(learned.AS_SHOT_MARGIN * 1.5))
+    assert photo_up(np.array([[[torn]], [[clearly]]], np.float32)) == 1
+    assert photo_up(np.zeros((4, 2, 0, 7), np.float32)) == 0
+    assert classify_views_by_net(np.zeros((0, 48, 48), np.uint8)).shape == (
+        len(MODEL_PATHS), 0, 7)
 
 
 def test_pooling_keeps_only_what_every_look_finds_likely() -> None:
