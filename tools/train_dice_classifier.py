@@ -217,13 +217,29 @@ DRAWN_LOOKS = {"plain": drawn_die, "varied": drawn_die_varied}
 UPRIGHT_TURN = 12.0
 
 
+def motion_blur(crop: NDArray[Any], length: float, angle: float) -> NDArray[Any]:
+    """``crop`` smeared along a line ``length`` pixels long at ``angle`` degrees: a die that
+    moved, or a hand that shook, while the shutter was open."""
+    size = int(np.ceil(length)) | 1
+    kernel = np.zeros((size, size), np.float32)
+    c = size // 2
+    dx, dy = np.cos(np.radians(angle)) * length / 2, np.sin(np.radians(angle)) * length / 2
+    cv2.line(kernel, (round(c * 16 - dx * 16), round(c * 16 - dy * 16)),
+             (round(c * 16 + dx * 16), round(c * 16 + dy * 16)), 1.0, 1, cv2.LINE_AA, shift=4)
+    kernel /= max(float(kernel.sum()), 1e-6)
+    return np.asarray(cv2.filter2D(crop.astype(np.float32), -1, kernel,
+                                   borderType=cv2.BORDER_REPLICATE))
+
+
 def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
-            upright: bool = False) -> NDArray[np.uint8]:
+            upright: bool = False, motion: float = 0.0) -> NDArray[np.uint8]:
     """One random view: rotation, scale and centre jitter, contrast, blur, noise, JPEG.
 
     ``upright``: the crop keeps the photo's up (turned at most UPRIGHT_TURN degrees, mirrored
     left to right half the time), so that the network may learn that a die's top face lies
-    above its side faces in a photo taken at a slant."""
+    above its side faces in a photo taken at a slant. ``motion``: the share of views smeared
+    by :func:`motion_blur` (2-7 px of the crop's 48, any direction): smeared pips must not
+    pass for more pips."""
     face = PATCH_PX / PATCH_SPAN
     side = CROP_SCALE * face * rng.uniform(0.8, 1.3)
     jitter = 0.08 * face
@@ -238,6 +254,8 @@ def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
         crop = 255 - crop  # light pips on dark dice
     if rng.random() < 0.4:
         crop = np.asarray(cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.3)))
+    if motion and rng.random() < motion:
+        crop = motion_blur(crop, rng.uniform(2.0, 7.0), rng.uniform(0.0, 180.0))
     if rng.random() < 0.4:
         crop = crop + rng.normal(0, rng.uniform(2, 12), crop.shape)
     out = np.clip(crop, 0, 255).astype(np.uint8)
@@ -301,6 +319,9 @@ def main() -> None:
     ap.add_argument("--upright", action="store_true",
                     help="train an upright look: crops keep the photo's up instead of turning "
                     "all the way round (session 13)")
+    ap.add_argument("--motion-blur", type=float, default=0.0,
+                    help="share of training views smeared by a straight motion blur (session "
+                    "13; 0 draws exactly as before)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -339,7 +360,7 @@ def main() -> None:
         total, correct = 0.0, 0
         for start in range(0, len(order), 128):
             idx = order[start:start + 128]
-            views = [augment(train[k].pixels, rng, args.upright) for k in idx]
+            views = [augment(train[k].pixels, rng, args.upright, args.motion_blur) for k in idx]
             x = torch.from_numpy(normalise(np.stack(views)))
             y = torch.from_numpy(labels[idx])
             out = net(x)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.train_dice_classifier import PATCH_PX, augment
+from tools.train_dice_classifier import PATCH_PX, augment, motion_blur
 
 
 def _textured_top() -> np.ndarray:
@@ -45,3 +45,15 @@ def test_upright_views_are_mirrored_left_to_right_half_the_time() -> None:
         half = crop.shape[1] // 2
         lefts += int(crop[:, :half].std() > crop[:, half:].std())
     assert 20 <= lefts <= 60
+
+
+def test_motion_blur_smears_along_its_direction_and_keeps_the_light() -> None:
+    dot = np.zeros((48, 48), np.float32)
+    dot[24, 24] = 255.0
+    for angle, axis in ((0.0, 1), (90.0, 0)):
+        smeared = motion_blur(dot, 6.0, angle)
+        assert abs(float(smeared.sum()) - 255.0) < 0.5
+        ys, xs = np.nonzero(smeared > 1.0)
+        along, across = (xs, ys) if axis == 1 else (ys, xs)
+        assert along.max() - along.min() >= 5
+        assert across.max() - across.min() == 0
