@@ -3,13 +3,14 @@
 Dev-time only (needs PyTorch: ``.venv/bin/pip install torch==2.13.0``; the runtime needs only
 OpenCV). Seeded and reproducible:
 
-    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json
-    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json \
+    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json --upright
+    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json --upright \
         --renders .cache/renders_a/manifest.json --renders .cache/renders_b/manifest.json \
         --out vision/models/dice_value_renders.onnx
 
 (the first makes ``dice_value.onnx``, the second ``dice_value_renders.onnx``: the reader pools
-both, see docs/vision_learned.md).
+both, see docs/vision_learned.md; without ``--upright``, the looks of sessions 4-12, turned all
+the way round).
 
 Training crops come from the manifest's labelled boxes (the photos are read in place, never
 copied), plus drawn synthetic dice, plus "not a die" crops from the same photos away from every

@@ -28,8 +28,8 @@ from vision.types import Die, Reading
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_value.onnx"
 #: the same network trained again with the project's renders added (``--renders``): the two
-#: see dice differently, and their pooled read is steadier than either (held-out photos:
-#: 0.832 of dice right, 3 sure and wrong, against 0.825 / 3 and 0.830 / 5 alone)
+#: see dice differently, and their pooled read is steadier than either (session 4's networks,
+#: held-out photos: 0.832 of dice right, 3 sure and wrong, against 0.825 / 3 and 0.830 / 5 alone)
 RENDERS_MODEL_PATH = MODEL_PATH.with_name("dice_value_renders.onnx")
 MODEL_PATHS = (MODEL_PATH, RENDERS_MODEL_PATH)
 #: photos of ../shared/datasets (manifest paths) that no network of the project trained on
