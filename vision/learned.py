@@ -160,8 +160,8 @@ def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS) -> NDArr
         return np.zeros((len(NETS), 0, 7), dtype=np.float32)
     turns = max(turns, 1)
     turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
-    by_turn = _probs_by_net(np.ascontiguousarray(np.concatenate(turned)))
-    by_turn = np.moveaxis(by_turn.reshape(len(NETS), turns, n, -1), 1, 0)
+    by_net = _probs_by_net(np.ascontiguousarray(np.concatenate(turned)))
+    by_turn = np.moveaxis(by_net.reshape(len(NETS), turns, n, -1), 1, 0)
     up = photo_up(by_turn)
     mirrored = _probs_by_net(np.ascontiguousarray(turned[up][:, :, ::-1]))
     return np.stack([pool(np.stack([by_turn[up, m], mirrored[m]])) for m in range(len(NETS))])
