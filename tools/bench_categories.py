@@ -67,30 +67,46 @@ def categories(die: dict[str, Any], truth: dict[str, Any]) -> list[str]:
     ]
 
 
+def nearest_pairs(readable: list[dict[str, Any]], reading: Reading) -> dict[int, int]:
+    """{readable die index: prediction index}: each die with the nearest prediction within
+    half its size, pairs taken nearest first over the whole scene, so that where dice touch a
+    die listed first cannot take its neighbour's prediction (the same rule as
+    :func:`vision.bench.matched_pairs`; until session 14 the dice took theirs in listed order
+    and the score depended on it)."""
+    pairs = []
+    for i, d in enumerate(readable):
+        for k, p in enumerate(reading.dice):
+            gap = float(np.hypot(p.x - d["x"], p.y - d["y"]))
+            if gap <= 0.5 * float(d["size_px"]):
+                pairs.append((gap, p.value != d["value"], i, k))
+    out: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, _, i, k in sorted(pairs):
+        if i not in out and k not in taken:
+            out[i] = k
+            taken.add(k)
+    return out
+
+
 def score_scene(reading: Reading, truth: dict[str, Any], tally: dict[str, list[int]]) -> int:
     """Add each readable die to its categories' [dice, found, right, sure wrong]; return the
     number of false dice (predictions near no die at all)."""
     readable = [d for d in truth["dice"] if d["visible"] >= 0.9 and not d["uncertain"]
                 and 0 <= d["x"] < truth["width"] and 0 <= d["y"] < truth["height"]]
-    used: set[int] = set()
-    for d in readable:
-        best, dist = None, 0.5 * float(d["size_px"])
-        for k, p in enumerate(reading.dice):
-            gap = float(np.hypot(p.x - d["x"], p.y - d["y"]))
-            if k not in used and gap <= dist:
-                best, dist = k, gap
-        found = best is not None
-        right = found and reading.dice[best].value == d["value"]  # type: ignore[index]
-        sure_wrong = found and not right and \
-            reading.dice[best].confidence >= reading.min_confidence  # type: ignore[index]
-        if best is not None:
-            used.add(best)
+    paired = nearest_pairs(readable, reading)
+    for i, d in enumerate(readable):
+        k = paired.get(i)
+        found = k is not None
+        right = k is not None and reading.dice[k].value == d["value"]
+        sure_wrong = k is not None and not right and \
+            reading.dice[k].confidence >= reading.min_confidence
         for name in categories(d, truth):
             row = tally[name]
             row[0] += 1
             row[1] += int(found)
             row[2] += int(right)
             row[3] += int(sure_wrong)
+    used = set(paired.values())
     others = truth["dice"]
     return sum(1 for k, p in enumerate(reading.dice) if k not in used and not any(
         np.hypot(p.x - d["x"], p.y - d["y"]) <= 0.6 * float(d["size_px"]) for d in others))

@@ -53,3 +53,17 @@ def test_categories_name_size_style_table_tilt_and_touching() -> None:
     assert names == ["all", "size 120+ px", "style red", "table wood", "view tilt 30+",
                      "touching"]
     assert round(view_tilt_deg({"camera": CAMERA_DOWN})) == 0
+
+
+def test_touching_dice_score_the_same_in_any_listed_order() -> None:
+    # one prediction, within half a die of both dice but nearer the second: listed first,
+    # the first die must not take it (and be scored wrong) while the second goes unfound
+    first, second = _truth_die(2, 100, 100), _truth_die(4, 120, 100)
+    reading = Reading(dice=(_die(4, 111, 100, 0.9),), width=640, height=480,
+                      min_confidence=0.6)
+    for dice in ([first, second], [second, first]):
+        truth = {"width": 640, "height": 480, "table": "felt", "camera": CAMERA_DOWN,
+                 "dice": dice}
+        tally: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+        assert score_scene(reading, truth, tally) == 0
+        assert tally["all"] == [2, 1, 1, 0]
