@@ -59,6 +59,10 @@ class ReaderParams:
         learned_check: (classical method) let the small learned classifier
             (``vision.learned``) check each die's value: agreement keeps it, disagreement
             makes the die uncertain, a sure "not a die" drops it.
+        min_gradient_balance: a die read as sure whose crop's gradients along their weakest
+            direction carry less than this share of those along their strongest (a die
+            smeared by motion: ``vision.smear``) is reported for review instead; 0 turns the
+            check off. Smeared pips pass for more pips with every look agreeing.
     """
 
     min_confidence: float = 0.6
@@ -80,6 +84,7 @@ class ReaderParams:
     detector_faint_score: float = 0.2
     verifier_min_odds: float = 0.8
     detector_views: int = 1
+    min_gradient_balance: float = 0.3
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
@@ -115,6 +120,10 @@ class ReaderParams:
             raise ValueError(f"verifier_min_odds must be in (0, 1], got {self.verifier_min_odds}")
         if not 1 <= self.detector_views <= 4:
             raise ValueError(f"detector_views must be 1..4, got {self.detector_views}")
+        if not 0.0 <= self.min_gradient_balance < 1.0:
+            raise ValueError(
+                f"min_gradient_balance must be in [0, 1), got {self.min_gradient_balance}"
+            )
         if self.max_dice < 1:
             raise ValueError(f"max_dice must be at least 1, got {self.max_dice}")
 

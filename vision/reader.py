@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from vision.dice.faces import Face, link_pips, pip_context, read_face
 from vision.dice.pips import Pip, find_pips
 from vision.params import ReaderParams
+from vision.smear import doubt_smeared
 from vision.types import Die, Reading, doubt_crowds
 
 #: link reaches tried (in pip diameters), widest first, when splitting a group that is not a face
@@ -32,7 +33,15 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
     if params.method == "learned":
         from vision.dice.detected import read_detected  # lazy: loads the networks on first use
 
-        return read_detected(image, params)
+        reading = read_detected(image, params)
+    else:
+        reading = _read_classical(image, params)
+    return doubt_smeared(image, reading, params.min_gradient_balance)
+
+
+def _read_classical(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
+    """The pip reader (``method = "classical"``), checked by the learned classifier where
+    ``params.learned_check``."""
     h, w = image.shape[:2]
     scale = min(1.0, params.work_max_side / max(h, w))
     work = (
