@@ -67,3 +67,13 @@ def test_reader_params_check_the_balance_setting() -> None:
     for bad in (-0.1, 1.0):
         with pytest.raises(ValueError, match="min_gradient_balance"):
             ReaderParams(min_gradient_balance=bad)
+
+
+def test_the_bench_smears_like_a_moving_camera() -> None:
+    from tools.bench_motion_blur import smeared
+
+    image = _scene([(5, 300, 200)], side=SIDE)
+    assert smeared(image, 0, 30) is image
+    out = smeared(image, 0.3 * SIDE, 30)
+    assert out.shape == image.shape and out.dtype == np.uint8
+    assert gradient_balance(out, 300, 200, 0.8 * SIDE) < 0.3
