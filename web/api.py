@@ -183,9 +183,11 @@ def calibration_read() -> Response:
         if frame is None:
             raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
     from vision import ReaderParams, draw_reading, read_dice
+    from vision.frame_check import frame_advice
 
     params = t.profile.reader_params if t.profile is not None else ReaderParams()
     reading = read_dice(frame, params)
+    advice = frame_advice(frame, reading, params.min_gradient_balance)
     annotated = draw_reading(frame, reading)
     if t.profile is not None:
         annotated = draw_zones(annotated, t.profile)
@@ -194,6 +196,7 @@ def calibration_read() -> Response:
         "dice": reading.to_json(),
         "values": reading.values,
         "uncertain": len(reading.uncertain),
+        "advice": [a.to_json() for a in advice],
         "width": reading.width,
         "height": reading.height,
         "image": f"data:image/jpeg;base64,{image}",

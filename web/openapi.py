@@ -166,8 +166,14 @@ def describe() -> dict[str, Any]:
                 "responses": {"200": _json({"type": "object", "properties": {
                     "dice": {"type": "array"}, "values": {"type": "array"},
                     "uncertain": {"type": "integer"}, "width": {"type": "integer"},
-                    "height": {"type": "integer"}, "image": {"type": "string"}}},
-                    "what the reader saw"), **_refusals(400, 403, 413, 415, 503)}}},
+                    "height": {"type": "integer"}, "image": {"type": "string"},
+                    "advice": {"type": "array", "items": {
+                        "type": "object", "required": ["kind", "message"], "properties": {
+                            "kind": {"type": "string", "enum": [
+                                "dark", "blown_out", "grainy", "smeared"]},
+                            "message": {"type": "string"}}}}}},
+                    "what the reader saw, and what to fix about the picture"),
+                    **_refusals(400, 403, 413, 415, 503)}}},
         },
         "components": {
             "securitySchemes": {

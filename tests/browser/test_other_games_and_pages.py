@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from browser_support import LiveServer
 from playwright.sync_api import expect
@@ -107,7 +109,21 @@ def test_calibration_shows_the_snapshot_and_a_test_read(phone: Any, screenshot_d
     assert phone.evaluate("document.querySelector('#snapshot').naturalWidth") == 960
     phone.click("#test-read-btn")
     expect(phone.locator("#test-read h2")).to_contain_text("Test read:")
+    expect(phone.locator("#picture-advice")).to_contain_text("well lit and still")
     phone.screenshot(path=str(screenshot_dir / "calibration.png"), full_page=True)
+
+
+def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: Path,
+                                                         screenshot_dir: Path) -> None:
+    dark = tmp_path / "dark.png"
+    ok, buffer = cv2.imencode(".png", np.full((240, 320, 3), 20, dtype=np.uint8))
+    assert ok
+    dark.write_bytes(buffer.tobytes())
+    phone.goto("/calibration")
+    phone.set_input_files("#upload", str(dark))
+    advice = phone.locator("#picture-advice li[data-kind=dark]")
+    expect(advice).to_contain_text("The picture is dark (median brightness 20 of 255)")
+    phone.screenshot(path=str(screenshot_dir / "calibration-dark.png"), full_page=True)
 
 
 def test_the_board_reconnects_by_itself(tv: Any, live_server: LiveServer) -> None:

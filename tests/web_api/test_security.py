@@ -88,6 +88,18 @@ def test_upload_must_decode_as_an_image(client: FlaskClient) -> None:
         "csrf_token": token, "image": (io.BytesIO(_png()), "dice.png")})
     assert image.status_code == 200, image.json
     assert image.json["width"] == 32 and image.json["image"].startswith("data:image/jpeg")
+    assert image.json["advice"] == []  # an even, well-lit grey picture
+
+
+def test_a_test_read_says_what_to_fix_about_the_picture(client: FlaskClient) -> None:
+    token = client.get("/api/csrf").json["csrf_token"]
+    ok, dark = cv2.imencode(".png", np.full((120, 160, 3), 25, dtype=np.uint8))
+    assert ok
+    response = client.post("/api/calibration/read", data={
+        "csrf_token": token, "image": (io.BytesIO(bytes(dark.tobytes())), "dark.png")})
+    assert response.status_code == 200, response.json
+    assert [a["kind"] for a in response.json["advice"]] == ["dark"]
+    assert "median brightness 25" in response.json["advice"][0]["message"]
 
 
 def test_upload_size_is_limited(client: FlaskClient) -> None:

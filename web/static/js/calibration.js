@@ -85,7 +85,15 @@ function readingSummary() {
     el("div", { class: "seat-dice" }, values.map((v) => die(v, { size: 30 }))),
     el("div", { class: "row" }, counts.map((n, i) => el("span", { class: "tag" }, `${i + 1}: ${n}`))),
     reading.uncertain ? el("p", { class: "count-bad" }, `⚠ ${reading.uncertain} unsure: a reveal like this would go to review`)
-      : el("p", { class: "count-ok" }, "✓ every die read with confidence"));
+      : el("p", { class: "count-ok" }, "✓ every die read with confidence"),
+    pictureAdvice(reading.advice || []));
+}
+
+// What the reader would like changed about the picture (light, exposure, stillness).
+function pictureAdvice(advice) {
+  if (!advice.length) return el("p", { class: "count-ok", id: "picture-advice" }, "✓ the picture is well lit and still");
+  return el("ul", { class: "advice", id: "picture-advice" },
+    advice.map((a) => el("li", { class: "count-bad", "data-kind": a.kind }, `⚠ ${a.message}`)));
 }
 
 function render() {

@@ -1,0 +1,99 @@
+"""Is this camera picture good enough to read dice from? Advice for the calibration page.
+
+The reader copes with a lot, but not with everything equally (BENCHMARKS.md, "Conditions",
+``tools.bench_conditions``): held-out photos made dark, blown out or grainy are read worse,
+and only under those conditions did dice read sure and wrong appear. A table host can fix
+all three in a minute (a lamp, the camera's exposure, more light) if told, so the
+calibration page's test read says which one it sees, with the figure it saw.
+
+The thresholds sit between the shared photos as shot and the same photos under each
+condition: the webcam photos' median grey is 140-161 (under-exposed: 40-55), no pixel is
+clipped (over-exposed: 1-17% white), their noise is under 1 grey level (with sensor noise of
+sd 12 added: 9). Most shared phone photos carry the dataset's salt-and-pepper specks and are
+called grainy: rightly, they read 0.74 against 0.95 for the clean ones (``tools.bench_impulse``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.learned import face_size
+from vision.params import ReaderParams
+from vision.smear import FACE_SHARE, gradient_balance
+from vision.types import Reading
+
+#: a picture whose median grey level is under this is dark
+DARK_MEDIAN = 60
+#: a pixel this bright in every channel is clipped to white
+CLIPPED_LEVEL = 250
+#: a picture with more than this share of its pixels clipped is blown out
+BLOWN_SHARE = 0.02
+#: a picture whose estimated noise (grey levels, standard deviation) is over this is grainy
+GRAINY_SD = 6.0
+#: the noise is estimated on at most this many pixels square from the middle (time: a 12-MP
+#: frame is not filtered whole)
+NOISE_WINDOW = 512
+#: Immerkaer's noise kernel: the difference of two Laplacians, blind to edges and ramps
+_NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """One thing about the picture the table host can fix. ``kind``: dark, blown_out,
+    grainy, smeared."""
+
+    kind: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "message": self.message}
+
+
+def noise_sd(grey: NDArray[np.uint8]) -> float:
+    """The standard deviation (grey levels) of the picture's pixel noise, by Immerkaer's
+    method (1996) on the middle ``NOISE_WINDOW`` pixels square: fast, and the kernel sees
+    noise rather than the scene's edges."""
+    h, w = grey.shape
+    top, left = max(0, (h - NOISE_WINDOW) // 2), max(0, (w - NOISE_WINDOW) // 2)
+    window = grey[top:top + NOISE_WINDOW, left:left + NOISE_WINDOW].astype(np.float32)
+    wh, ww = window.shape
+    if wh < 3 or ww < 3:
+        return 0.0
+    response = np.abs(cv2.filter2D(window, -1, _NOISE_KERNEL))[1:-1, 1:-1]
+    return float(np.sqrt(np.pi / 2) * response.sum() / (6 * (wh - 2) * (ww - 2)))
+
+
+def frame_advice(frame: NDArray[np.uint8], reading: Reading | None = None,
+                 min_balance: float = ReaderParams().min_gradient_balance) -> list[Advice]:
+    """What to fix about a BGR (or grey) camera picture before playing; empty when nothing.
+    With the ``reading`` made from it, dice smeared by motion (gradient balance under
+    ``min_balance``: ``vision.smear``) are named too."""
+    grey = frame if frame.ndim == 2 else np.asarray(
+        cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+    advice: list[Advice] = []
+    median = float(np.median(grey))
+    if median < DARK_MEDIAN:
+        advice.append(Advice("dark", f"The picture is dark (median brightness {median:.0f} of "
+                                     "255): add light over the table or raise the exposure."))
+    lowest = frame if frame.ndim == 2 else frame.min(axis=2)
+    blown = float((lowest >= CLIPPED_LEVEL).mean())
+    if blown > BLOWN_SHARE:
+        advice.append(Advice("blown_out", f"{blown:.0%} of the picture is blown out to white: "
+                                          "dim the light or lower the exposure, white dice "
+                                          "vanish into a bright table."))
+    noise = noise_sd(grey)
+    if noise > GRAINY_SD:
+        advice.append(Advice("grainy", f"The picture is grainy (noise of about {noise:.0f} grey "
+                                       "levels): add light, noise hides small pips."))
+    if reading is not None:
+        smeared = sum(1 for d in reading.dice if gradient_balance(
+            frame, d.x, d.y, FACE_SHARE * face_size(d)) < min_balance)
+        if smeared:
+            dice = "1 die looks" if smeared == 1 else f"{smeared} dice look"
+            advice.append(Advice("smeared", f"{dice} smeared: keep the camera and the table "
+                                            "still while it reads."))
+    return advice
