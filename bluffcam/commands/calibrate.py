@@ -74,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
     cv2.imwrite(str(picture), draw_profile(frame, profile, dice))
     print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
     print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")
+    from vision.frame_check import frame_advice
+
+    for advice in frame_advice(frame):
+        print(f"the camera's picture: {advice.message}")
     return 0
 
 

@@ -185,6 +185,19 @@ def test_calibrate_fits_one_zone_per_cluster_clockwise_from_the_bottom(tmp_path:
         assert fitted.front_seat_of(cx, cy) == index or fitted.seat_of(cx, cy) is None
 
 
+def test_calibrate_says_when_the_picture_is_too_dark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame))
+    assert calibrate.run(args) == 0
+    assert "the camera's picture" not in capsys.readouterr().out
+    dim = (frame.astype(np.float32) ** 1.6 / 255 ** 0.6 * 0.5).astype(np.uint8)
+    args = args_for(tmp_path, write_frame(tmp_path / "dim", dim))
+    assert calibrate.run(args) == 0  # the dice are still found, and the picture is named
+    assert "the camera's picture: The picture is dark" in capsys.readouterr().out
+
+
 def test_calibrate_with_markers_keeps_zones_on_the_mat_when_the_camera_moves(
     tmp_path: Path,
 ) -> None:
