@@ -21,9 +21,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.learned import face_size
 from vision.params import ReaderParams
-from vision.smear import FACE_SHARE, gradient_balance
+from vision.smear import is_smeared
 from vision.types import Reading
 
 #: a picture whose median grey level is under this is dark
@@ -90,8 +89,7 @@ def frame_advice(frame: NDArray[np.uint8], reading: Reading | None = None,
         advice.append(Advice("grainy", f"The picture is grainy (noise of about {noise:.0f} grey "
                                        "levels): add light, noise hides small pips."))
     if reading is not None:
-        smeared = sum(1 for d in reading.dice if gradient_balance(
-            frame, d.x, d.y, FACE_SHARE * face_size(d)) < min_balance)
+        smeared = sum(1 for d in reading.dice if is_smeared(frame, d, min_balance))
         if smeared:
             dice = "1 die looks" if smeared == 1 else f"{smeared} dice look"
             advice.append(Advice("smeared", f"{dice} smeared: keep the camera and the table "

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.learned import die_crop, face_size
-from vision.types import Reading
+from vision.types import Die, Reading
 
 #: a sure die whose crop is smeared is reported this far below the reading's threshold
 DOUBT = 0.9
@@ -55,18 +55,22 @@ def gradient_balance(frame: NDArray[np.uint8], x: float, y: float, side: float) 
     return max(0.0, (mean - spread) / (mean + spread))
 
 
+def is_smeared(frame: NDArray[np.uint8], die: Die, min_balance: float) -> bool:
+    """Whether the middle ``FACE_SHARE`` of ``die``'s face in ``frame`` (grey or BGR) has a
+    gradient balance under ``min_balance`` (never, at 0)."""
+    return gradient_balance(frame, die.x, die.y, FACE_SHARE * face_size(die)) < min_balance
+
+
 def doubt_smeared(frame: NDArray[np.uint8], reading: Reading, min_balance: float) -> Reading:
-    """``reading`` with every sure die whose face (``FACE_SHARE`` of it) has a gradient
-    balance under ``min_balance`` moved below the reading's threshold, for a human to look
-    at; other dice as they are. ``frame`` is the frame read (grey or
-    BGR)."""
+    """``reading`` with every sure die that :func:`is_smeared` moved below the reading's
+    threshold, for a human to look at; other dice as they are. ``frame`` is the frame read
+    (grey or BGR)."""
     if min_balance <= 0:
         return reading
     threshold = reading.min_confidence
     dice = tuple(
         replace(d, confidence=min(d.confidence, threshold * DOUBT))
-        if d.confidence >= threshold
-        and gradient_balance(frame, d.x, d.y, FACE_SHARE * face_size(d)) < min_balance
+        if d.confidence >= threshold and is_smeared(frame, d, min_balance)
         else d
         for d in reading.dice
     )
