@@ -18,13 +18,13 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from tools.bench_conditions import jpeg, print_rows
 from tools.train_dice_classifier import motion_blur
 from vision import ReaderParams, load_image
-from vision.bench import Entry, load_manifest, score_frames, summarise
+from vision.bench import load_manifest
 from vision.learned import held_out_photos
 
 #: smear lengths in pixels of the shared photos (at most 640 px; a webcam die is 60-80 px,
@@ -32,27 +32,12 @@ from vision.learned import held_out_photos
 LENGTHS = (0, 5, 9, 13)
 
 
-def smeared(image: NDArray[np.uint8], length: float, angle: float,
-            jpeg_quality: int = 90) -> NDArray[np.uint8]:
-    """``image`` smeared along a ``length``-pixel line at ``angle`` degrees, then JPEG
-    compressed (as a camera would save it); unchanged where ``length`` is under 1."""
+def smeared(image: NDArray[np.uint8], length: float, angle: float) -> NDArray[np.uint8]:
+    """``image`` smeared along a ``length``-pixel line at ``angle`` degrees, then saved as
+    JPEG (as a camera would save it); unchanged where ``length`` is under 1."""
     if length < 1:
         return image
-    out = np.clip(motion_blur(image, length, angle), 0, 255).astype(np.uint8)
-    ok, buffer = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
-    if not ok:
-        raise RuntimeError("JPEG encoding failed")
-    return np.asarray(cv2.imdecode(buffer, cv2.IMREAD_COLOR), np.uint8)
-
-
-def print_rows(label: str, frames: list[tuple[Entry, NDArray[np.uint8]]],
-               params: ReaderParams) -> None:
-    for s in summarise(score_frames(frames, params)):
-        if "/" not in s.name:
-            continue
-        j = s.to_json()
-        print(f"| {label} | {s.name} | {j['labelled']} | {j['accuracy']:.3f} | "
-              f"{j['precision']:.3f} | {j['sure_share']:.3f} | {j['sure_wrong']} |", flush=True)
+    return jpeg(motion_blur(image, length, angle))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     held = held_out_photos()
     photos = [(e, load_image(root / e.image)) for e in entries
               if e.image in held and e.subset == "table"]
-    print("| smear, check | source | dice | accuracy | precision | sure% | s.wrong |")
+    print("| smear, check | source | accuracy | precision | image exact | sure% | s.wrong |")
     print("|---|---|---|---|---|---|---|")
     for length in args.lengths:
         rng = np.random.default_rng(round(length * 10))
