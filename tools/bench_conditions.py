@@ -23,9 +23,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import ReaderParams, load_image
-from vision.bench import Entry, load_manifest, score_frames, summarise
-from vision.learned import held_out_photos
+from vision import ReaderParams
+from vision.bench import Entry, held_out_table_photos, score_frames, summarise
 
 Image = NDArray[np.uint8]
 
@@ -106,10 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     params = ReaderParams()
-    root, entries = load_manifest(args.manifest)
-    held = held_out_photos()
-    photos = [(e, load_image(root / e.image)) for e in entries
-              if e.image in held and e.subset == "table"]
+    photos = held_out_table_photos(args.manifest)
     print("| condition | source | accuracy | precision | image exact | sure% | s.wrong |")
     print("|---|---|---|---|---|---|---|")
     print_rows("as shot", photos, params)

@@ -20,9 +20,8 @@ import argparse
 import numpy as np
 
 from tools.impulse_noise import impulse_share, salt_and_pepper
-from vision import ReaderParams, load_image
-from vision.bench import ImageScore, load_manifest, score_frames, summarise
-from vision.learned import held_out_photos
+from vision import ReaderParams
+from vision.bench import ImageScore, held_out_table_photos, score_frames, summarise
 
 #: a photo with more of its pixels standing out as impulses than this carries impulse noise
 NOISY_SHARE = 0.002
@@ -45,10 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     params = ReaderParams()
-    root, entries = load_manifest(args.manifest)
-    held = held_out_photos()
-    photos = [(e, load_image(root / e.image)) for e in entries
-              if e.image in held and e.subset == "table"]
+    photos = held_out_table_photos(args.manifest)
     shares = [impulse_share(image) for _, image in photos]
     noisy = [photo for photo, share in zip(photos, shares, strict=True) if share > NOISY_SHARE]
     clean = [photo for photo, share in zip(photos, shares, strict=True) if share <= NOISY_SHARE]

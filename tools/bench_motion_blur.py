@@ -23,9 +23,8 @@ from numpy.typing import NDArray
 
 from tools.bench_conditions import jpeg, print_rows
 from tools.train_dice_classifier import motion_blur
-from vision import ReaderParams, load_image
-from vision.bench import load_manifest
-from vision.learned import held_out_photos
+from vision import ReaderParams
+from vision.bench import held_out_table_photos
 
 #: smear lengths in pixels of the shared photos (at most 640 px; a webcam die is 60-80 px,
 #: a phone photo's 15-40)
@@ -47,10 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     on = ReaderParams()
     off = replace(on, min_gradient_balance=0.0)
-    root, entries = load_manifest(args.manifest)
-    held = held_out_photos()
-    photos = [(e, load_image(root / e.image)) for e in entries
-              if e.image in held and e.subset == "table"]
+    photos = held_out_table_photos(args.manifest)
     print("| smear, check | source | accuracy | precision | image exact | sure% | s.wrong |")
     print("|---|---|---|---|---|---|---|")
     for length in args.lengths:

@@ -21,9 +21,14 @@ import dataclasses
 import numpy as np
 from numpy.typing import NDArray
 
-from vision import ReaderParams, load_image
-from vision.bench import Entry, LabelledDie, load_manifest, score_frames, summarise
-from vision.learned import held_out_photos
+from vision import ReaderParams
+from vision.bench import (
+    Entry,
+    LabelledDie,
+    held_out_table_photos,
+    score_frames,
+    summarise,
+)
 
 Box = tuple[float, float, float, float]
 
@@ -72,10 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="ReaderParams.detector_views (default: the reader's)")
     args = ap.parse_args(argv)
     params = ReaderParams(detector_views=args.views)
-    root, entries = load_manifest(args.manifest)
-    held = held_out_photos()
-    photos = [(e, load_image(root / e.image)) for e in entries
-              if e.image in held and e.subset == "table"]
+    photos = held_out_table_photos(args.manifest)
     figures: dict[str, list[tuple[float, float, float, int]]] = {}
     print(f"{len(photos)} held-out table photos, detector views {args.views}")
     print("| orientation | source | accuracy | precision | image exact | s.wrong | median ms |")

@@ -242,6 +242,18 @@ def run_bench(
                         params, reader)
 
 
+def held_out_table_photos(manifest: str | Path) -> list[tuple[Entry, NDArray[np.uint8]]]:
+    """The table photos of a manifest that no network of the project trained on
+    (:func:`vision.learned.held_out_photos`), loaded: what the dev-time benches that change
+    a photo (turn, smear, noise, ...) read."""
+    from vision.learned import held_out_photos
+
+    root, entries = load_manifest(manifest)
+    held = held_out_photos()
+    return [(e, load_image(root / e.image)) for e in entries
+            if e.image in held and e.subset == "table"]
+
+
 def score_frames(
     frames: Iterable[tuple[Entry, NDArray[np.uint8]]],
     params: ReaderParams | None = None,

@@ -213,3 +213,17 @@ def test_bench_vision_says_when_no_photo_is_left(tmp_path: Path) -> None:
         [{"image": "a.jpg", "dice": [], "source": "elsewhere", "subset": "table"}]))
     done = bench(str(tmp_path / "manifest.json"), "--split", "held-out")
     assert done.returncode == 2 and "no photos match" in done.stderr
+
+
+@pytest.mark.dataset
+def test_held_out_table_photos_are_only_the_unseen_table_photos(shared_datasets: Path) -> None:
+    from vision.bench import held_out_table_photos, load_manifest
+    from vision.learned import held_out_photos
+
+    photos = held_out_table_photos(shared_datasets / "manifest.json")
+    held = held_out_photos()
+    _, entries = load_manifest(shared_datasets / "manifest.json")
+    assert len(photos) == sum(1 for e in entries if e.image in held and e.subset == "table") > 0
+    for entry, image in photos:
+        assert entry.image in held and entry.subset == "table"
+        assert image.dtype == np.uint8 and image.ndim == 3
