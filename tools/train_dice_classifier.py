@@ -41,6 +41,11 @@ from vision.learned import CROP_PX, CROP_SCALE, MODEL_PATH, NOT_A_DIE, die_crop,
 
 HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 HOLDOUT_FRACTION = 0.2
+#: the held-out photos are drawn with this seed whatever ``--seed`` trains with: one list for
+#: every network (the detector and the verifier read it from HOLDOUT_PATH), so a run with
+#: another training seed neither trains on the photos the benches call unseen nor rewrites
+#: the list (until session 14 the training seed drew it too)
+HOLDOUT_SEED = 7
 #: patches are cached at this size, spanning PATCH_SPAN face sizes, then augmented
 PATCH_PX = 112
 PATCH_SPAN = 2.6
@@ -302,7 +307,8 @@ def evaluate(net, patches: list[Patch], rng: np.random.Generator) -> dict[str, f
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("manifest", type=Path)
-    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--seed", type=int, default=7,
+                    help="training seed (the held-out photos are drawn with HOLDOUT_SEED)")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--drawn-per-value", type=int, default=150)
     ap.add_argument("--drawn-look", choices=sorted(DRAWN_LOOKS), default="plain",
@@ -332,7 +338,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     root, entries = load_manifest(args.manifest)
-    held = split_holdout(entries, args.seed)
+    held = split_holdout(entries, HOLDOUT_SEED)
     train: list[Patch] = []
     test: list[Patch] = []
     t0 = time.time()

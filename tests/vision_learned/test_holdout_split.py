@@ -1,0 +1,35 @@
+"""The held-out photos: one list for every network, drawn by the classifier's training script
+with a fixed seed that a run's ``--seed`` does not change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tools.train_dice_classifier import HOLDOUT_FRACTION, HOLDOUT_SEED, split_holdout
+from vision.bench import Entry, load_manifest
+from vision.learned import HOLDOUT_PATH
+
+
+def _entries(n: int, source: str) -> list[Entry]:
+    return [Entry(image=f"{source}/{k}.jpg", dice=(), complete=True, source=source,
+                  subset="table") for k in range(n)]
+
+
+def test_a_fifth_of_each_source_is_held_out_by_its_seed() -> None:
+    entries = _entries(50, "a") + _entries(20, "b")
+    held = split_holdout(entries, HOLDOUT_SEED)
+    assert sum(1 for h in held if h.startswith("a/")) == round(50 * HOLDOUT_FRACTION)
+    assert sum(1 for h in held if h.startswith("b/")) == round(20 * HOLDOUT_FRACTION)
+    assert split_holdout(entries, HOLDOUT_SEED) == held
+    assert split_holdout(entries, HOLDOUT_SEED + 1) != held
+
+
+@pytest.mark.dataset
+def test_the_shipped_list_is_the_scripts_split_of_the_shared_photos(
+        shared_datasets: Path) -> None:
+    _, entries = load_manifest(shared_datasets / "manifest.json")
+    shipped = set(json.loads(HOLDOUT_PATH.read_text()))
+    assert split_holdout(entries, HOLDOUT_SEED) == shipped
