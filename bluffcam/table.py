@@ -88,6 +88,8 @@ class PendingReview:
     problems: list[dict[str, Any]]
     expected: dict[str, int]
     action_index: int
+    #: what to fix about the picture (``vision.frame_check``), shown beside the problems
+    advice: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +97,7 @@ class PendingReview:
             "image_url": f"/api/reveals/{self.id}/image",
             "status": "needs_review",
             "problems": self.problems,
+            "advice": self.advice,
             "seats": self.seats,
             "set_aside": self.set_aside,
             "expected": self.expected,
@@ -214,6 +217,7 @@ class Table:
                     problems=record.get("problems", []),
                     expected=record.get("expected", {}),
                     action_index=index,
+                    advice=record.get("advice", []),
                 )
 
     # ------------------------------------------------------------------ events
@@ -417,6 +421,7 @@ class Table:
                     "read": reading.seats,
                     "set_aside": reading.set_aside,
                     "problems": reading.problems,
+                    "advice": reading.advice,
                     "expected": expected,
                     "captured_at": time.time(),
                     "has_image": reading.annotated_jpeg is not None,
@@ -448,6 +453,7 @@ class Table:
         self._review = PendingReview(
             id=reveal_id, seats=reading.seats, set_aside=reading.set_aside,
             problems=reading.problems, expected=expected, action_index=action_index,
+            advice=reading.advice,
         )
         self._messages.append(
             _Message("warning", f"reveal {reveal_id} needs a look before its verdict")

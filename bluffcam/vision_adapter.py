@@ -7,7 +7,7 @@ and so tests can hand the Table a stand-in reader with the same shape.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -29,6 +29,8 @@ class RevealReading:
     problems: list[dict[str, Any]]
     needs_review: bool
     annotated_jpeg: bytes | None
+    #: what to fix about the picture (``vision.frame_check``), as JSON
+    advice: list[dict[str, str]] = field(default_factory=list)
 
     def values(self) -> dict[str, list[int]]:
         return {seat: [int(d["value"]) for d in dice] for seat, dice in self.seats.items()}
@@ -63,6 +65,7 @@ def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any
         problems=[p.to_json() for p in result.problems],
         needs_review=result.needs_review,
         annotated_jpeg=encode_jpeg(result.annotated),
+        advice=[a.to_json() for a in result.advice],
     )
 
 

@@ -16,11 +16,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.frame_check import Advice, frame_advice
+from vision.params import ReaderParams
 from vision.stillness import StillnessParams, moving_fraction, prepare
 from vision.zones import ZoneMap
 
 if TYPE_CHECKING:
-    from vision.params import ReaderParams
     from vision.types import Reading
 
 Frame = NDArray[np.uint8]
@@ -90,6 +91,9 @@ class RevealResult:
     frame: Frame
     frames_voted: int
     outside: list[SeatDie] = field(default_factory=list)
+    #: what to fix about the picture (dark, blown out, grainy, smeared: ``vision.frame_check``);
+    #: it never sends a reveal to review by itself, it tells the players why one went there
+    advice: list[Advice] = field(default_factory=list)
 
     @property
     def needs_review(self) -> bool:
@@ -106,6 +110,7 @@ class RevealResult:
             "set_aside": {s: [d.to_json() for d in dice] for s, dice in self.set_aside.items()},
             "outside": [d.to_json() for d in self.outside],
             "problems": [p.to_json() for p in self.problems],
+            "advice": [a.to_json() for a in self.advice],
             "frames_voted": self.frames_voted,
         }
 
@@ -393,9 +398,12 @@ def capture_reveal(
             _count_problems(player, expected_counts[player], seats[player], set_aside[player])
         )
     frame = chosen[-1]
+    balance = getattr(params, "min_gradient_balance", ReaderParams().min_gradient_balance)
+    advice = frame_advice(frame, readings[-1], balance)
     result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
     annotated = draw_reveal(frame, zones, result, players)
-    return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside)
+    return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside,
+                        advice)
 
 
 def _zones_in(zones: ZoneMap, frame: Frame) -> ZoneMap:

@@ -75,6 +75,19 @@ class SceneCamera:
             yield frame
 
 
+@dataclass
+class DimSceneCamera(SceneCamera):
+    """The same scene with the room's light turned down to a fifth."""
+
+    def read(self) -> Any:
+        return (draw_scene(SCENE) * 0.2).astype("uint8")
+
+    def frames(self) -> Iterator[Any]:
+        frame = self.read()
+        while True:
+            yield frame
+
+
 def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any:
     """Reads the scene's dice, one of them wrongly and with low confidence."""
     from bluffcam.vision_adapter import RevealReading
@@ -90,8 +103,11 @@ def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any
                              "message": f"{d.seat}: a die read as {value} is unsure (41%)"})
         seats.setdefault(d.seat, []).append(
             {"value": value, "x": float(d.x), "y": float(d.y), "confidence": confidence})
+    from vision.frame_check import frame_advice
+
     return RevealReading(seats=seats, set_aside={}, problems=problems, needs_review=True,
-                         annotated_jpeg=encode_jpeg(frame))
+                         annotated_jpeg=encode_jpeg(frame),
+                         advice=[a.to_json() for a in frame_advice(frame)])
 
 
 class StreamCutter:

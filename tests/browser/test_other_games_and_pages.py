@@ -9,7 +9,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from browser_support import LiveServer
+from browser_support import DimSceneCamera, LiveServer
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -111,6 +111,25 @@ def test_calibration_shows_the_snapshot_and_a_test_read(phone: Any, screenshot_d
     expect(phone.locator("#test-read h2")).to_contain_text("Test read:")
     expect(phone.locator("#picture-advice")).to_contain_text("well lit and still")
     phone.screenshot(path=str(screenshot_dir / "calibration.png"), full_page=True)
+
+
+def test_a_review_in_a_dim_room_says_to_add_light(phone: Any, live_server: LiveServer,
+                                                  screenshot_dir: Path) -> None:
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x5"})
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    previous = live_server.table.camera
+    live_server.table.set_camera(DimSceneCamera())
+    try:
+        review = live_server.post("/api/reveal/capture", {})["review"]
+    finally:
+        live_server.table.set_camera(previous)
+    assert [a["kind"] for a in review["advice"]] == ["dark"]
+    remember_pin(phone, live_server.pin)
+    phone.goto("/review")
+    advice = phone.locator("#picture-advice li[data-kind=dark]")
+    expect(advice).to_contain_text("The picture is dark")
+    phone.screenshot(path=str(screenshot_dir / "review-dim.png"), full_page=True)
 
 
 def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: Path,

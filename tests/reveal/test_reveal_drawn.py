@@ -76,6 +76,16 @@ def test_reveal_after_the_hand_leaves_reads_every_seat(tmp_path: Path) -> None:
     assert result.frames_voted == 3  # three frames agreed on every die: no need for more
 
 
+def test_a_reveal_in_a_dark_room_says_so_and_a_well_lit_one_does_not(tmp_path: Path) -> None:
+    lit = capture_reveal(frame(EVERYONE), zones(tmp_path), expected(), CLASSICAL,
+                         stillness=None)
+    assert lit.advice == [] and lit.to_json()["advice"] == []
+    dim = (frame(EVERYONE).astype(float) * 0.2).astype("uint8")
+    dark = capture_reveal(dim, zones(tmp_path), expected(), CLASSICAL, stillness=None)
+    assert [a.kind for a in dark.advice] == ["dark"]
+    assert dark.to_json()["advice"][0]["message"].startswith("The picture is dark")
+
+
 def test_reveal_from_recorded_files_through_the_camera_source(tmp_path: Path) -> None:
     folder = tmp_path / "frames"
     folder.mkdir()

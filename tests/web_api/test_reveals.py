@@ -89,6 +89,22 @@ def test_pending_review_survives_a_restart(client: FlaskClient, reader: StubRead
         resumed.close()
 
 
+def test_a_review_says_what_to_fix_about_the_picture_across_a_restart(
+        client: FlaskClient, reader: StubReader, table: Table) -> None:
+    play_to_reveal(client)
+    reader.hands = HANDS
+    reader.uncertain = {("Ann", 0)}
+    reader.advice = [{"kind": "dark", "message": "The picture is dark (median brightness 31 "
+                                                 "of 255): add light over the table."}]
+    review = post(client, "/api/reveal/capture").json["review"]
+    assert review["advice"] == reader.advice
+    resumed = Table(table.journal_path)
+    try:
+        assert resumed.state()["review"]["advice"] == reader.advice
+    finally:
+        resumed.close()
+
+
 def test_recapture_replaces_the_pending_review(client: FlaskClient, reader: StubReader) -> None:
     play_to_reveal(client)
     reader.hands = HANDS

@@ -42,6 +42,7 @@ class StubReader:
     def __init__(self) -> None:
         self.hands: dict[str, list[int]] = {}
         self.uncertain: set[tuple[str, int]] = set()
+        self.advice: list[dict[str, str]] = []
         self.calls: list[dict[str, int]] = []
 
     def __call__(self, frames: Iterator[Any], expected: Mapping[str, Any]) -> RevealReading:
@@ -61,7 +62,7 @@ class StubReader:
                     problems.append({"kind": "uncertain", "seat": name, "x": 10.0 * i, "y": 5.0,
                                      "message": f"{name}: die {i} uncertain"})
         jpeg = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
-        return RevealReading(seats, {}, problems, bool(problems), jpeg)
+        return RevealReading(seats, {}, problems, bool(problems), jpeg, list(self.advice))
 
 
 def post(client: FlaskClient, path: str, body: Any = None, *, pin: str | None = PIN,

@@ -254,6 +254,8 @@ function render() {
       el("section", { class: "stack" },
         (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
           el("ul", { class: "problems", id: "problems" }, review.problems.map((p) => el("li", {}, p.message || p.kind)))) : null,
+        (review.advice || []).length ? el("div", { class: "card" }, el("h2", {}, "The camera's picture"),
+          el("ul", { class: "advice", id: "picture-advice" }, review.advice.map((a) => el("li", { class: "count-bad", "data-kind": a.kind }, `⚠ ${a.message}`)))) : null,
         el("div", { class: "card" }, el("h2", {}, "Per seat"), seatSummary()),
         el("div", { class: "card stack" },
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
