@@ -36,6 +36,9 @@ GRAINY_SD = 6.0
 #: the noise is estimated on at most this many pixels square from the middle (time: a 12-MP
 #: frame is not filtered whole)
 NOISE_WINDOW = 512
+#: brightness and clipping are measured on every k-th pixel, k such that this many remain
+#: along the longer side
+SAMPLE_SIDE = 640
 #: Immerkaer's noise kernel: the difference of two Laplacians, blind to edges and ramps
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
@@ -52,18 +55,25 @@ class Advice:
         return {"kind": self.kind, "message": self.message}
 
 
-def noise_sd(grey: NDArray[np.uint8]) -> float:
-    """The standard deviation (grey levels) of the picture's pixel noise, by Immerkaer's
-    method (1996) on the middle ``NOISE_WINDOW`` pixels square: fast, and the kernel sees
-    noise rather than the scene's edges."""
-    h, w = grey.shape
+def _middle_grey(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The middle ``NOISE_WINDOW`` pixels square of ``frame``, grey, at full resolution (noise
+    is a per-pixel thing: a shrunk or sampled copy would hide or change it)."""
+    h, w = frame.shape[:2]
     top, left = max(0, (h - NOISE_WINDOW) // 2), max(0, (w - NOISE_WINDOW) // 2)
-    window = grey[top:top + NOISE_WINDOW, left:left + NOISE_WINDOW].astype(np.float32)
-    wh, ww = window.shape
-    if wh < 3 or ww < 3:
+    window = np.ascontiguousarray(frame[top:top + NOISE_WINDOW, left:left + NOISE_WINDOW])
+    if window.ndim == 2:
+        return window
+    return np.asarray(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def noise_sd(grey: NDArray[np.uint8]) -> float:
+    """The standard deviation (grey levels) of a grey picture's pixel noise, by Immerkaer's
+    method (1996): fast, and its kernel sees noise rather than the scene's edges."""
+    h, w = grey.shape
+    if h < 3 or w < 3:
         return 0.0
-    response = np.abs(cv2.filter2D(window, -1, _NOISE_KERNEL))[1:-1, 1:-1]
-    return float(np.sqrt(np.pi / 2) * response.sum() / (6 * (wh - 2) * (ww - 2)))
+    response = np.abs(cv2.filter2D(grey.astype(np.float32), -1, _NOISE_KERNEL))[1:-1, 1:-1]
+    return float(np.sqrt(np.pi / 2) * response.sum() / (6 * (h - 2) * (w - 2)))
 
 
 def frame_advice(frame: NDArray[np.uint8], reading: Reading | None = None,
@@ -71,20 +81,24 @@ def frame_advice(frame: NDArray[np.uint8], reading: Reading | None = None,
     """What to fix about a BGR (or grey) camera picture before playing; empty when nothing.
     With the ``reading`` made from it, dice smeared by motion (gradient balance under
     ``min_balance``: ``vision.smear``) are named too."""
-    grey = frame if frame.ndim == 2 else np.asarray(
-        cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+    # brightness and clipping from every k-th pixel (a sample, not an average: the shares and
+    # the median stay unbiased, and a 12-MP frame costs what a 640-px one does)
+    step = max(1, -(-max(frame.shape[:2]) // SAMPLE_SIDE))
+    sample = frame[::step, ::step]
+    grey = sample if sample.ndim == 2 else np.asarray(
+        cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_BGR2GRAY), np.uint8)
     advice: list[Advice] = []
     median = float(np.median(grey))
     if median < DARK_MEDIAN:
         advice.append(Advice("dark", f"The picture is dark (median brightness {median:.0f} of "
                                      "255): add light over the table or raise the exposure."))
-    lowest = frame if frame.ndim == 2 else frame.min(axis=2)
+    lowest = sample if sample.ndim == 2 else sample.min(axis=2)
     blown = float((lowest >= CLIPPED_LEVEL).mean())
     if blown > BLOWN_SHARE:
         advice.append(Advice("blown_out", f"{blown:.0%} of the picture is blown out to white: "
                                           "dim the light or lower the exposure, white dice "
                                           "vanish into a bright table."))
-    noise = noise_sd(grey)
+    noise = noise_sd(_middle_grey(frame))
     if noise > GRAINY_SD:
         advice.append(Advice("grainy", f"The picture is grainy (noise of about {noise:.0f} grey "
                                        "levels): add light, noise hides small pips."))

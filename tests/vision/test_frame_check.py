@@ -54,3 +54,11 @@ def test_smeared_dice_are_counted_from_the_reading() -> None:
     assert [a.kind for a in advice] == ["smeared"]
     assert advice[0].message.startswith("2 dice look smeared")
     assert frame_advice(frame, reading, min_balance=0.0) == []
+
+
+def test_a_big_frame_is_judged_by_a_sample_of_its_pixels() -> None:
+    big = np.full((3024, 4032, 3), 128, np.uint8)
+    big[:, :400] = 255  # a tenth of it blown out
+    advice = frame_advice(big)
+    assert [a.kind for a in advice] == ["blown_out"]
+    assert advice[0].message.startswith("10% of the picture")
