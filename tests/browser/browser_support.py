@@ -70,7 +70,7 @@ class SceneCamera:
         return draw_scene(SCENE)
 
     def frames(self) -> Iterator[Any]:
-        frame = draw_scene(SCENE)
+        frame = self.read()
         while True:
             yield frame
 
@@ -81,11 +81,6 @@ class DimSceneCamera(SceneCamera):
 
     def read(self) -> Any:
         return (draw_scene(SCENE) * 0.2).astype("uint8")
-
-    def frames(self) -> Iterator[Any]:
-        frame = self.read()
-        while True:
-            yield frame
 
 
 def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any:

@@ -4,7 +4,7 @@
 // what is shown is exactly what the reader and the seat assignment will use.
 
 import { api, ApiError, describeError, followState } from "./api.js";
-import { el, fill, die } from "./ui.js";
+import { el, fill, die, adviceList } from "./ui.js";
 
 const root = document.getElementById("calibration-root");
 
@@ -92,8 +92,7 @@ function readingSummary() {
 // What the reader would like changed about the picture (light, exposure, stillness).
 function pictureAdvice(advice) {
   if (!advice.length) return el("p", { class: "count-ok", id: "picture-advice" }, "✓ the picture is well lit and still");
-  return el("ul", { class: "advice", id: "picture-advice" },
-    advice.map((a) => el("li", { class: "count-bad", "data-kind": a.kind }, `⚠ ${a.message}`)));
+  return adviceList(advice);
 }
 
 function render() {

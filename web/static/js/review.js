@@ -2,7 +2,7 @@
 // it, tap the photo to add one, then confirm; the verdict applies only after that.
 
 import { api, describeError, followState } from "./api.js";
-import { el, fill, svg, die, bidWords, jokerFace, gameKind } from "./ui.js";
+import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList } from "./ui.js";
 import { isCardReview, renderCardReview } from "./cardreview.js";
 
 const root = document.getElementById("review-root");
@@ -255,7 +255,7 @@ function render() {
         (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
           el("ul", { class: "problems", id: "problems" }, review.problems.map((p) => el("li", {}, p.message || p.kind)))) : null,
         (review.advice || []).length ? el("div", { class: "card" }, el("h2", {}, "The camera's picture"),
-          el("ul", { class: "advice", id: "picture-advice" }, review.advice.map((a) => el("li", { class: "count-bad", "data-kind": a.kind }, `⚠ ${a.message}`)))) : null,
+          adviceList(review.advice)) : null,
         el("div", { class: "card" }, el("h2", {}, "Per seat"), seatSummary()),
         el("div", { class: "card stack" },
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },

@@ -116,6 +116,13 @@ export function bidWords(text) {
   return `${bid.count} × ${FACE_WORDS[bid.face] || bid.face}`;
 }
 
+/** What to fix about the camera's picture (the server's `advice`: dark, blown out, grainy,
+ *  smeared), one warning per line; the calibration and review pages both show it. */
+export function adviceList(advice) {
+  return el("ul", { class: "advice", id: "picture-advice" },
+    advice.map((a) => el("li", { class: "count-bad", "data-kind": a.kind }, `⚠ ${a.message}`)));
+}
+
 /** A percentage for the odds display. */
 export function percent(p) {
   if (typeof p !== "number" || Number.isNaN(p)) return "–";
