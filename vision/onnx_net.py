@@ -29,21 +29,34 @@ def read_onnx(path: Path, what: str, script: str) -> Any:
 
 class LazyNet:
     """One network, read from ``path`` on first use (so importing the reader costs nothing)
-    and run behind a lock: a cv2.dnn net is not safe to share mid-forward."""
+    and run behind a lock: a cv2.dnn net is not safe to share mid-forward.
+
+    A cv2.dnn net sets itself up again whenever its input changes size, which costs about a
+    third of a detector read at 640 px; a frame read at two sizes in turn (the closer look
+    of :mod:`vision.dice.detected`) would pay that twice a frame. So each input size (not
+    counting the batch) gets its own copy of the net, up to ``MAX_SHAPES`` of them, the
+    longest unused dropped first."""
+
+    #: input sizes kept at once (each a copy of the net: the largest is 1.6 MB of weights)
+    MAX_SHAPES = 4
 
     def __init__(self, path: Path, what: str, script: str) -> None:
         self.path, self.what, self.script = path, what, script
-        self._net: Any = None
+        self._nets: dict[tuple[int, ...], Any] = {}
         self._lock = threading.Lock()
 
     def run(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
         """The network's output for an (n, c, h, w) input blob."""
+        shape = tuple(blob.shape[1:])
         with self._lock:
-            if self._net is None:
-                self._net = read_onnx(self.path, self.what, self.script)
-            self._net.setInput(blob)
-            return np.asarray(self._net.forward(), dtype=np.float32)
-
+            net = self._nets.pop(shape, None)
+            if net is None:
+                net = read_onnx(self.path, self.what, self.script)
+                while len(self._nets) >= self.MAX_SHAPES:
+                    del self._nets[next(iter(self._nets))]
+            self._nets[shape] = net  # most recently used last
+            net.setInput(blob)
+            return np.asarray(net.forward(), dtype=np.float32)
 
 def softmax(logits: NDArray[np.float32], axis: int) -> NDArray[np.float32]:
     """Probabilities from a network's logits along ``axis`` (shifted first: no overflow)."""

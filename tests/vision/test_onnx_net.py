@@ -44,3 +44,34 @@ def test_the_classic_engine_gives_the_default_engines_outputs(
     default = cv2.dnn.readNetFromONNX(str(path))
     default.setInput(blob)
     assert np.allclose(ours, np.asarray(default.forward()), atol=1e-4)
+
+
+def test_a_net_keeps_one_copy_per_input_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame read at two sizes in turn (the closer look) must not set the net up again each
+    time: one copy per input size, read once, the least recently used dropped past
+    ``MAX_SHAPES``."""
+    reads: list[Path] = []
+    real = onnx_net.read_onnx
+
+    def counting(path: Path, what: str, script: str) -> Any:
+        reads.append(path)
+        return real(path, what, script)
+
+    monkeypatch.setattr(onnx_net, "read_onnx", counting)
+    net = onnx_net.LazyNet(DETECTOR, "die detector", "tools/train_dice_detector.py")
+    small = np.random.default_rng(1).normal(size=(1, 3, 64, 64)).astype(np.float32)
+    big = np.zeros((2, 3, 128, 96), np.float32)
+    first = net.run(small)
+    for _ in range(3):
+        net.run(big)
+        assert np.array_equal(net.run(small), first)
+    assert len(reads) == 2
+    net.run(small[:, :, :32])  # shapes 3 and 4: still no copy dropped
+    net.run(big[:, :, :64])
+    net.run(small)
+    assert len(reads) == 4
+    net.run(big[:, :, :32])  # a fifth: the least recently used (128x96) goes
+    net.run(small)
+    assert len(reads) == 5
+    net.run(big)
+    assert len(reads) == 6
