@@ -2,8 +2,9 @@
 
 Dev-time only. Most of the shared phone photos (epanemu) carry it: single black and white
 pixels, each smudged into a small blot by JPEG, as a dataset tool's "noise" augmentation
-leaves them. The detector's training can add it (``tools.train_dice_detector --impulse``) and
-``tools.bench_impulse`` measures what it costs the reader.
+leaves them (finding and removing them: ``vision.specks``). The detector's training can add
+it (``tools.train_dice_detector --impulse``) and ``tools.bench_impulse`` measures what it
+costs the reader.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-#: a pixel this far (grey levels) from the median of its 3x3 neighbourhood is an impulse
-IMPULSE_STEP = 80
+from vision.specks import IMPULSE_STEP, impulses, switching_median
+
+__all__ = ["IMPULSE_STEP", "impulse_share", "impulses", "salt_and_pepper", "switching_median"]
 
 
 def salt_and_pepper(
@@ -45,20 +47,3 @@ def impulse_share(image: NDArray[np.uint8]) -> float:
     pixel), 0.007 on a typical noisy phone photo of the shared set."""
     return float(impulses(image).mean())
 
-
-def impulses(image: NDArray[np.uint8], step: int = IMPULSE_STEP) -> NDArray[np.bool_]:
-    """Where a BGR ``image``'s pixels stand more than ``step`` grey levels from the median of
-    their 3x3 neighbourhood (an impulse: a pip is bigger than one pixel)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    median = cv2.medianBlur(grey, 3)
-    return np.asarray(np.abs(grey.astype(np.int16) - median.astype(np.int16)) > step)
-
-
-def switching_median(image: NDArray[np.uint8], step: int = IMPULSE_STEP) -> NDArray[np.uint8]:
-    """A copy of a BGR ``image`` whose impulses (pixels more than ``step`` grey levels from
-    the median of their 3x3 neighbourhood) are replaced by that median, channel by channel;
-    every other pixel is kept, so pips (bigger than a pixel) stay as they were."""
-    hit = impulses(image, step)
-    out = image.copy()
-    out[hit] = cv2.medianBlur(image, 3)[hit]
-    return out

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.onnx_net import LazyNet, softmax
+from vision.specks import switching_median
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_detector.onnx"
 #: the network's output is this many times smaller than its input
@@ -155,6 +156,41 @@ def find_candidates(
     return merge_candidates(found)
 
 
+
+#: a closer look reads the frame this many times larger than the first read
+CLOSER_ZOOM = 2.0
+
+
+def closer_side(height: int, width: int, side: int, max_side: int | None = None) -> int:
+    """The working side of a closer look (:func:`closer_candidates`): twice the side the
+    frame is read at, but never more than the frame's own size (nothing to gain by
+    enlarging it further) nor than ``max_side`` (time); the usual side where that is no
+    larger."""
+    first = working_side(height, width, side, max_side)
+    limit = MAX_WORKING_SIDE if max_side is None else max_side
+    wanted = min(CLOSER_ZOOM * first, max(height, width), limit)
+    return max(first, int(wanted) // ALIGN * ALIGN)
+
+
+def closer_candidates(
+    image: NDArray[np.uint8], *, side: int, min_score: float, max_side: int | None = None,
+    views: int = 1,
+) -> list[Candidate]:
+    """Heat-map peaks of at least ``min_score`` where the frame is read at twice its working
+    size (:func:`closer_side`; none where it cannot be read larger), one per die.
+
+    Dice of 15-25 px in a 640-px photo are 7-12 px at the usual working size, where the
+    detector sees many of them only faintly or not at all; at twice that they stand out.
+    Single-pixel specks are removed first (:func:`vision.specks.switching_median`): at
+    twice the size a speck is as big as such a die's pip, and a few of them pass for a die.
+    """
+    h, w = image.shape[:2]
+    closer = closer_side(h, w, side, max_side)
+    if closer <= working_side(h, w, side, max_side):
+        return []
+    return merge_candidates(_pass(switching_median(image), closer, min_score, views))
+
+
 #: a frame is never shrunk more than this for the detector (the shrink of the 640-px
 #: photos it was trained and measured on, read at 320)
 MAX_SHRINK = 2.0
@@ -197,12 +233,12 @@ def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:
     one lies on its face (a group of small dice, or pips, seen as one big die)."""
     kept: list[Candidate] = []
     for c in sorted(candidates, key=lambda c: -c.score):
-        if not any(_clash(c, k) for k in kept):
+        if not any(clash(c, k) for k in kept):
             kept.append(c)
     return kept
 
 
-def _clash(c: Candidate, k: Candidate) -> bool:
+def clash(c: Candidate, k: Candidate) -> bool:
     """Whether ``c`` is the same die as the stronger ``k``, a pip on it, or holds it."""
     dist = np.hypot(c.x - k.x, c.y - k.y)
     same_spot = dist < SAME_SPOT * max(c.size, k.size)

@@ -51,6 +51,13 @@ class ReaderParams:
             off. A faint die is never sure: it is reported for review, not adjudicated on.
         verifier_min_odds: a faint proposal is kept as a die only where the verifier gives
             it at least these odds (0..1).
+        closer_look_below: where the dice the first read found are smaller than this many
+            pixels at the detector's working size (their median face), or where it found
+            none, the frame is read again at twice that size (``vision.detector.closer_side``)
+            for dice the first read missed; each such proposal of at least
+            ``closer_score`` is kept where the verifier and the classifier call it a die,
+            for review like a faint one. 0 turns the closer look off.
+        closer_score: the least heat (0..1) of a proposal at the closer look.
         detector_views: how many views of the frame (itself, its half turn, its two mirror
             images) the detector reads and averages, 1..4; each view costs one more detector
             read (``vision.detector.VIEWS``). 1 by default: 4 views read the held-out photos
@@ -84,6 +91,8 @@ class ReaderParams:
     detector_faint_score: float = 0.2
     verifier_min_odds: float = 0.8
     detector_views: int = 1
+    closer_look_below: float = 12.0
+    closer_score: float = 0.3
     min_gradient_balance: float = 0.3
 
     def __post_init__(self) -> None:
@@ -118,6 +127,12 @@ class ReaderParams:
             )
         if not 0.0 < self.verifier_min_odds <= 1.0:
             raise ValueError(f"verifier_min_odds must be in (0, 1], got {self.verifier_min_odds}")
+        if self.closer_look_below < 0:
+            raise ValueError(
+                f"closer_look_below must be 0 (off) or more px, got {self.closer_look_below}"
+            )
+        if not 0.0 < self.closer_score <= 1.0:
+            raise ValueError(f"closer_score must be in (0, 1], got {self.closer_score}")
         if not 1 <= self.detector_views <= 4:
             raise ValueError(f"detector_views must be 1..4, got {self.detector_views}")
         if not 0.0 <= self.min_gradient_balance < 1.0:

@@ -181,6 +181,9 @@ def cases() -> list[Case]:
     out.append(Case("sizes/tiny_dice", 2200, _mixed("felt", count=14, die_px=16, touching=0.2,
                                                    tilt=(3, 12), jitter=0.0)))
     out.append(Case("sizes/huge_die", 2201, _huge))
+    # 12-px dice on a printed board: the detector's first read misses some (the closer look)
+    out.append(Case("sizes/tiny_board", 2203, _mixed("board", count=10, die_px=12, touching=0.2,
+                                                    tilt=(3, 15), jitter=0.0)))
     for k, table in enumerate(TABLE_KINDS):
         out.append(Case(f"tables/{table}", 2300 + k, _mixed(table, count=8, die_px=40,
                                                             touching=0.3)))
