@@ -156,7 +156,6 @@ def find_candidates(
     return merge_candidates(found)
 
 
-
 #: a closer look reads the frame this many times larger than the first read
 CLOSER_ZOOM = 2.0
 

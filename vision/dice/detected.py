@@ -179,9 +179,9 @@ def _closer_look(image: NDArray[np.uint8], found: list[Candidate],
     like a faint one: it was not seen at the usual size, so it is never sure.
 
     On the held-out phone photos whose dice are small, the closer look keeps 11 dice the
-    first read missed against 2 that are none (the other photos: 14 against 3); read at
-    twice the size throughout instead, those photos gain as many dice but four times as
-    many false ones (BENCHMARKS.md, "Closer look")."""
+    first read missed against 2 that are none (on the photos the networks trained on, 14
+    against 3); reading those photos at twice the size throughout instead found as many
+    but took precision from 0.913 to 0.731 (BENCHMARKS.md, "Closer look")."""
     fresh = [c for c in closer_candidates(image, side=params.detector_side,
                                           min_score=params.closer_score,
                                           max_side=params.detector_max_side,
