@@ -27,6 +27,7 @@ from vision.detector import (
     heat_maps,
     input_scale,
     merge_candidates,
+    normalise,
     pixel_to_cell,
     prepare,
     working_side,
@@ -59,6 +60,22 @@ def test_prepare_pads_to_the_network_grid_and_keeps_the_picture() -> None:
     ready = prepare(image, scale)
     assert ready.shape[0] % ALIGN == 0 and ready.shape[1] % ALIGN == 0
     assert ready.shape[1] == 320 and ready.shape[0] >= round(301 * scale)
+
+
+def test_normalise_centres_each_channel_and_scales_each_image_to_unit_spread() -> None:
+    rng = np.random.default_rng(4)
+    batch = rng.integers(0, 256, (3, 24, 40, 3), dtype=np.uint8)
+    batch[1, ..., 2] //= 4  # a colour cast: one channel much darker
+    out = normalise(batch)
+    assert out.shape == (3, 3, 24, 40) and out.dtype == np.float32 and out.flags.c_contiguous
+    assert np.allclose(out.mean(axis=(2, 3)), 0.0, atol=1e-4)
+    assert np.allclose(out.std(axis=(1, 2, 3)), 1.0, atol=1e-4)
+    # each channel stays in its place: brighter than its channel's mean is above zero
+    above = batch[1, ..., 2] > batch[1, ..., 2].mean()
+    assert ((out[1, 2] > 0) == above).all()
+    flat = normalise(np.full((1, 8, 8, 3), 90, np.uint8))
+    assert np.allclose(flat, 0.0)  # a flat image has no spread to scale up
+    assert normalise(np.zeros((0, 8, 8, 3), np.uint8)).shape == (0, 3, 8, 8)
 
 
 def test_small_frames_are_enlarged_at_most_twice() -> None:
