@@ -129,42 +129,72 @@ def pool(probs: NDArray[np.float32]) -> NDArray[np.float32]:
 
 
 def classify_crops(
-    frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]]
+    frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]],
+    up: int | None = None,
 ) -> tuple[list[int], NDArray[np.float32]]:
     """For each (x, y, face_size) the most likely class (0 = not a die, 1..6 = value) and
-    the (n, 7) probabilities. ``face_size`` is the die's top-face extent in pixels."""
-    probs = pool(classify_crops_by_net(frame, centers_and_sizes))
+    the (n, 7) probabilities. ``face_size`` is the die's top-face extent in pixels; ``up``
+    as for :func:`classify_views_by_net`."""
+    probs = pool(classify_crops_by_net(frame, centers_and_sizes, up))
     return [int(k) for k in probs.argmax(axis=1)], probs
 
 
 def classify_crops_by_net(
-    frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]]
+    frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]],
+    up: int | None = None,
 ) -> NDArray[np.float32]:
     """Like :func:`classify_crops`, but each network's (n, 7) probabilities apart, as
     (networks, n, 7): where the detector disputes a value, the reader asks whether the two
     networks, trained apart, each name it on their own (``vision.dice.detected``)."""
+    return classify_crops_and_up(frame, centers_and_sizes, up)[0]
+
+
+def classify_crops_and_up(
+    frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]],
+    up: int | None = None,
+) -> tuple[NDArray[np.float32], int | None]:
+    """:func:`classify_crops_by_net` and the photo's up it read the crops in (``None``
+    where there were no crops), so that more crops of the same photo can be read in the
+    same up."""
     grey = _grey(frame)
     crops = np.stack(
         [die_crop(grey, x, y, CROP_SCALE * size) for x, y, size in centers_and_sizes]
     ) if centers_and_sizes else np.zeros((0, CROP_PX, CROP_PX), np.uint8)
-    return classify_views_by_net(crops)
+    return classify_views_and_up(crops, up=up)
 
 
-def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS) -> NDArray[np.float32]:
+def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS,
+                          up: int | None = None) -> NDArray[np.float32]:
     """Each network's class probabilities (networks, n, 7) for the crops of one photo, read
     in the photo's up: :func:`photo_up` picks the turn from the crops' reads in ``turns``
     quarter turns, then the crops turned so are read mirrored too and the two reads pooled
-    (mirroring costs one more read per crop, not one per turn)."""
+    (mirroring costs one more read per crop, not one per turn). With ``up`` (a quarter
+    turn, 0..3) the crops are read in that turn without a search: a photo has one up, and
+    a few crops of it read later (the reader's closer look) should not pick their own."""
+    return classify_views_and_up(crops, turns, up)[0]
+
+
+def classify_views_and_up(crops: NDArray[np.uint8], turns: int = TURNS,
+                          up: int | None = None) -> tuple[NDArray[np.float32], int | None]:
+    """:func:`classify_views_by_net` and the up it read the crops in (``None``: no crops)."""
     n = len(crops)
     if n == 0:
-        return np.zeros((len(NETS), 0, 7), dtype=np.float32)
-    turns = max(turns, 1)
-    turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
-    by_net = _probs_by_net(np.ascontiguousarray(np.concatenate(turned)))
-    by_turn = np.moveaxis(by_net.reshape(len(NETS), turns, n, -1), 1, 0)
-    up = photo_up(by_turn)
-    mirrored = _probs_by_net(np.ascontiguousarray(turned[up][:, :, ::-1]))
-    return np.stack([pool(np.stack([by_turn[up, m], mirrored[m]])) for m in range(len(NETS))])
+        return np.zeros((len(NETS), 0, 7), dtype=np.float32), up
+    if up is None:
+        turns = max(turns, 1)
+        turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
+        by_net = _probs_by_net(np.ascontiguousarray(np.concatenate(turned)))
+        by_turn = np.moveaxis(by_net.reshape(len(NETS), turns, n, -1), 1, 0)
+        up = photo_up(by_turn)
+        upright, first = turned[up], by_turn[up]
+    else:
+        if up not in range(4):
+            raise ValueError(f"up must be a quarter turn 0..3, got {up}")
+        upright = np.rot90(crops, up, axes=(1, 2))
+        first = _probs_by_net(np.ascontiguousarray(upright))
+    mirrored = _probs_by_net(np.ascontiguousarray(upright[:, :, ::-1]))
+    pooled = np.stack([pool(np.stack([first[m], mirrored[m]])) for m in range(len(NETS))])
+    return pooled, up
 
 
 def photo_up(by_turn: NDArray[np.float32]) -> int:

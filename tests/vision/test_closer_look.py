@@ -7,9 +7,12 @@ is checked on the project's committed renders and on frames made for the purpose
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
+import vision.dice.detected as detected
 from tests.vision.test_detector import plain_dice, rendered
 from vision import ReaderParams, read_dice
 from vision.detector import closer_candidates, closer_side, working_side
@@ -43,6 +46,30 @@ def test_tiny_dice_on_a_printed_board_are_found_by_the_closer_look() -> None:
     # what the first read found stays as it was
     assert {(d.x, d.y, d.value, d.confidence) for d in first.dice} <= {
         (d.x, d.y, d.value, d.confidence) for d in closer.dice}
+
+
+def test_the_closer_look_reads_its_crops_in_the_photos_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A photo has one up: the few crops the closer look adds are read in the turn the first
+    read's crops chose, not in one they pick alone."""
+    image, _ = rendered("sizes/tiny_board")
+    first_ups: list[int | None] = []
+    closer_ups: list[int | None] = []
+    real_first, real_closer = detected.classify_crops_and_up, detected.classify_crops
+
+    def first(frame: np.ndarray, boxes: list[Any], up: int | None = None) -> Any:
+        out = real_first(frame, boxes, up)
+        first_ups.append(out[1])
+        return out
+
+    def closer(frame: np.ndarray, boxes: list[Any], up: int | None = None) -> Any:
+        closer_ups.append(up)
+        return real_closer(frame, boxes, up)
+
+    monkeypatch.setattr(detected, "classify_crops_and_up", first)
+    monkeypatch.setattr(detected, "classify_crops", closer)
+    read_dice(image, ReaderParams())
+    assert first_ups and first_ups[0] is not None
+    assert closer_ups == [first_ups[0]]
 
 
 @pytest.mark.parametrize("name", ["tables/wood", "touching/touching_1", "sizes/huge_die"])

@@ -99,12 +99,12 @@ def one_faint_proposal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         faint_score = kw["faint_score"]
         return [faint] if faint_score is not None and faint_score <= 0.3 else []
 
-    def classify_by_net(image: np.ndarray, boxes: list[Any]) -> np.ndarray:
+    def classify_by_net(image: np.ndarray, boxes: list[Any]) -> tuple[np.ndarray, int]:
         p = np.concatenate([[state["not_a_die"]], odds6(5, 0.97) * (1 - state["not_a_die"])])
-        return np.tile(p.astype(np.float32), (2, len(boxes), 1))
+        return np.tile(p.astype(np.float32), (2, len(boxes), 1)), 0
 
     monkeypatch.setattr(detected, "find_candidates", find)
-    monkeypatch.setattr(detected, "classify_crops_by_net", classify_by_net)
+    monkeypatch.setattr(detected, "classify_crops_and_up", classify_by_net)
     monkeypatch.setattr(detected, "die_odds",
                         lambda image, boxes: np.full(len(boxes), state["verified"], np.float32))
     return state

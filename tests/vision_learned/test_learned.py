@@ -20,6 +20,7 @@ from vision.learned import (
     _probs_by_net,
     classify_crops,
     classify_crops_by_net,
+    classify_views_and_up,
     classify_views_by_net,
     die_crop,
     face_size,
@@ -149,6 +150,26 @@ def test_pooled_views_do_not_depend_on_how_the_die_is_turned(
     one_turn = classify_views_by_net(crop, turns=1)
     for m in range(len(MODEL_PATHS)):
         assert np.allclose(one_turn[m], pool(as_is_and_mirrored[:, m]), atol=1e-5)
+
+
+def test_crops_read_in_a_given_up_skip_the_search() -> None:
+    """The reader's closer look reads a few more crops of a photo in the up the first read
+    found: given ``up``, the crops are read in that turn (and mirrored), the same as when the
+    search picks it, and no other turn is read."""
+    image, d = _rendered("white", 5)
+    die = _die_from_truth(d, 5, 0.9)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    crop = die_crop(grey, die.x, die.y, CROP_SCALE * face_size(die))[None]
+    searched, up = classify_views_and_up(crop)
+    assert up in range(4)
+    given, kept = classify_views_and_up(crop, up=up)
+    assert kept == up and np.allclose(given, searched, atol=1e-5)
+    turned = np.ascontiguousarray(np.rot90(crop, 1, axes=(1, 2)))
+    # the crop turned a quarter back, read in its own up turned a quarter on: the same read
+    assert np.allclose(classify_views_by_net(turned, up=(up - 1) % 4), searched, atol=1e-4)
+    assert classify_views_and_up(np.zeros((0, 48, 48), np.uint8), up=2)[1] == 2
+    with pytest.raises(ValueError, match="quarter turn"):
+        classify_views_by_net(crop, up=4)
 
 
 def test_photo_up_is_the_turn_the_dice_read_surest_in() -> None:
