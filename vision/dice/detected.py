@@ -145,8 +145,9 @@ def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     read += [(c, die) for (c, v), p in zip(verified, second[len(strong):], strict=True)
              if (die := _faint_die(c, p, v, params)) is not None]
     dice = [die for _, die in read]
-    if not crop_sized and _dice_look_small(image, [c for c, _ in read], params):
-        dice += _closer_look(image, [c for c, _ in read], params, up)
+    found = [c for c, _ in read]
+    if not crop_sized and _dice_look_small(image, found, params):
+        dice += _closer_look(image, found, params, up)
     if crop_sized and not any(presence(c.score, params) >= 1.0 for c in strong):
         whole = _whole_frame_die(image)
         if whole is not None:
