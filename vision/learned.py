@@ -163,20 +163,21 @@ def classify_crops_and_up(
     return classify_views_and_up(crops, up=up)
 
 
-def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS,
-                          up: int | None = None) -> NDArray[np.float32]:
+def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS) -> NDArray[np.float32]:
     """Each network's class probabilities (networks, n, 7) for the crops of one photo, read
     in the photo's up: :func:`photo_up` picks the turn from the crops' reads in ``turns``
     quarter turns, then the crops turned so are read mirrored too and the two reads pooled
-    (mirroring costs one more read per crop, not one per turn). With ``up`` (a quarter
-    turn, 0..3) the crops are read in that turn without a search: a photo has one up, and
-    a few crops of it read later (the reader's closer look) should not pick their own."""
-    return classify_views_and_up(crops, turns, up)[0]
+    (mirroring costs one more read per crop, not one per turn)."""
+    return classify_views_and_up(crops, turns)[0]
 
 
 def classify_views_and_up(crops: NDArray[np.uint8], turns: int = TURNS,
                           up: int | None = None) -> tuple[NDArray[np.float32], int | None]:
-    """:func:`classify_views_by_net` and the up it read the crops in (``None``: no crops)."""
+    """:func:`classify_views_by_net` and the up it read the crops in (``None``: no crops).
+
+    With ``up`` (a quarter turn, 0..3) the crops are read in that turn without a search: a
+    photo has one up, and a few crops of it read later (the reader's closer look) should not
+    pick their own."""
     n = len(crops)
     if n == 0:
         return np.zeros((len(NETS), 0, 7), dtype=np.float32), up

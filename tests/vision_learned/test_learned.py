@@ -166,10 +166,10 @@ def test_crops_read_in_a_given_up_skip_the_search() -> None:
     assert kept == up and np.allclose(given, searched, atol=1e-5)
     turned = np.ascontiguousarray(np.rot90(crop, 1, axes=(1, 2)))
     # the crop turned a quarter back, read in its own up turned a quarter on: the same read
-    assert np.allclose(classify_views_by_net(turned, up=(up - 1) % 4), searched, atol=1e-4)
+    assert np.allclose(classify_views_and_up(turned, up=(up - 1) % 4)[0], searched, atol=1e-4)
     assert classify_views_and_up(np.zeros((0, 48, 48), np.uint8), up=2)[1] == 2
     with pytest.raises(ValueError, match="quarter turn"):
-        classify_views_by_net(crop, up=4)
+        classify_views_and_up(crop, up=4)
 
 
 def test_photo_up_is_the_turn_the_dice_read_surest_in() -> None:
