@@ -58,6 +58,11 @@ def shadow(image: Image, rng: np.random.Generator) -> Image:
     return jpeg(image.astype(np.float32) * (0.45 + 0.55 * edge)[..., None])
 
 
+def enlarged(image: Image, factor: int) -> Image:
+    """``image`` ``factor`` times bigger (cubic), then JPEG as a camera saves it."""
+    return jpeg(cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC))
+
+
 Make = Callable[[Image, np.random.Generator], Image]
 #: condition: (how to make it from a photo, the scale it leaves the photo at)
 CONDITIONS: dict[str, tuple[Make, float]] = {
@@ -75,6 +80,9 @@ CONDITIONS: dict[str, tuple[Make, float]] = {
     "shadow across half": (shadow, 1.0),
     "half the size": (lambda im, rng: np.asarray(
         cv2.resize(im, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), np.uint8), 0.5),
+    # a camera of more pixels: the same dice, bigger (read at a larger working size)
+    "twice the size": (lambda im, rng: enlarged(im, 2), 2.0),
+    "four times the size": (lambda im, rng: enlarged(im, 4), 4.0),
 }
 
 
@@ -103,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("manifest", help="manifest.json (format of ../shared/datasets)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", default="", metavar="TEXT",
+                    help="only the conditions whose name holds TEXT (e.g. 'size')")
     args = ap.parse_args(argv)
     params = ReaderParams()
     photos = held_out_table_photos(args.manifest)
@@ -110,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|")
     print_rows("as shot", photos, params)
     for name, (make, factor) in CONDITIONS.items():
+        if args.only not in name:
+            continue
         rng = np.random.default_rng(args.seed)
         changed = [(scaled(e, factor), make(image, rng)) for e, image in photos]
         print_rows(name, changed, params)

@@ -58,6 +58,10 @@ class ReaderParams:
             ``closer_score`` is kept where the verifier and the classifier call it a die,
             for review like a faint one. 0 turns the closer look off.
         closer_score: the least heat (0..1) of a proposal at the closer look.
+        reread_big_dice: where a frame over twice ``detector_side`` was read at a larger
+            working size and every die read as sure is big there, read it again at
+            ``detector_side`` (``vision.dice.detected``): a photo from a camera of many pixels
+            holds its dice big, and read larger the detector takes print and pips for dice.
         detector_views: how many views of the frame (itself, its half turn, its two mirror
             images) the detector reads and averages, 1..4; each view costs one more detector
             read (``vision.detector.VIEWS``). 1 by default: 4 views read the held-out photos
@@ -93,6 +97,7 @@ class ReaderParams:
     detector_views: int = 1
     closer_look_below: float = 12.0
     closer_score: float = 0.3
+    reread_big_dice: bool = True
     min_gradient_balance: float = 0.3
 
     def __post_init__(self) -> None:

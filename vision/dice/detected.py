@@ -14,17 +14,22 @@ are often no stronger than the board's own pieces) get a closer look by the die 
 (``vision.verifier``): where it and the classifier both call one a die, it is reported for
 review, never as sure. Where the dice found are small at the detector's working size (or none
 were found), the frame is read again at twice that size, and what that closer look alone
-finds goes through the same verifier and classifier, for review too.
+finds goes through the same verifier and classifier, for review too. Where a big frame's
+dice (one read at more than the detector's usual size) all look big, it is read again at the
+usual size, the scale the detector reads best.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.detector import (
+    BIG_DIE,
     Candidate,
     clash,
     closer_candidates,
@@ -32,7 +37,7 @@ from vision.detector import (
     input_scale,
     working_side,
 )
-from vision.learned import NOT_A_DIE, classify_crops, classify_crops_and_up, pool
+from vision.learned import NOT_A_DIE, classify_crops, classify_crops_and_up, face_size, pool
 from vision.params import ReaderParams
 from vision.types import Die, Reading, doubt_crowds
 from vision.verifier import die_odds
@@ -124,7 +129,70 @@ def square_outline(x: float, y: float, size: float) -> NDArray[np.float64]:
 
 def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     """Every die in a BGR frame, by proposal (detector) and second look (classifier); faint
-    proposals also by the verifier."""
+    proposals also by the verifier; a big frame whose dice all look big read again at the
+    detector's usual size (:func:`_usual_size_read`)."""
+    reading = _read(image, params)
+    if params.reread_big_dice:
+        again = _usual_size_read(image, reading, params)
+        if again is not None:
+            return again
+    return reading
+
+
+def _usual_size_read(image: NDArray[np.uint8], first: Reading,
+                     params: ReaderParams) -> Reading | None:
+    """The frame read again at ``params.detector_side`` where the first read was made at a
+    larger working size (a frame over twice that size) and every die it is sure of is big
+    there (``vision.detector.BIG_DIE`` input pixels or more), so that no die it found needs
+    the larger size; ``None`` where that does not hold, or where the second read loses a die
+    the first was sure of.
+
+    A big frame is read at half its size so that a table camera's small dice are not shrunk
+    to a few pixels; but a photo from a camera of more pixels holds the same dice bigger, and
+    read larger the detector takes print, pips and board pieces for dice of their own. The
+    held-out webcam photos enlarged four times read precision 0.849 at the larger size and
+    0.975 read again (as shot 0.971); the same photos tiled into camera-sized frames, whose
+    dice are not big, are not read again (BENCHMARKS.md, "Enlarged photos").
+
+    The second read is made on a copy shrunk by a whole factor to about twice
+    ``detector_side`` (the size of the photos the reader was measured on; a whole factor is
+    OpenCV's fast path): a 12-MP frame is not resized whole again, and its big dice keep far
+    more pixels than the classifier's crops need."""
+    h, w = image.shape[:2]
+    side = working_side(h, w, params.detector_side, params.detector_max_side)
+    if side <= params.detector_side:
+        return None
+    sure = [d for d in first.dice if d.confidence >= first.min_confidence]
+    scale = input_scale(h, w, side)
+    if not sure or min(face_size(d) for d in sure) * scale < BIG_DIE:
+        return None
+    k = max(1, max(h, w) // (2 * params.detector_side))
+    copy = image if k == 1 else np.asarray(
+        cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA), np.uint8)
+    usual = replace(params, detector_max_side=params.detector_side)
+    again = _in_frame(_read(copy, usual), w, h)
+    kept = all(any(np.hypot(d.x - e.x, d.y - e.y) < 0.5 * face_size(d) for e in again.dice)
+               for d in sure)
+    return again if kept else None
+
+
+def _in_frame(reading: Reading, width: int, height: int) -> Reading:
+    """A reading of a resized copy of a frame, in the frame's own pixels."""
+    if (reading.width, reading.height) == (width, height):
+        return reading
+    factor = np.array([width / reading.width, height / reading.height])
+
+    def back(points: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.asarray((points + 0.5) * factor - 0.5, dtype=np.float64)
+
+    centres = [back(np.array([d.x, d.y])) for d in reading.dice]
+    dice = tuple(replace(d, x=float(c[0]), y=float(c[1]), outline=back(d.outline))
+                 for d, c in zip(reading.dice, centres, strict=True))
+    return replace(reading, dice=dice, width=width, height=height)
+
+
+def _read(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
+    """One read of the frame at the working size ``params`` give it."""
     h, w = image.shape[:2]
     crop_sized = max(h, w) <= CROP_FRAME_MAX_PX
     found = find_candidates(image, side=params.detector_side,

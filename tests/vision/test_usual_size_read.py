@@ -1,0 +1,125 @@
+"""A big frame whose dice all look big is read again at the detector's usual size
+(``vision.dice.detected``): a photo from a camera of many pixels reads like the same photo
+taken with fewer, rather than finding print and pips as dice of their own.
+
+Enlarged real photos are measured by ``tools.bench_conditions`` (BENCHMARKS.md, "Enlarged
+photos"); here the rule is checked on the project's committed renders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.detector
+import vision.dice.detected as detected
+from tests.vision.test_closer_look import right_dice
+from tests.vision.test_detector import plain_dice, rendered
+from vision import ReaderParams, read_dice
+from vision.types import Reading
+
+USUAL = ReaderParams()
+OFF = ReaderParams(reread_big_dice=False)
+
+
+def enlarged(image: np.ndarray, truth: dict[str, Any], factor: int
+             ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """The frame ``factor`` times bigger (as a camera of more pixels would take it) and its
+    plain dice with positions and sizes scaled alike."""
+    big = np.asarray(cv2.resize(image, None, fx=factor, fy=factor,
+                                interpolation=cv2.INTER_CUBIC), np.uint8)
+    dice = [dict(d, x=d["x"] * factor, y=d["y"] * factor, size_px=d["size_px"] * factor)
+            for d in plain_dice(truth)]
+    return big, dice
+
+
+def working_sides(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The working sides the detector is asked to read at, in order, from now on."""
+    sides: list[int] = []
+    real = vision.detector._pass
+
+    def spy(image: np.ndarray, side: int, min_score: float, views: int = 1) -> Any:
+        sides.append(side)
+        return real(image, side, min_score, views)
+
+    monkeypatch.setattr(vision.detector, "_pass", spy)
+    return sides
+
+
+def test_an_enlarged_frame_reads_as_the_frame_itself() -> None:
+    """A printed board enlarged four times: read at the larger working size the detector
+    takes a piece of the board for one more die; read again at the usual size every die is
+    right and nothing more is reported, as in the frame as rendered."""
+    image, truth = rendered("tables/board")
+    big, dice = enlarged(image, truth, 4)
+    as_rendered = read_dice(image, USUAL)
+    larger = read_dice(big, OFF)
+    again = read_dice(big, USUAL)
+    assert len(larger.dice) > len(dice), "the scene is no longer a test of it"
+    assert right_dice(again, dice) == len(dice) == len(again.dice)
+    assert sorted(d.value for d in again.dice) == sorted(d.value for d in as_rendered.dice)
+
+
+def test_the_second_read_is_made_at_the_usual_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    image, truth = rendered("tables/board")
+    big, _ = enlarged(image, truth, 4)
+    sides = working_sides(monkeypatch)
+    read_dice(big, USUAL)
+    first = vision.detector.working_side(big.shape[0], big.shape[1], USUAL.detector_side,
+                                         USUAL.detector_max_side)
+    assert sides[0] == first > USUAL.detector_side
+    assert USUAL.detector_side in sides[1:]
+
+
+def test_a_camera_frame_of_small_dice_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four renders of small dice tiled into one big frame (a table camera's regime: the
+    same dice, more of them): its dice are not big at the working size, so it is not read
+    again at the usual size, where they would be a few pixels."""
+    image, _ = rendered("sizes/tiny_dice")
+    frame = np.vstack([np.hstack([image, image]), np.hstack([image, image])])
+    sides = working_sides(monkeypatch)
+    reading = read_dice(frame, USUAL)
+    assert reading.dice
+    assert USUAL.detector_side not in sides
+    assert reading == read_dice(frame, OFF)
+
+
+@pytest.mark.parametrize("name", ["tables/board", "touching/touching_1", "sizes/huge_die"])
+def test_frames_read_at_the_usual_size_already_are_read_once(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    image, _ = rendered(name)
+    assert max(image.shape[:2]) <= 2 * USUAL.detector_side
+    assert read_dice(image, USUAL) == read_dice(image, OFF)
+
+
+def test_the_first_read_stands_where_the_second_loses_a_sure_die(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never trade a die read as sure for a read that does not see it."""
+    image, truth = rendered("tables/board")
+    big, _ = enlarged(image, truth, 4)
+    real = detected._read
+    reads: list[Reading] = []
+
+    def losing(frame: np.ndarray, params: ReaderParams) -> Reading:
+        reading = real(frame, params)
+        if reads:  # the second read: drop its first sure die
+            sure = next(d for d in reading.dice if d.confidence >= reading.min_confidence)
+            reading = replace(reading, dice=tuple(d for d in reading.dice if d is not sure))
+        reads.append(reading)
+        return reading
+
+    monkeypatch.setattr(detected, "_read", losing)
+    result = read_dice(big, USUAL)
+    assert len(reads) == 2
+    assert result == reads[0]
+
+
+def test_the_setting_is_a_profile_setting() -> None:
+    assert ReaderParams().reread_big_dice is True
+    assert ReaderParams.from_dict({"reread_big_dice": False}).reread_big_dice is False
+    with pytest.raises(ValueError, match="reread_big_dice must be true or false"):
+        ReaderParams.from_dict({"reread_big_dice": "yes"})
