@@ -3,8 +3,9 @@
 A small fully convolutional network (``vision/models/dice_detector.onnx``, trained by
 ``tools/train_dice_detector.py``) looks at the whole frame at a fixed working size and
 paints, at a quarter of that resolution, a heat map of die centres, the odds of each face
-value and the top face's size. Peaks of the heat map are dice. Runtime needs numpy and OpenCV only
-(``cv2.dnn``); the same preprocessing is used for training, so the two cannot drift apart.
+value and the top face's size. Peaks of the heat map are dice. Runtime: numpy, OpenCV, and
+ONNX Runtime where installed (``vision.onnx_net``); the same preprocessing is used for
+training, so the two cannot drift apart.
 
 Why a detector: the classical pip reader (``vision.reader``) misses dice whose pips are tiny,
 merged with glare, or lost in noise; a network that has seen many tables finds the die as a

@@ -4,8 +4,8 @@ The learned detector (``vision.detector``) or the classical reader (``vision.rea
 finds dice; this module names the value of a die from a square crop around it with tiny
 CNNs (``vision/models/dice_value*.onnx``, trained by ``tools/train_dice_classifier.py``;
 each network reads every crop as is and mirrored, in the quarter turn that is the photo's
-up). Class 0 is "not a die", classes 1..6 are the face values. Runtime needs numpy and OpenCV only
-(``cv2.dnn``).
+up). Class 0 is "not a die", classes 1..6 are the face values. Runtime: numpy, and ONNX
+Runtime or OpenCV's dnn (``vision.onnx_net``).
 
 ``refine_reading`` never silently trusts either side: where the two agree the die keeps
 its value, where the classifier is confident and the reader was not the value follows the

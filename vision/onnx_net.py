@@ -1,4 +1,11 @@
-"""Loading the project's small ONNX networks with OpenCV's dnn module (no other runtime)."""
+"""Running the project's small ONNX networks: with ONNX Runtime where it is installed, else
+with OpenCV's dnn module.
+
+ONNX Runtime runs them 1.4-1.9 times as fast as OpenCV's dnn on the development VM, with the
+same outputs to 2e-5 (BENCHMARKS.md, session 16), and the networks' forward passes are most
+of a read's time. It has no wheel for 32-bit ARM (Raspberry Pi OS 32-bit), so the project
+depends on it only elsewhere, and the reader falls back to OpenCV, which it needs anyway.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+try:
+    import onnxruntime  # type: ignore[import-untyped]
+except ImportError:  # 32-bit ARM, or a minimal install: OpenCV's dnn runs the networks
+    onnxruntime = None
+
+#: which library runs the networks: "onnxruntime" where it is installed, else "opencv"
+RUNTIME = "opencv" if onnxruntime is None else "onnxruntime"
+
 #: OpenCV 5's classic dnn engine runs the project's small networks about twice as fast as the
 #: engine it picks by default, with the same outputs (to 1e-5; BENCHMARKS.md, session 9);
 #: OpenCV 4 has only that engine and no ``engine`` argument. It does not take every graph: a
@@ -18,24 +33,45 @@ from numpy.typing import NDArray
 CLASSIC_ENGINE: int | None = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 
 
-def read_onnx(path: Path, what: str, script: str) -> Any:
-    """The network in ``path``, or a clear error naming the model and the script that makes it."""
+def _check(path: Path, what: str, script: str) -> None:
     if not path.exists():
         raise FileNotFoundError(f"{path}: the {what} model is missing; run {script} to make it")
+
+
+def read_onnx(path: Path, what: str, script: str) -> Any:
+    """The network in ``path`` as an OpenCV dnn net, or a clear error naming the model and
+    the script that makes it."""
+    _check(path, what, script)
     if CLASSIC_ENGINE is None:
         return cv2.dnn.readNetFromONNX(str(path))
     return cv2.dnn.readNetFromONNX(str(path), engine=CLASSIC_ENGINE)
 
 
+def open_session(path: Path, what: str, script: str) -> Any:
+    """The network in ``path`` as an ONNX Runtime session on the CPU (same errors as
+    :func:`read_onnx`)."""
+    _check(path, what, script)
+    if onnxruntime is None:
+        raise RuntimeError("onnxruntime is not installed")
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3  # warnings about unused initialisers are not the user's
+    # idle worker threads sleep rather than spin: a read runs four networks in turn with other
+    # work between them, and on two cores spinning threads starve it (held-out tables: a
+    # median of 32 ms spinning, 17 ms not, against 28 ms with OpenCV)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
 class LazyNet:
     """One network, read from ``path`` on first use (so importing the reader costs nothing)
-    and run behind a lock: a cv2.dnn net is not safe to share mid-forward.
+    and run behind a lock (a cv2.dnn net is not safe to share mid-forward), by
+    :data:`RUNTIME`.
 
-    A cv2.dnn net sets itself up again whenever its input changes size, which costs about a
-    third of a detector read at 640 px; a frame read at two sizes in turn (the closer look
-    of :mod:`vision.dice.detected`) would pay that twice a frame. So each input size (not
-    counting the batch) gets its own copy of the net, up to ``MAX_SHAPES`` of them, the
-    longest unused dropped first."""
+    With OpenCV, a net sets itself up again whenever its input changes size, which costs
+    about a third of a detector read at 640 px; a frame read at two sizes in turn (the closer
+    look of :mod:`vision.dice.detected`) would pay that twice a frame. So there each input
+    size (not counting the batch) gets its own copy of the net, up to ``MAX_SHAPES`` of them,
+    the longest unused dropped first. An ONNX Runtime session takes every size as it is."""
 
     #: input sizes kept at once (each a copy of the net: the largest is 1.6 MB of weights)
     MAX_SHAPES = 4
@@ -43,20 +79,38 @@ class LazyNet:
     def __init__(self, path: Path, what: str, script: str) -> None:
         self.path, self.what, self.script = path, what, script
         self._nets: dict[tuple[int, ...], Any] = {}
+        self._session: Any = None
         self._lock = threading.Lock()
 
     def run(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
-        """The network's output for an (n, c, h, w) input blob."""
-        shape = tuple(blob.shape[1:])
+        """The network's (first) output for an (n, c, h, w) input blob."""
         with self._lock:
-            net = self._nets.pop(shape, None)
-            if net is None:
-                net = read_onnx(self.path, self.what, self.script)
-                while len(self._nets) >= self.MAX_SHAPES:
-                    del self._nets[next(iter(self._nets))]
-            self._nets[shape] = net  # most recently used last
-            net.setInput(blob)
-            return np.asarray(net.forward(), dtype=np.float32)
+            if RUNTIME == "onnxruntime":
+                return self._run_session(blob)
+            return self._run_opencv(blob)
+
+    def _run_session(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
+        if self._session is None:
+            self._session = open_session(self.path, self.what, self.script)
+        graph_input = self._session.get_inputs()[0]
+        blob = np.ascontiguousarray(blob, dtype=np.float32)
+        if graph_input.shape[0] == 1 and len(blob) > 1:  # a graph exported for one image
+            parts = [self._session.run(None, {graph_input.name: blob[k:k + 1]})[0]
+                     for k in range(len(blob))]
+            return np.concatenate(parts).astype(np.float32)
+        return np.asarray(self._session.run(None, {graph_input.name: blob})[0], np.float32)
+
+    def _run_opencv(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
+        shape = tuple(blob.shape[1:])
+        net = self._nets.pop(shape, None)
+        if net is None:
+            net = read_onnx(self.path, self.what, self.script)
+            while len(self._nets) >= self.MAX_SHAPES:
+                del self._nets[next(iter(self._nets))]
+        self._nets[shape] = net  # most recently used last
+        net.setInput(blob)
+        return np.asarray(net.forward(), dtype=np.float32)
+
 
 def softmax(logits: NDArray[np.float32], axis: int) -> NDArray[np.float32]:
     """Probabilities from a network's logits along ``axis`` (shifted first: no overflow)."""

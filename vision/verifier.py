@@ -5,7 +5,8 @@ coloured die on a busy printed board is only a faint peak of its heat map (0.1-0
 stronger than the board's own die-sized pieces. This small colour network
 (``vision/models/dice_verifier.onnx``, trained by ``tools/train_dice_verifier.py`` on the
 detector's own proposals, hard negatives included) looks at each faint proposal at full
-resolution and says how likely it is to be a die. Runtime needs numpy and OpenCV only.
+resolution and says how likely it is to be a die. Runtime: numpy, and ONNX Runtime or
+OpenCV (``vision.onnx_net``).
 """
 
 from __future__ import annotations

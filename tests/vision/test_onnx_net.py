@@ -1,5 +1,6 @@
-"""vision.onnx_net: the networks are read with OpenCV's classic dnn engine, which gives the
-same outputs as the default one, about twice as fast (BENCHMARKS.md, session 9)."""
+"""vision.onnx_net: the networks run with ONNX Runtime where it is installed, else with
+OpenCV's classic dnn engine; all of them give the same outputs as OpenCV's default engine
+(BENCHMARKS.md, sessions 9 and 16)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,59 @@ from vision.verifier import MODEL_PATH as VERIFIER
 
 needs_engines = pytest.mark.skipif(onnx_net.CLASSIC_ENGINE is None,
                                    reason="OpenCV 4 has one dnn engine and no choice of it")
+needs_onnxruntime = pytest.mark.skipif(onnx_net.onnxruntime is None,
+                                       reason="onnxruntime is not installed (32-bit ARM)")
+NETWORKS = [(DETECTOR, (1, 3, 160, 224)), (CLASSIFIER, (5, 1, 48, 48)), (VERIFIER, (5, 3, 40, 40))]
+
+
+def default_engine_output(path: Path, blob: np.ndarray) -> np.ndarray:
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(blob)
+    return np.asarray(net.forward())
+
+
+@needs_onnxruntime
+def test_onnxruntime_runs_the_networks_where_it_is_installed() -> None:
+    assert onnx_net.RUNTIME == "onnxruntime"
+
+
+@needs_onnxruntime
+@pytest.mark.parametrize(("path", "shape"), NETWORKS)
+def test_onnxruntime_gives_opencvs_outputs(path: Path, shape: tuple[int, ...]) -> None:
+    blob = np.random.default_rng(0).normal(size=shape).astype(np.float32)
+    ours = onnx_net.LazyNet(path, "network", "x").run(blob)
+    assert np.allclose(ours, default_engine_output(path, blob), atol=1e-4)
+
+
+@needs_onnxruntime
+def test_one_session_serves_every_input_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[Path] = []
+    real = onnx_net.open_session
+
+    def counting(path: Path, what: str, script: str) -> Any:
+        opened.append(path)
+        return real(path, what, script)
+
+    monkeypatch.setattr(onnx_net, "open_session", counting)
+    net = onnx_net.LazyNet(DETECTOR, "die detector", "tools/train_dice_detector.py")
+    small = np.random.default_rng(1).normal(size=(1, 3, 64, 64)).astype(np.float32)
+    first = net.run(small)
+    net.run(np.zeros((2, 3, 128, 96), np.float32))
+    assert np.array_equal(net.run(small), first)
+    # the detector's graph takes one image: a batch (the detector's views) is run image by image
+    assert np.allclose(net.run(np.concatenate([small, small])), np.concatenate([first, first]))
+    assert opened == [DETECTOR]
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
+def test_a_missing_model_is_named_with_the_script_that_makes_it(
+        runtime: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if runtime == "onnxruntime" and onnx_net.onnxruntime is None:
+        pytest.skip("onnxruntime is not installed (32-bit ARM)")
+    monkeypatch.setattr(onnx_net, "RUNTIME", runtime)
+    net = onnx_net.LazyNet(tmp_path / "gone.onnx", "die verifier", "tools/train_dice_verifier.py")
+    with pytest.raises(FileNotFoundError, match="verifier model is missing.*train_dice_verifier"):
+        net.run(np.zeros((1, 3, 40, 40), np.float32))
 
 
 @needs_engines
@@ -34,22 +88,20 @@ def test_networks_are_read_with_the_classic_engine(monkeypatch: pytest.MonkeyPat
 
 
 @needs_engines
-@pytest.mark.parametrize(("path", "shape"), [(DETECTOR, (1, 3, 160, 224)),
-                                             (CLASSIFIER, (5, 1, 48, 48)),
-                                             (VERIFIER, (5, 3, 40, 40))])
+@pytest.mark.parametrize(("path", "shape"), NETWORKS)
 def test_the_classic_engine_gives_the_default_engines_outputs(
-        path: Path, shape: tuple[int, ...]) -> None:
+        path: Path, shape: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(onnx_net, "RUNTIME", "opencv")
     blob = np.random.default_rng(0).normal(size=shape).astype(np.float32)
     ours = onnx_net.LazyNet(path, "network", "x").run(blob)
-    default = cv2.dnn.readNetFromONNX(str(path))
-    default.setInput(blob)
-    assert np.allclose(ours, np.asarray(default.forward()), atol=1e-4)
+    assert np.allclose(ours, default_engine_output(path, blob), atol=1e-4)
 
 
 def test_a_net_keeps_one_copy_per_input_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A frame read at two sizes in turn (the closer look) must not set the net up again each
-    time: one copy per input size, read once, the least recently used dropped past
-    ``MAX_SHAPES``."""
+    """With OpenCV, a frame read at two sizes in turn (the closer look) must not set the net
+    up again each time: one copy per input size, read once, the least recently used dropped
+    past ``MAX_SHAPES``."""
+    monkeypatch.setattr(onnx_net, "RUNTIME", "opencv")
     reads: list[Path] = []
     real = onnx_net.read_onnx
 
