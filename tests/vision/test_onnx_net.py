@@ -127,3 +127,22 @@ def test_a_net_keeps_one_copy_per_input_size(monkeypatch: pytest.MonkeyPatch) ->
     assert len(reads) == 5
     net.run(big)
     assert len(reads) == 6
+
+
+@needs_onnxruntime
+def test_the_reader_reads_alike_with_either_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where ONNX Runtime has no wheel the reader runs on OpenCV: same dice, same values,
+    confidences to a thousandth (four views: the detector's batch of views too)."""
+    from tests.vision.test_detector import rendered
+    from vision import ReaderParams, read_dice
+
+    image, _ = rendered("tables/board")
+    params = ReaderParams(detector_views=4)
+    fast = read_dice(image, params)
+    monkeypatch.setattr(onnx_net, "RUNTIME", "opencv")
+    slow = read_dice(image, params)
+    assert len(fast.dice) == len(slow.dice) > 0
+    for a, b in zip(fast.dice, slow.dice, strict=True):
+        assert a.value == b.value
+        assert (a.x, a.y) == pytest.approx((b.x, b.y), abs=0.05)
+        assert a.confidence == pytest.approx(b.confidence, abs=1e-3)
