@@ -51,6 +51,9 @@ class ReaderParams:
             off. A faint die is never sure: it is reported for review, not adjudicated on.
         verifier_min_odds: a faint proposal is kept as a die only where the verifier gives
             it at least these odds (0..1).
+        verifier_drop_odds: a die the looks doubt (one to be reported for review) is dropped
+            where the verifier gives it under these odds (0..1) of being a die; 0 keeps every
+            one. Dice read as sure are never dropped.
         closer_look_below: where the dice the first read found are smaller than this many
             pixels at the detector's working size (their median face), or where it found
             none, the frame is read again at twice that size (``vision.detector.closer_side``)
@@ -94,6 +97,7 @@ class ReaderParams:
     detector_sure: float = 0.6
     detector_faint_score: float = 0.2
     verifier_min_odds: float = 0.8
+    verifier_drop_odds: float = 0.05
     detector_views: int = 1
     closer_look_below: float = 12.0
     closer_score: float = 0.3
@@ -132,6 +136,11 @@ class ReaderParams:
             )
         if not 0.0 < self.verifier_min_odds <= 1.0:
             raise ValueError(f"verifier_min_odds must be in (0, 1], got {self.verifier_min_odds}")
+        if not 0.0 <= self.verifier_drop_odds < self.verifier_min_odds:
+            raise ValueError(
+                "verifier_drop_odds must be in [0, verifier_min_odds), "
+                f"got {self.verifier_drop_odds}"
+            )
         if self.closer_look_below < 0:
             raise ValueError(
                 f"closer_look_below must be 0 (off) or more px, got {self.closer_look_below}"
