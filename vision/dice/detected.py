@@ -12,7 +12,8 @@ of the same value: two looks that agree outvote the detector's weak value guess.
 Proposals fainter than the detector's threshold (small coloured dice on a busy printed board
 are often no stronger than the board's own pieces) get a closer look by the die verifier
 (``vision.verifier``): where it and the classifier both call one a die, it is reported for
-review, never as sure. Where the dice found are small at the detector's working size (or none
+review, never as sure; a strong proposal the looks doubt is dropped where the verifier is
+nearly sure it is no die. Where the dice found are small at the detector's working size (or none
 were found), the frame is read again at twice that size, and what that closer look alone
 finds goes through the same verifier and classifier, for review too. Where a big frame's
 dice (one read at more than the detector's usual size) all look big, it is read again at the
