@@ -59,12 +59,40 @@ def _inside(x: float, y: float, box: list[float], grow: float = 0.25) -> bool:
             and by - grow * bh <= y <= by + (1 + grow) * bh)
 
 
-def mine(manifest: Path, keep: Any, labelled_dice: bool, sides: tuple[int, ...] = (SIDE,)
-         ) -> Mined:
+#: with exact top-face centres (``--side-faces``), a proposal this near a die's centre (in
+#: faces) is that die, and one at least ``SIDE_FACE_FAR`` from every centre is none
+SIDE_FACE_NEAR = 0.35
+SIDE_FACE_FAR = 0.6
+
+
+def _by_centre(x: float, y: float, item: dict[str, Any]) -> int | None:
+    """A proposal's label where the item's dice have exact top-face centres (renders): 1 on
+    a die's face, 0 off every face (a side face, a gap, the table), ``None`` in between or on
+    a die marked to ignore."""
+    best, nearest = np.inf, None
+    for d in item["dice"]:
+        face, _ = _face(item["source"], item["subset"], d["value"], d["box"])
+        ratio = float(np.hypot(x - d["centre"][0], y - d["centre"][1])) / max(face, 1.0)
+        if ratio < best:
+            best, nearest = ratio, d
+    if nearest is None or best >= SIDE_FACE_FAR:
+        return 0
+    if best <= SIDE_FACE_NEAR and not nearest.get("ignore", False):
+        return 1
+    return None
+
+
+def mine(manifest: Path, keep: Any, labelled_dice: bool, sides: tuple[int, ...] = (SIDE,),
+         side_faces: bool = False) -> Mined:
     """Patches of one manifest's photos for which ``keep(item)`` holds: every detector
     proposal of heat ``MINE_SCORE`` and more (a die where it is the first to fall in a
     labelled box, not a die where it is in none; ambiguous ones are skipped) at each working
-    side of ``sides`` and, with ``labelled_dice``, every labelled die at its box."""
+    side of ``sides`` and, with ``labelled_dice``, every labelled die at its box.
+
+    With ``side_faces``, photos whose dice all have exact top-face centres (the renders) are
+    labelled by those instead (:func:`_by_centre`): a proposal on a die's side face, which
+    lies in the die's grown box, is then a "not a die" example rather than skipped or, where
+    it came first, taken for the die (session 16)."""
     root = manifest.parent
     pixels: list[NDArray[np.uint8]] = []
     labels: list[int] = []
@@ -80,8 +108,18 @@ def mine(manifest: Path, keep: Any, labelled_dice: bool, sides: tuple[int, ...] 
         used_at: dict[int, set[int]] = {}
         proposals = [(side, c) for side in sides
                      for c in find_candidates(image, side=side, min_score=MINE_SCORE)]
+        exact = side_faces and all(d.get("centre") for d in dice)
         for side, c in proposals:
             used = used_at.setdefault(side, set())
+            if exact:
+                by_centre = _by_centre(c.x, c.y, item)
+                if by_centre is None:
+                    continue
+                pixels.append(die_crop(image, c.x, c.y, PATCH_SPAN * c.size, out_px=PATCH_PX))
+                labels.append(by_centre)
+                scores.append(c.score)
+                photos.append(k)
+                continue
             hits = [i for i, d in enumerate(dice) if _inside(c.x, c.y, d["box"])]
             free = [i for i in hits if i not in used]
             if free and not dice[free[0]].get("ignore", False):
@@ -177,6 +215,9 @@ def main() -> None:
     ap.add_argument("--mine-sides", type=int, nargs="+", default=[SIDE], metavar="PX",
                     help="working sides the detector mines the training photos and renders at "
                     "(more sides: more, and more varied, hard negatives)")
+    ap.add_argument("--side-faces", action="store_true",
+                    help="label the renders' proposals by their dice's exact top-face centres, "
+                    "side faces as not dice (session 16 experiment)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     sides = tuple(args.mine_sides)
@@ -194,7 +235,8 @@ def main() -> None:
         held = Mined(z["hp"], z["hl"], z["hs"], z["hk"])
     else:
         parts = [mine(args.manifest, lambda it: it["image"] not in held_paths, True, sides)]
-        parts += [mine(path, lambda it: True, True, sides) for path in args.renders]
+        parts += [mine(path, lambda it: True, True, sides, args.side_faces)
+                  for path in args.renders]
         train = Mined(*(np.concatenate([getattr(m, f) for m in parts])
                         for f in ("pixels", "labels", "scores", "photo")))
         held = mine(args.manifest, lambda it: it["image"] in held_paths, False)
