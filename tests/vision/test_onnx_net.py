@@ -42,16 +42,22 @@ def test_onnxruntime_gives_opencvs_outputs(path: Path, shape: tuple[int, ...]) -
     assert np.allclose(ours, default_engine_output(path, blob), atol=1e-4)
 
 
-@needs_onnxruntime
-def test_one_session_serves_every_input_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    opened: list[Path] = []
-    real = onnx_net.open_session
+def loads(monkeypatch: pytest.MonkeyPatch, loader: str) -> list[Path]:
+    """The paths ``onnx_net.<loader>`` (``read_onnx`` or ``open_session``) loads from now on."""
+    loaded: list[Path] = []
+    real = getattr(onnx_net, loader)
 
     def counting(path: Path, what: str, script: str) -> Any:
-        opened.append(path)
+        loaded.append(path)
         return real(path, what, script)
 
-    monkeypatch.setattr(onnx_net, "open_session", counting)
+    monkeypatch.setattr(onnx_net, loader, counting)
+    return loaded
+
+
+@needs_onnxruntime
+def test_one_session_serves_every_input_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened = loads(monkeypatch, "open_session")
     net = onnx_net.LazyNet(DETECTOR, "die detector", "tools/train_dice_detector.py")
     small = np.random.default_rng(1).normal(size=(1, 3, 64, 64)).astype(np.float32)
     first = net.run(small)
@@ -102,14 +108,7 @@ def test_a_net_keeps_one_copy_per_input_size(monkeypatch: pytest.MonkeyPatch) ->
     up again each time: one copy per input size, read once, the least recently used dropped
     past ``MAX_SHAPES``."""
     monkeypatch.setattr(onnx_net, "RUNTIME", "opencv")
-    reads: list[Path] = []
-    real = onnx_net.read_onnx
-
-    def counting(path: Path, what: str, script: str) -> Any:
-        reads.append(path)
-        return real(path, what, script)
-
-    monkeypatch.setattr(onnx_net, "read_onnx", counting)
+    reads = loads(monkeypatch, "read_onnx")
     net = onnx_net.LazyNet(DETECTOR, "die detector", "tools/train_dice_detector.py")
     small = np.random.default_rng(1).normal(size=(1, 3, 64, 64)).astype(np.float32)
     big = np.zeros((2, 3, 128, 96), np.float32)
