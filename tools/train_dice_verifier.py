@@ -65,6 +65,18 @@ SIDE_FACE_NEAR = 0.35
 SIDE_FACE_FAR = 0.6
 
 
+def _by_box(x: float, y: float, dice: list[dict[str, Any]], used: set[int]) -> int | None:
+    """A proposal's label by the labelled boxes: 1 where it is the first to fall in a die's
+    box (``used`` collects those dice), 0 where it is in none, ``None`` (skipped) where it
+    falls only in boxes already taken or in a box marked to ignore."""
+    hits = [i for i, d in enumerate(dice) if _inside(x, y, d["box"])]
+    free = [i for i in hits if i not in used]
+    if free and not dice[free[0]].get("ignore", False):
+        used.add(free[0])
+        return 1
+    return None if hits else 0
+
+
 def _by_centre(x: float, y: float, item: dict[str, Any]) -> int | None:
     """A proposal's label where the item's dice have exact top-face centres (renders): 1 on
     a die's face, 0 off every face (a side face, a gap, the table), ``None`` in between or on
@@ -111,23 +123,9 @@ def mine(manifest: Path, keep: Any, labelled_dice: bool, sides: tuple[int, ...] 
         exact = side_faces and all(d.get("centre") for d in dice)
         for side, c in proposals:
             used = used_at.setdefault(side, set())
-            if exact:
-                by_centre = _by_centre(c.x, c.y, item)
-                if by_centre is None:
-                    continue
-                pixels.append(die_crop(image, c.x, c.y, PATCH_SPAN * c.size, out_px=PATCH_PX))
-                labels.append(by_centre)
-                scores.append(c.score)
-                photos.append(k)
-                continue
-            hits = [i for i, d in enumerate(dice) if _inside(c.x, c.y, d["box"])]
-            free = [i for i in hits if i not in used]
-            if free and not dice[free[0]].get("ignore", False):
-                used.add(free[0])
-                label = 1
-            elif not hits:
-                label = 0
-            else:
+            label = (_by_centre(c.x, c.y, item) if exact
+                     else _by_box(c.x, c.y, dice, used))
+            if label is None:
                 continue
             pixels.append(die_crop(image, c.x, c.y, PATCH_SPAN * c.size, out_px=PATCH_PX))
             labels.append(label)
