@@ -80,6 +80,7 @@ class LazyNet:
         self.path, self.what, self.script = path, what, script
         self._nets: dict[tuple[int, ...], Any] = {}
         self._session: Any = None
+        self._input, self._one_at_a_time = "", False
         self._lock = threading.Lock()
 
     def run(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -92,13 +93,15 @@ class LazyNet:
     def _run_session(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
         if self._session is None:
             self._session = open_session(self.path, self.what, self.script)
-        graph_input = self._session.get_inputs()[0]
+            graph_input = self._session.get_inputs()[0]
+            # a graph exported for one image at a time takes a batch image by image
+            self._input, self._one_at_a_time = graph_input.name, graph_input.shape[0] == 1
         blob = np.ascontiguousarray(blob, dtype=np.float32)
-        if graph_input.shape[0] == 1 and len(blob) > 1:  # a graph exported for one image
-            parts = [self._session.run(None, {graph_input.name: blob[k:k + 1]})[0]
+        if self._one_at_a_time and len(blob) > 1:
+            parts = [self._session.run(None, {self._input: blob[k:k + 1]})[0]
                      for k in range(len(blob))]
             return np.concatenate(parts).astype(np.float32)
-        return np.asarray(self._session.run(None, {graph_input.name: blob})[0], np.float32)
+        return np.asarray(self._session.run(None, {self._input: blob})[0], np.float32)
 
     def _run_opencv(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
         shape = tuple(blob.shape[1:])
