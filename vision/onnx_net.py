@@ -4,7 +4,8 @@ with OpenCV's dnn module.
 ONNX Runtime runs them 1.4-1.9 times as fast as OpenCV's dnn on the development VM, with the
 same outputs to 2e-5 (BENCHMARKS.md, session 16), and the networks' forward passes are most
 of a read's time. It has no wheel for 32-bit ARM (Raspberry Pi OS 32-bit), so the project
-depends on it only elsewhere, and the reader falls back to OpenCV, which it needs anyway.
+depends on it everywhere else (pyproject.toml); on 32-bit ARM the reader falls back to
+OpenCV, which it needs anyway.
 """
 
 from __future__ import annotations
