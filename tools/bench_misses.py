@@ -87,6 +87,9 @@ def photo_losses(entry: Entry, image: NDArray[np.uint8], params: ReaderParams) -
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("manifest", help="manifest.json (format of ../shared/datasets)")
+    ap.add_argument("--split", choices=("held-out", "trained"), default="held-out",
+                    help="trained: the photos the networks learned from (is a loss there one "
+                         "the networks could not fit, or one they do not generalise?)")
     args = ap.parse_args()
     root, entries = load_manifest(args.manifest)
     held = held_out_photos()
@@ -94,7 +97,7 @@ def main() -> None:
     by_source: dict[str, Counter[str]] = {}
     labelled: Counter[str] = Counter()
     for entry in entries:
-        if entry.image not in held or entry.subset != "table":
+        if (entry.image in held) != (args.split == "held-out") or entry.subset != "table":
             continue
         if any(d.box is None for d in entry.dice):
             continue

@@ -11,6 +11,9 @@ condition: the webcam photos' median grey is 140-161 (under-exposed: 40-55), no 
 clipped (over-exposed: 1-17% white), their noise is under 1 grey level (with sensor noise of
 sd 12 added: 9). Most shared phone photos carry the dataset's salt-and-pepper specks and are
 called grainy: rightly, they read 0.74 against 0.95 for the clean ones (``tools.bench_impulse``).
+
+With a reading, it also names dice too small for the reader (session 17): what the host fixes
+then is where the camera is, not the light.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.detector import MAX_SHRINK, input_scale, working_side
+from vision.learned import face_size
 from vision.params import ReaderParams
 from vision.smear import is_smeared
 from vision.types import Reading
@@ -39,6 +44,13 @@ NOISE_WINDOW = 512
 #: brightness and clipping are measured on every k-th pixel, k such that this many remain
 #: along the longer side
 SAMPLE_SIDE = 640
+#: dice whose median face the reader sees under this many pixels at its working size are
+#: small for it. Per frame, by that median (``python -m tools.bench_dice_size``): the shared
+#: table photos read 0.79 of their dice right where they are small and 0.94 elsewhere (sure
+#: and right: 0.32 against 0.77); 300 unseen renders 0.75 against 0.93 (0.40 against 0.69).
+#: The webcam photos' dice are 14-40 px there, the demo's 22-24 px; a third of the phone
+#: photos' are under the bar.
+SMALL_DICE_PX = 14.0
 #: Immerkaer's noise kernel: the difference of two Laplacians, blind to edges and ramps
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
@@ -46,7 +58,7 @@ _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 @dataclass(frozen=True, slots=True)
 class Advice:
     """One thing about the picture the table host can fix. ``kind``: dark, blown_out,
-    grainy, smeared."""
+    grainy, smeared, small_dice."""
 
     kind: str
     message: str
@@ -77,10 +89,12 @@ def noise_sd(grey: NDArray[np.uint8]) -> float:
 
 
 def frame_advice(frame: NDArray[np.uint8], reading: Reading | None = None,
-                 min_balance: float = ReaderParams().min_gradient_balance) -> list[Advice]:
+                 params: ReaderParams | None = None) -> list[Advice]:
     """What to fix about a BGR (or grey) camera picture before playing; empty when nothing.
-    With the ``reading`` made from it, dice smeared by motion (gradient balance under
-    ``min_balance``: ``vision.smear``) are named too."""
+    With the ``reading`` made from it (with ``params``), dice smeared by motion (gradient
+    balance under ``params.min_gradient_balance``: ``vision.smear``) and dice too small for
+    the reader (:func:`small_dice_advice`) are named too."""
+    params = params or ReaderParams()
     # brightness and clipping from every k-th pixel (a sample, not an average: the shares and
     # the median stay unbiased, and a 12-MP frame costs what a 640-px one does)
     step = max(1, -(-max(frame.shape[:2]) // SAMPLE_SIDE))
@@ -103,9 +117,51 @@ def frame_advice(frame: NDArray[np.uint8], reading: Reading | None = None,
         advice.append(Advice("grainy", f"The picture is grainy (noise of about {noise:.0f} grey "
                                        "levels): add light, noise hides small pips."))
     if reading is not None:
-        smeared = sum(1 for d in reading.dice if is_smeared(frame, d, min_balance))
+        smeared = sum(1 for d in reading.dice
+                      if is_smeared(frame, d, params.min_gradient_balance))
         if smeared:
             dice = "1 die looks" if smeared == 1 else f"{smeared} dice look"
             advice.append(Advice("smeared", f"{dice} smeared: keep the camera and the table "
                                             "still while it reads."))
+        small = small_dice_advice(frame.shape[0], frame.shape[1], reading, params)
+        if small is not None:
+            advice.append(small)
     return advice
+
+
+def _working_scale(height: int, width: int, params: ReaderParams) -> float:
+    """How much the reader scales such a frame (``vision.detector.working_side``)."""
+    return input_scale(height, width, working_side(height, width, params.detector_side,
+                                                   params.detector_max_side))
+
+
+def working_face(height: int, width: int, reading: Reading,
+                 params: ReaderParams) -> float | None:
+    """The median face of ``reading``'s dice (of a ``height`` x ``width`` frame) in the
+    pixels of the size the reader works at; ``None`` without dice."""
+    if not reading.dice:
+        return None
+    face = float(np.median([face_size(d) for d in reading.dice]))
+    return face * _working_scale(height, width, params)
+
+
+def small_dice_advice(height: int, width: int, reading: Reading,
+                      params: ReaderParams) -> Advice | None:
+    """Advice where the dice of ``reading`` (of a ``height`` x ``width`` frame) are small at
+    the size the reader works at (their median face under ``SMALL_DICE_PX``), else ``None``.
+
+    It is the working size that counts: a big frame is shrunk (``vision.detector``), so a
+    higher resolution helps only up to the frame the reader reads at half size, and beyond
+    that only bringing the camera closer does."""
+    seen = working_face(height, width, reading, params)
+    if seen is None or seen >= SMALL_DICE_PX:
+        return None
+    scale = _working_scale(height, width, params)
+    fixes = "Move the camera closer to the table or zoom in"
+    sharpest = int(params.detector_max_side * MAX_SHRINK)
+    if max(height, width) < sharpest:
+        fixes += f", or raise its resolution (up to {sharpest} px across)"
+    return Advice("small_dice",
+                  f"The dice are small in the picture (about {seen / scale:.0f} px across in this "
+                  f"{width}×{height} picture); the reader is far surer of dice of "
+                  f"{SMALL_DICE_PX / scale:.0f} px and more here. {fixes}.")

@@ -398,8 +398,7 @@ def capture_reveal(
             _count_problems(player, expected_counts[player], seats[player], set_aside[player])
         )
     frame = chosen[-1]
-    balance = getattr(params, "min_gradient_balance", ReaderParams().min_gradient_balance)
-    advice = frame_advice(frame, readings[-1], balance)
+    advice = frame_advice(frame, readings[-1], params)
     result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
     annotated = draw_reveal(frame, zones, result, players)
     return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside,

@@ -187,7 +187,7 @@ def calibration_read() -> Response:
 
     params = t.profile.reader_params if t.profile is not None else ReaderParams()
     reading = read_dice(frame, params)
-    advice = frame_advice(frame, reading, params.min_gradient_balance)
+    advice = frame_advice(frame, reading, params)
     annotated = draw_reading(frame, reading)
     if t.profile is not None:
         annotated = draw_zones(annotated, t.profile)

@@ -28,6 +28,7 @@ from calibration.markers import (
     quad_centre,
 )
 from hardware.cameras import CameraError, open_camera, parse_resolution
+from vision import Reading
 from vision.reveal import seat_colour
 
 DEFAULT_MARKER_IDS = (0, 1, 2, 3)
@@ -65,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        profile, frame, dice = calibrate(args)
+        profile, frame, dice, reading = calibrate(args)
     except (CameraError, FitError, ValueError) as exc:
         print(f"calibrate: {exc}", file=sys.stderr)
         return 2
@@ -76,13 +77,16 @@ def run(args: argparse.Namespace) -> int:
     print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")
     from vision.frame_check import frame_advice
 
-    for advice in frame_advice(frame):
+    for advice in frame_advice(frame, reading):
         print(f"the camera's picture: {advice.message}")
     return 0
 
 
-def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], list[Any]]:
-    """The profile, the frame it was fitted on, and the dice read (voted over a few frames)."""
+def calibrate(
+    args: argparse.Namespace,
+) -> tuple[Profile, NDArray[np.uint8], list[Any], Reading]:
+    """The profile, the frame it was fitted on, the dice read (voted over a few frames) and
+    that frame's own reading (for the picture's advice: smeared or small dice)."""
     from vision import ReaderParams, read_dice
     from vision.reveal import vote
 
@@ -130,7 +134,7 @@ def calibrate(args: argparse.Namespace) -> tuple[Profile, NDArray[np.uint8], lis
         seat_zones=zones,
         markers=markers,
     )
-    return profile, frame, dice
+    return profile, frame, dice, readings[-1]
 
 
 def _markers(quads: dict[int, Polygon], args: argparse.Namespace) -> MarkerConfig:

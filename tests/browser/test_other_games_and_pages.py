@@ -145,6 +145,17 @@ def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: P
     phone.screenshot(path=str(screenshot_dir / "calibration-dark.png"), full_page=True)
 
 
+def test_calibration_says_when_the_dice_are_too_small(phone: Any, screenshot_dir: Path) -> None:
+    tiny = Path(__file__).resolve().parents[1] / "data" / "sizes" / "tiny_dice.jpg"
+    phone.goto("/calibration")
+    phone.set_input_files("#upload", str(tiny))  # rendered dice of about 16 px, 640x480
+    advice = phone.locator("#picture-advice li[data-kind=small_dice]")
+    expect(advice).to_contain_text("The dice are small in the picture (about 20 px across in "
+                                   "this 640×480 picture)")
+    expect(advice).to_contain_text("Move the camera closer to the table")
+    phone.screenshot(path=str(screenshot_dir / "calibration-small-dice.png"), full_page=True)
+
+
 def test_the_board_reconnects_by_itself(tv: Any, live_server: LiveServer) -> None:
     live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
     tv.goto("/")

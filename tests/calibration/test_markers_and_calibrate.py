@@ -245,7 +245,7 @@ def test_calibrate_ignores_readings_on_the_markers(
     monkeypatch.setattr(vision, "read_dice", reading_the_markers_as_dice(vision.read_dice))
     frame, mat_to_image = camera_view(mat_canvas(), STRAIGHT)
     args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), markers=True)
-    profile, _, dice = calibrate.calibrate(args)
+    profile, _, dice, _ = calibrate.calibrate(args)
     assert len(dice) == sum(len(c) for c in CLUSTERS.values())
     zones = profile.zones
     for seat, points in enumerate(dice_in_image(mat_to_image).values()):

@@ -1,14 +1,19 @@
 """Picture advice for the calibration page (vision.frame_check): dark, blown out, grainy,
-smeared, and a good picture left alone."""
+smeared, small dice, and a good picture left alone."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
 from tests.vision.test_reader import _scene
 from tools.bench_motion_blur import smeared
-from vision import read_dice
-from vision.frame_check import frame_advice, noise_sd
+from vision import Die, ReaderParams, Reading, load_image, read_dice
+from vision.dice.detected import square_outline
+from vision.frame_check import SMALL_DICE_PX, frame_advice, noise_sd, small_dice_advice
+
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _kinds(frame: np.ndarray, **kw: object) -> list[str]:
@@ -53,7 +58,7 @@ def test_smeared_dice_are_counted_from_the_reading() -> None:
     advice = frame_advice(frame, reading)
     assert [a.kind for a in advice] == ["smeared"]
     assert advice[0].message.startswith("2 dice look smeared")
-    assert frame_advice(frame, reading, min_balance=0.0) == []
+    assert frame_advice(frame, reading, ReaderParams(min_gradient_balance=0.0)) == []
 
 
 def test_a_big_frame_is_judged_by_a_sample_of_its_pixels() -> None:
@@ -62,3 +67,43 @@ def test_a_big_frame_is_judged_by_a_sample_of_its_pixels() -> None:
     advice = frame_advice(big)
     assert [a.kind for a in advice] == ["blown_out"]
     assert advice[0].message.startswith("10% of the picture")
+
+
+def _reading_of(width: int, height: int, faces: list[float]) -> Reading:
+    """A reading of dice with these faces (px), spread over a ``width`` x ``height`` frame."""
+    dice = tuple(Die(value=3, x=40.0 + 30 * k, y=height / 2, confidence=0.9,
+                     outline=square_outline(40.0 + 30 * k, height / 2, face))
+                 for k, face in enumerate(faces))
+    return Reading(dice=dice, width=width, height=height)
+
+
+def test_small_dice_are_judged_at_the_size_the_reader_works_at() -> None:
+    params = ReaderParams()
+    # a 640-px picture is read at 320 px: 20-px dice are 10 px there, 30-px dice 15 px
+    small = small_dice_advice(480, 640, _reading_of(640, 480, [19, 20, 22]), params)
+    assert small is not None and small.kind == "small_dice"
+    assert "about 20 px across in this 640×480 picture" in small.message
+    assert f"{2 * SMALL_DICE_PX:.0f} px and more" in small.message
+    assert "raise its resolution (up to 1920 px across)" in small.message
+    assert small_dice_advice(480, 640, _reading_of(640, 480, [29, 30, 31]), params) is None
+    # the median decides: one small die among big ones is not a camera problem
+    assert small_dice_advice(480, 640, _reading_of(640, 480, [12, 40, 42]), params) is None
+    # a 1280-px frame is read at 640 px: the demo's dice (about 46 px) are 23 px there
+    assert small_dice_advice(960, 1280, _reading_of(1280, 960, [45, 46, 48]), params) is None
+    # a 12-MP frame is read at 960 px at most: 50-px dice are 12 px there, and only a closer
+    # camera helps (a higher resolution is shrunk the more)
+    big = small_dice_advice(3024, 4032, _reading_of(4032, 3024, [50, 50]), params)
+    assert big is not None and "resolution" not in big.message
+    assert "dice of 59 px and more" in big.message
+    # a profile that lets the reader work larger moves the bar
+    wide = ReaderParams(detector_max_side=2016)
+    assert small_dice_advice(3024, 4032, _reading_of(4032, 3024, [50, 50]), wide) is None
+    assert small_dice_advice(480, 640, Reading(width=640, height=480), params) is None
+
+
+def test_the_picture_advice_names_small_dice_from_a_real_read() -> None:
+    tiny = load_image(DATA / "sizes" / "tiny_dice.jpg")  # rendered dice of about 16 px
+    assert [a.kind for a in frame_advice(tiny, read_dice(tiny))] == ["small_dice"]
+    assert frame_advice(tiny) == []  # without a reading nothing is said about dice
+    table = load_image(DATA / "tables" / "wood.jpg")  # dice of about 34 px
+    assert frame_advice(table, read_dice(table)) == []

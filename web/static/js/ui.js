@@ -117,7 +117,7 @@ export function bidWords(text) {
 }
 
 /** What to fix about the camera's picture (the server's `advice`: dark, blown out, grainy,
- *  smeared), one warning per line; the calibration and review pages both show it. */
+ *  smeared, small dice), one warning per line; the calibration and review pages both show it. */
 export function adviceList(advice) {
   return el("ul", { class: "advice", id: "picture-advice" },
     advice.map((a) => el("li", { class: "count-bad", "data-kind": a.kind }, `⚠ ${a.message}`)));
