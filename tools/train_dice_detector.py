@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 from tools.impulse_noise import salt_and_pepper, switching_median
 from vision.bench import load_manifest
 from vision.detector import (
+    CLOSER_ZOOM,
     MODEL_PATH,
     STRIDE,
     input_scale,
@@ -177,28 +178,32 @@ def add_impulses(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np
     return salt_and_pepper(img, amount, rng, coloured=coloured, jpeg_quality=quality)
 
 
-def window_scale(sample: Sample, rng: np.random.Generator) -> float:
+def window_scale(sample: Sample, rng: np.random.Generator, at_reading_scale: float = 0.0) -> float:
     """How much the original photo is scaled for one window: mostly the working scale
     jittered 0.45-2x, sometimes the scale at which a random die gets a random face size
-    (dice from about 15 to 400 px across must all be read at one working size)."""
+    (dice from about 15 to 400 px across must all be read at one working size), and with
+    ``at_reading_scale`` that share of the jittered windows exactly at a scale the reader
+    reads at (the working scale, or the closer look's twice it; session 17 experiment)."""
     if len(sample.dice) and rng.random() < SIZE_DRAWN:
         face = sample.dice[int(rng.integers(len(sample.dice))), 2] / sample.factor
         want = float(np.exp(rng.uniform(*np.log(DRAWN_FACE_PX))))
         return float(np.clip(want / max(face, 1.0), 0.3 * sample.nominal,
                              MAX_ZOOM * sample.nominal))
+    if at_reading_scale > 0 and rng.random() < at_reading_scale:  # no draw at 0 (the stream)
+        return sample.nominal * (CLOSER_ZOOM if rng.random() < 1 / 3 else 1.0)
     return sample.nominal * float(np.exp(rng.uniform(np.log(0.45), np.log(2.0))))
 
 
 def training_window(
     sample: Sample, rng: np.random.Generator, degrade: float = 1.0, impulse: float = 0.0,
-    recolour: float = 1.0,
+    recolour: float = 1.0, at_reading_scale: float = 0.0,
 ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """A WINDOW-square view of the sample at a jittered working scale, and its dice
     (``degrade``: how often it is blurred, noisy or compressed, see :func:`_colour`;
     ``impulse``: how often it gets salt-and-pepper noise first, :func:`add_impulses`;
     ``recolour``: how often its hues are turned, shuffled, greyed or inverted, as a share of
-    the full rate)."""
-    scale = window_scale(sample, rng)
+    the full rate; ``at_reading_scale``: :func:`window_scale`)."""
+    scale = window_scale(sample, rng, at_reading_scale)
     rel = scale / sample.factor
     h, w = sample.image.shape[:2]
     nw, nh = max(1, round(w * rel)), max(1, round(h * rel))
@@ -347,7 +352,7 @@ def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
 def batch(
     samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator,
     real_degrade: float = REAL_DEGRADE, impulse: float = 0.0, value_reach: float = 0.0,
-    real_recolour: float = 1.0,
+    real_recolour: float = 1.0, at_reading_scale: float = 0.0,
 ) -> tuple[Any, ...]:
     import torch
 
@@ -357,7 +362,8 @@ def batch(
         rendered = sample.source == "render"
         degrade = 1.0 if rendered else real_degrade
         recolour = 1.0 if rendered else real_recolour
-        window, dice = training_window(sample, rng, degrade, impulse, recolour)
+        window, dice = training_window(sample, rng, degrade, impulse, recolour,
+                                       at_reading_scale)
         windows.append(window)
         maps.append(targets(dice, value_reach))
     x = torch.from_numpy(normalise(np.stack(windows)))
@@ -401,6 +407,9 @@ def main() -> None:
     ap.add_argument("--denoise", action="store_true",
                     help="remove impulses from every training photo and render before use, "
                     "as a reader that does the same would (session 11 experiment)")
+    ap.add_argument("--at-reading-scale", type=float, default=0.0,
+                    help="share of the jittered windows read exactly at the working scale or "
+                         "twice it, the scales the reader reads at (session 17 experiment)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
@@ -434,7 +443,8 @@ def main() -> None:
         picks = rng.choice(len(pool), size=args.batch, p=probs)
         x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng, args.real_degrade,
                                                              args.impulse, args.value_reach,
-                                                             args.real_recolour)
+                                                             args.real_recolour,
+                                                             args.at_reading_scale)
         out = net(x)
         loss = focal_loss(out[:, 0], heat, weight)
         value_loss = torch.nn.functional.cross_entropy(out[:, 1:7], value_label, ignore_index=-1)
