@@ -436,7 +436,22 @@ def _count_problems(
     total, expected_aside = _expected_split(expected)
     problems = []
     seen = len(in_zone) + len(in_front)
-    if seen != total:
+    if seen > total:
+        # one die too many is most often a side face or a pip taken for a die: point at the
+        # least sure, so that the review page circles the likeliest one to remove
+        doubtful = min(in_zone + in_front, key=lambda d: d.confidence)
+        problems.append(
+            Problem(
+                "count_mismatch",
+                player,
+                doubtful.x,
+                doubtful.y,
+                f"{player}: expected {total} dice, the camera sees {seen}; the least sure is "
+                f"a {doubtful.value} at ({doubtful.x:.0f}, {doubtful.y:.0f}), "
+                f"{doubtful.confidence:.0%} sure",
+            )
+        )
+    elif seen < total:
         problems.append(
             Problem(
                 "count_mismatch",

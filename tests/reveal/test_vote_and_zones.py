@@ -124,6 +124,18 @@ def test_count_mismatch_names_the_seat() -> None:
     assert problem.message == "Ben: expected 2 dice, the camera sees 1"
 
 
+def test_one_die_too_many_points_at_the_least_sure_die_of_the_seat() -> None:
+    # Ben has 2 dice; the camera also takes a side face (0.45) for a third one
+    frame_dice = reading(die(4, 30, 150), die(2, 250, 150), die(5, 220, 120, 0.45),
+                         die(3, 280, 100, 0.8))
+    result = reveal([frame_dice] * 3, {"Ann": 1, "Ben": 2})
+    counts = [p for p in result.problems if p.kind == "count_mismatch"]
+    assert [(p.seat, p.x, p.y) for p in counts] == [("Ben", 220, 120)]
+    assert counts[0].message == ("Ben: expected 2 dice, the camera sees 3; the least sure is "
+                                 "a 5 at (220, 120), 45% sure")
+    assert counts[0].to_json()["x"] == 220.0  # the review page circles it
+
+
 def test_a_die_outside_every_zone_is_reported_with_its_position() -> None:
     frame_dice = reading(die(4, 30, 150), die(5, 150, 180), die(2, 250, 150))
     result = reveal([frame_dice] * 3, {"Ann": 1, "Ben": 1})
