@@ -71,7 +71,7 @@ def test_training_windows_get_impulses_only_when_asked(monkeypatch: pytest.Monke
     import tools.train_dice_detector as training
 
     # windows at the photo's own scale: shrinking would average the specks away
-    monkeypatch.setattr(training, "window_scale", lambda sample, rng: sample.factor)
+    monkeypatch.setattr(training, "window_scale", lambda sample, rng, *_: sample.factor)
     sample = _sample()
     plain_a, dice_a = training_window(sample, np.random.default_rng(5), degrade=0.0)
     plain_b, dice_b = training_window(sample, np.random.default_rng(5), degrade=0.0,
