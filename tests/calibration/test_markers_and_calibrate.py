@@ -198,6 +198,24 @@ def test_calibrate_says_when_the_picture_is_too_dark(
     assert "the camera's picture: The picture is dark" in capsys.readouterr().out
 
 
+def test_calibrate_says_when_the_dice_are_small_in_the_picture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
+    # the same dice in a frame four times as wide (a camera further up): a 3200-px frame is
+    # read at 960 px, 0.3 of its size, where the 800-px frame was read at 0.48 of its own
+    h, w = frame.shape[:2]
+    felt = [int(c) for c in np.median(frame.reshape(-1, 3), axis=0)]
+    wide = cv2.copyMakeBorder(frame, h * 3 // 2, h * 3 // 2, w * 3 // 2, w * 3 // 2,
+                              cv2.BORDER_CONSTANT, value=felt)
+    args = args_for(tmp_path, write_frame(tmp_path / "wide", wide))
+    assert calibrate.run(args) == 0
+    out = capsys.readouterr().out
+    assert "the camera's picture: The dice are small in the picture" in out
+    assert "3200×2400 picture" in out and "Move the camera closer to the table" in out
+    assert "resolution" not in out  # a bigger frame would be shrunk the more
+
+
 def test_calibrate_with_markers_keeps_zones_on_the_mat_when_the_camera_moves(
     tmp_path: Path,
 ) -> None:
