@@ -35,9 +35,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tools.render.dice import pip_layout
-from vision.bench import Entry, load_manifest
+from vision.bench import Entry, load_manifest, matched_pairs
+from vision.detector import find_candidates
 from vision.io import load_image
 from vision.learned import CROP_PX, CROP_SCALE, MODEL_PATH, NOT_A_DIE, die_crop, normalise
+from vision.params import ReaderParams
 
 HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 HOLDOUT_FRACTION = 0.2
@@ -89,8 +91,11 @@ def _patch(grey: NDArray[np.uint8], cx: float, cy: float, face: float) -> NDArra
     return die_crop(grey, cx, cy, PATCH_SPAN * face, out_px=PATCH_PX)
 
 
-def photo_patches(root: Path, entry: Entry, rng: np.random.Generator) -> list[Patch]:
-    """The labelled dice of one photo, and as many background patches away from them."""
+def photo_patches(root: Path, entry: Entry, rng: np.random.Generator,
+                  detector_crops: bool = False) -> list[Patch]:
+    """The labelled dice of one photo, and as many background patches away from them; with
+    ``detector_crops``, each labelled die also where the detector places and sizes it
+    (:func:`detector_patches`)."""
     image = load_image(root / entry.image)
     grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image,
                       dtype=np.uint8)
@@ -104,6 +109,8 @@ def photo_patches(root: Path, entry: Entry, rng: np.random.Generator) -> list[Pa
         cx, cy = x + bw / 2, y + bh / 2
         centres.append((cx, cy, max(face, bw, bh)))
         out.append(Patch(_patch(grey, cx, cy, face), d.value, entry.source))
+    if detector_crops:
+        out.extend(detector_patches(image, grey, entry))
     if entry.subset == "crop" or not entry.complete or not centres:
         return out
     for _ in range(len(centres) + 1):
@@ -111,6 +118,22 @@ def photo_patches(root: Path, entry: Entry, rng: np.random.Generator) -> list[Pa
         if background is not None:
             out.append(background)
     return out
+
+
+def detector_patches(image: NDArray[np.uint8], grey: NDArray[np.uint8],
+                     entry: Entry) -> list[Patch]:
+    """Each labelled die of a photo cut where the shipped detector's proposal for it lies,
+    at the size it gives (matched by the bench's rule): the crop the reader shows the
+    classifier, which on oblique phone dice sits lower and larger than the labelled box's
+    (session 17 experiment)."""
+    params = ReaderParams()
+    found = find_candidates(image, side=params.detector_side,
+                            min_score=params.detector_min_score,
+                            max_side=params.detector_max_side)
+    boxed = [d for d in entry.dice if d.box is not None]
+    pairs = matched_pairs(boxed, [(0, c.x, c.y) for c in found])
+    return [Patch(_patch(grey, found[k].x, found[k].y, found[k].size), boxed[i].value,
+                  entry.source) for i, k in pairs]
 
 
 def background_patch(grey: NDArray[np.uint8], dice: list[tuple[float, float, float]],
@@ -329,6 +352,9 @@ def main() -> None:
     ap.add_argument("--motion-blur", type=float, default=0.0,
                     help="share of training views smeared by a straight motion blur (session "
                     "13; 0 draws exactly as before)")
+    ap.add_argument("--detector-crops", action="store_true",
+                    help="also train on each labelled die cut where the detector proposes it "
+                    "(session 17 experiment)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -346,7 +372,7 @@ def main() -> None:
         if entry.image in held:
             test.extend(photo_patches(root, entry, rng))
         elif not args.no_photos:
-            train.extend(photo_patches(root, entry, rng))
+            train.extend(photo_patches(root, entry, rng, args.detector_crops))
     for value in range(1, 7):
         train.extend(Patch(DRAWN_LOOKS[args.drawn_look](value, rng), value, "drawn")
                      for _ in range(args.drawn_per_value))

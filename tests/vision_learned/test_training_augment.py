@@ -3,9 +3,21 @@ keeps the photo's up, the default turns crops all the way round."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 
-from tools.train_dice_classifier import PATCH_PX, augment, motion_blur
+from tools.train_dice_classifier import (
+    PATCH_PX,
+    augment,
+    detector_patches,
+    motion_blur,
+    photo_patches,
+)
+from vision import load_image
+from vision.bench import Entry, LabelledDie
 
 
 def _textured_top() -> np.ndarray:
@@ -57,3 +69,21 @@ def test_motion_blur_smears_along_its_direction_and_keeps_the_light() -> None:
         along, across = (xs, ys) if axis == 1 else (ys, xs)
         assert along.max() - along.min() >= 5
         assert across.max() - across.min() == 0
+
+
+def test_detector_crops_cut_each_labelled_die_where_the_detector_places_it() -> None:
+    data = Path(__file__).resolve().parents[1] / "data" / "tables"
+    truth = json.loads((data / "wood.json").read_text())
+    dice = tuple(LabelledDie(d["value"], (d["x"] - d["size_px"] / 2, d["y"] - d["size_px"] / 2,
+                                          d["size_px"], d["size_px"])) for d in truth["dice"])
+    entry = Entry("wood.jpg", dice, True, "renders", "table")
+    image = load_image(data / "wood.jpg")
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    patches = detector_patches(image, grey, entry)
+    assert len(patches) == len(dice)  # every die of this scene is proposed
+    assert sorted(p.label for p in patches) == sorted(d.value for d in dice)
+    assert all(p.pixels.shape == (PATCH_PX, PATCH_PX) for p in patches)
+    # asked for, they come beside the labelled boxes' patches and the background ones
+    plain = photo_patches(data, entry, np.random.default_rng(0))
+    with_them = photo_patches(data, entry, np.random.default_rng(0), detector_crops=True)
+    assert len(with_them) == len(plain) + len(dice)
