@@ -20,6 +20,7 @@ import argparse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from tools.bench_categories import FIRST_UNSEEN, cached_render, nearest_pairs
 from vision import ReaderParams, load_image, read_dice
@@ -33,6 +34,17 @@ EDGES = (10.0, 20.0, 30.0)
 NONE_FOUND = "no die found"
 
 
+class FrameScore(NamedTuple):
+    """One frame: where it came from, its dice's median working face (``None``: none found),
+    its labelled dice, and how many of them were read right, and right and sure."""
+
+    source: str
+    face: float | None
+    labelled: int
+    right: int
+    sure_right: int
+
+
 @dataclass(slots=True)
 class Tally:
     """Frames, labelled dice, dice read right and dice read right and sure, of one bucket."""
@@ -42,11 +54,11 @@ class Tally:
     right: int = 0
     sure_right: int = 0
 
-    def add(self, labelled: int, right: int, sure_right: int) -> None:
+    def add(self, frame: FrameScore) -> None:
         self.frames += 1
-        self.dice += labelled
-        self.right += right
-        self.sure_right += sure_right
+        self.dice += frame.labelled
+        self.right += frame.right
+        self.sure_right += frame.sure_right
 
     def row(self, name: str) -> str:
         share = (lambda n: f"{n / self.dice:.3f}") if self.dice else (lambda n: "-")
@@ -54,9 +66,13 @@ class Tally:
                 f"{share(self.sure_right)} |")
 
 
+def _cuts(edges: Iterable[float]) -> list[float]:
+    return sorted({*edges, SMALL_DICE_PX})
+
+
 def bucket_names(edges: Iterable[float] = EDGES) -> list[str]:
     """The buckets' names in order, from the edges and ``SMALL_DICE_PX``."""
-    cuts = sorted({*edges, SMALL_DICE_PX})
+    cuts = _cuts(edges)
     lows = [0.0, *cuts[:-1]]
     return [f"{lo:.0f}-{hi:.0f} px" for lo, hi in zip(lows, cuts, strict=True)] + \
         [f"{cuts[-1]:.0f}+ px"]
@@ -66,8 +82,7 @@ def bucket_of(face: float | None, edges: Iterable[float] = EDGES) -> str:
     """The bucket of a frame whose dice have this median working face (``None``: no dice)."""
     if face is None:
         return NONE_FOUND
-    cuts = sorted({*edges, SMALL_DICE_PX})
-    return bucket_names(edges)[sum(1 for c in cuts if face >= c)]
+    return bucket_names(edges)[sum(1 for c in _cuts(edges) if face >= c)]
 
 
 def scored(reading: Reading, values: list[int], pairs: dict[int, int]) -> tuple[int, int]:
@@ -78,9 +93,8 @@ def scored(reading: Reading, values: list[int], pairs: dict[int, int]) -> tuple[
     return len(right), sure
 
 
-def photo_frames(manifest: Path, params: ReaderParams) -> Iterator[tuple[str, float | None,
-                                                                         int, int, int]]:
-    """(source, working face, labelled, right, sure right) of each fully boxed table photo."""
+def photo_frames(manifest: Path, params: ReaderParams) -> Iterator[FrameScore]:
+    """The score of each fully boxed table photo of a manifest."""
     root, entries = load_manifest(manifest)
     for entry in entries:
         if entry.subset != "table" or not entry.dice or any(d.box is None for d in entry.dice):
@@ -91,11 +105,10 @@ def photo_frames(manifest: Path, params: ReaderParams) -> Iterator[tuple[str, fl
         pairs = dict(matched_pairs(entry.dice, predicted))
         right, sure = scored(reading, [d.value for d in entry.dice], pairs)
         face = working_face(image.shape[0], image.shape[1], reading, params)
-        yield entry.source, face, len(entry.dice), right, sure
+        yield FrameScore(entry.source, face, len(entry.dice), right, sure)
 
 
-def render_frames(count: int, cache: Path, params: ReaderParams) -> Iterator[tuple[
-        str, float | None, int, int, int]]:
+def render_frames(count: int, cache: Path, params: ReaderParams) -> Iterator[FrameScore]:
     """The same for unseen renders (their fully visible, flat-lying dice)."""
     for index in range(FIRST_UNSEEN, FIRST_UNSEEN + count):
         image, truth = cached_render(cache, index)
@@ -107,7 +120,7 @@ def render_frames(count: int, cache: Path, params: ReaderParams) -> Iterator[tup
         right, sure = scored(reading, [d["value"] for d in readable],
                              nearest_pairs(readable, reading))
         face = working_face(image.shape[0], image.shape[1], reading, params)
-        yield "renders", face, len(readable), right, sure
+        yield FrameScore("renders", face, len(readable), right, sure)
 
 
 def main() -> None:
@@ -117,7 +130,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path(".cache/category_renders"))
     args = ap.parse_args()
     params = ReaderParams()
-    frames: list[tuple[str, float | None, int, int, int]] = []
+    frames: list[FrameScore] = []
     if args.manifest is not None:
         frames += photo_frames(args.manifest, params)
     if args.renders:
@@ -126,15 +139,13 @@ def main() -> None:
           f"(under {SMALL_DICE_PX:.0f} px the calibration page calls the dice small)\n")
     print("| frames of | bucket | frames | dice | read right | sure and right |")
     print("|---|---|---|---|---|---|")
-    for source in sorted({f[0] for f in frames}):
-        mine = [f for f in frames if f[0] == source]
+    for source in sorted({f.source for f in frames}):
         split = {"small": Tally(), "not small": Tally()}
         buckets = {name: Tally() for name in [*bucket_names(), NONE_FOUND]}
-        for _, face, labelled, right, sure in mine:
-            buckets[bucket_of(face)].add(labelled, right, sure)
-            if face is not None:
-                split["small" if face < SMALL_DICE_PX else "not small"].add(
-                    labelled, right, sure)
+        for frame in (f for f in frames if f.source == source):
+            buckets[bucket_of(frame.face)].add(frame)
+            if frame.face is not None:
+                split["small" if frame.face < SMALL_DICE_PX else "not small"].add(frame)
         for name, tally in [*buckets.items(), *split.items()]:
             if tally.frames:
                 print(f"| {source} " + tally.row(name))

@@ -6,7 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.bench_dice_size import NONE_FOUND, Tally, bucket_names, bucket_of, photo_frames, scored
+from tools.bench_dice_size import (
+    NONE_FOUND,
+    FrameScore,
+    Tally,
+    bucket_names,
+    bucket_of,
+    photo_frames,
+    scored,
+)
 from vision import Die, ReaderParams, Reading
 from vision.dice.detected import square_outline
 from vision.frame_check import SMALL_DICE_PX
@@ -34,8 +42,8 @@ def test_dice_are_scored_right_and_sure_by_their_pairs() -> None:
     assert scored(reading, [3, 5, 6], {0: 0, 1: 1, 2: 2}) == (2, 1)
     assert scored(reading, [3, 5, 6], {}) == (0, 0)
     tally = Tally()
-    tally.add(3, 2, 1)
-    tally.add(1, 1, 1)
+    tally.add(FrameScore("x", 12.0, 3, 2, 1))
+    tally.add(FrameScore("x", 30.0, 1, 1, 1))
     assert tally.row("x") == "| x | 2 | 4 | 0.750 | 0.500 |"
     assert Tally().row("y") == "| y | 0 | 0 | - | - |"
 
@@ -56,7 +64,7 @@ def test_a_photo_manifest_is_read_and_measured_at_the_working_size(tmp_path: Pat
     frames = list(photo_frames(manifest, ReaderParams()))
     assert len(frames) == 1
     source, face, labelled, right, sure = frames[0]
-    assert source == "renders" and labelled == len(truth["dice"])
+    assert source == "renders" and labelled == len(truth["dice"]) == frames[0].labelled
     # dice of about 16 px, read as faces of about 20 px, in a 640-px frame read at 320 px
     assert face is not None and 8.0 < face < SMALL_DICE_PX
     assert 0.6 * labelled <= right <= labelled and sure <= right
