@@ -60,10 +60,13 @@ class Tally:
         self.right += frame.right
         self.sure_right += frame.sure_right
 
+    def share(self, count: int) -> str:
+        """``count`` as a share of the bucket's dice ("-" for a bucket without dice)."""
+        return f"{count / self.dice:.3f}" if self.dice else "-"
+
     def row(self, name: str) -> str:
-        share = (lambda n: f"{n / self.dice:.3f}") if self.dice else (lambda n: "-")
-        return (f"| {name} | {self.frames} | {self.dice} | {share(self.right)} | "
-                f"{share(self.sure_right)} |")
+        return (f"| {name} | {self.frames} | {self.dice} | {self.share(self.right)} | "
+                f"{self.share(self.sure_right)} |")
 
 
 def _cuts(edges: Iterable[float]) -> list[float]:
