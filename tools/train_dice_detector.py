@@ -7,7 +7,10 @@ OpenCV). Seeded; run from the repository root:
     .venv/bin/python -m tools.train_dice_detector ../shared/datasets/manifest.json \
         --renders .cache/detector_renders/manifest.json
 
-(docs/vision_detector.md gives the recipe of the committed model, about an hour on 2 cores.)
+(docs/vision_detector.md gives the recipe of the committed model: since session 18 a long
+run on a GPU, ``--device cuda --workers 7 --batch 64 --steps 24000 --stop-after 20000``, its
+batches made in worker processes; the defaults still train the model before it, about an hour
+on 2 cores.)
 
 Training photos: the shared photos except the held-out list the value classifier already
 keeps (``vision/models/dice_value_holdout.json``, 20% of each source), read in place and never
@@ -354,8 +357,21 @@ def batch(
     real_degrade: float = REAL_DEGRADE, impulse: float = 0.0, value_reach: float = 0.0,
     real_recolour: float = 1.0, at_reading_scale: float = 0.0,
 ) -> tuple[Any, ...]:
+    """One training batch as tensors: the normalised windows, then the five target maps."""
     import torch
 
+    windows, *maps = batch_arrays(samples, picks, rng, real_degrade, impulse, value_reach,
+                                  real_recolour, at_reading_scale)
+    return (torch.from_numpy(normalise(windows)), *(torch.from_numpy(m) for m in maps))
+
+
+def batch_arrays(
+    samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator,
+    real_degrade: float = REAL_DEGRADE, impulse: float = 0.0, value_reach: float = 0.0,
+    real_recolour: float = 1.0, at_reading_scale: float = 0.0,
+) -> tuple[NDArray[Any], ...]:
+    """:func:`batch` as numpy arrays, the windows as they are (n, H, W, 3 uint8: a quarter of
+    the bytes a worker process hands back)."""
     windows, maps = [], []
     for k in picks:
         sample = samples[int(k)]
@@ -366,8 +382,45 @@ def batch(
                                        at_reading_scale)
         windows.append(window)
         maps.append(targets(dice, value_reach))
-    x = torch.from_numpy(normalise(np.stack(windows)))
-    return (x, *(torch.from_numpy(np.stack([m[i] for m in maps])) for i in range(5)))
+    return (np.stack(windows), *(np.stack([m[i] for m in maps]) for i in range(5)))
+
+
+def normalise_on_device(windows: Any) -> Any:
+    """:func:`vision.detector.normalise` in PyTorch, on the device the tensor lies on
+    ((n, H, W, 3) uint8 in, (n, 3, H, W) float out, the same values to float rounding)."""
+    x = windows.permute(0, 3, 1, 2).float()
+    mean = x.mean(dim=(2, 3), keepdim=True)
+    spread = x.var(dim=(2, 3), unbiased=False).mean(dim=1).sqrt() / 255.0
+    gain = 1.0 / (255.0 * spread.clamp(min=0.02))
+    return (x - mean) * gain[:, None, None, None]
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """What every batch of a run is drawn from, for batches made in worker processes."""
+
+    pool: list[Sample]
+    probs: NDArray[np.float64]
+    size: int
+    seed: int
+    options: tuple[float, float, float, float, float]  # batch_arrays' keyword options
+
+
+_PLAN: BatchPlan | None = None  # a worker's copy of the plan (inherited at fork)
+
+
+def _set_plan(plan: BatchPlan | None) -> None:
+    global _PLAN
+    _PLAN = plan
+
+
+def planned_batch(step: int) -> tuple[NDArray[Any], ...]:
+    """Batch number ``step`` of the worker's plan, drawn from its own seed (the seed and the
+    step), so that a run gives the same batches whatever the number of workers."""
+    assert _PLAN is not None
+    rng = np.random.default_rng([_PLAN.seed, step])
+    picks = rng.choice(len(_PLAN.pool), size=_PLAN.size, p=_PLAN.probs)
+    return batch_arrays(_PLAN.pool, picks, rng, *_PLAN.options)
 
 
 def main() -> None:
@@ -410,6 +463,18 @@ def main() -> None:
     ap.add_argument("--at-reading-scale", type=float, default=0.0,
                     help="share of the jittered windows read exactly at the working scale or "
                          "twice it, the scales the reader reads at (session 17 experiment)")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="make the batches in this many processes, each batch from its own "
+                    "seed (0: in the training process, one stream, as the shipped model was)")
+    ap.add_argument("--device", default="cpu", help="where the network trains (cpu, cuda)")
+    ap.add_argument("--lr", type=float, default=2e-3, help="the one-cycle schedule's peak")
+    ap.add_argument("--state", type=Path, default=None,
+                    help="also save the network's weights here (PyTorch) at each export")
+    ap.add_argument("--stop-after", type=int, default=None, metavar="STEPS",
+                    help="end after this many steps, the schedule still set by --steps (the "
+                    "session-18 model is the step-20,000 export of a 24,000-step run)")
+    ap.add_argument("--export-every", type=int, default=500, metavar="STEPS",
+                    help="how often the network so far is written out")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
@@ -428,8 +493,9 @@ def main() -> None:
           f"({time.time() - t0:.0f}s)", flush=True)
 
     net = build_net(tuple(args.deep_widths), tuple(args.shallow_widths), args.antialias)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=args.steps,
+    net.to(args.device)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps,
                                                 pct_start=0.1)
     pool = real + renders
     real_weights = np.array([source_weights.get(s.source, 1.0) for s in real])
@@ -437,14 +503,32 @@ def main() -> None:
     p_render = (1 - args.real_share) / max(len(renders), 1) if renders else 0.0
     probs = np.concatenate([real_probs, [p_render] * len(renders)])
     probs /= probs.sum()
+    last = min(args.steps, args.stop_after or args.steps)
+    options = (args.real_degrade, args.impulse, args.value_reach, args.real_recolour,
+               args.at_reading_scale)
+    if args.workers > 0:
+        import multiprocessing
+
+        _set_plan(BatchPlan(pool, probs, args.batch, args.seed, options))
+        workers = multiprocessing.get_context("fork").Pool(args.workers)
+        batches = workers.imap(planned_batch, range(1, last + 1), chunksize=2)
+    else:
+        def in_process() -> Any:
+            while True:
+                picks = rng.choice(len(pool), size=args.batch, p=probs)
+                yield batch_arrays(pool, picks, rng, *options)
+
+        batches = in_process()
     running = 0.0
-    for step in range(1, args.steps + 1):
+    for step in range(1, last + 1):
         net.train()
-        picks = rng.choice(len(pool), size=args.batch, p=probs)
-        x, heat, weight, value_label, size, size_mask = batch(pool, picks, rng, args.real_degrade,
-                                                             args.impulse, args.value_reach,
-                                                             args.real_recolour,
-                                                             args.at_reading_scale)
+        windows, *maps = next(batches)
+        if args.workers > 0:
+            x = normalise_on_device(torch.from_numpy(windows).to(args.device))
+        else:
+            x = torch.from_numpy(normalise(windows))  # the shipped model's exact input
+        heat, weight, value_label, size, size_mask = (
+            torch.from_numpy(m).to(args.device) for m in maps)
         out = net(x)
         loss = focal_loss(out[:, 0], heat, weight)
         value_loss = torch.nn.functional.cross_entropy(out[:, 1:7], value_label, ignore_index=-1)
@@ -461,21 +545,26 @@ def main() -> None:
             print(f"step {step}: loss {running:.3f} (heat {loss.item():.3f} value "
                   f"{value_loss.item():.3f} size {size_loss.item():.3f}) "
                   f"{time.time() - t0:.0f}s", flush=True)
-        if step % 500 == 0 or step == args.steps:
-            export(net, args.out)
+        if step % args.export_every == 0 or step == last:
+            export(net, args.out, args.state)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
 
 
-def export(net: Any, path: Path) -> None:
+def export(net: Any, path: Path, state: Path | None = None) -> None:
+    """Write the network as ONNX (exported from a CPU copy) and, if asked, its weights."""
+    import copy
+
     import torch
 
-    net.eval()
+    if state is not None:
+        state.parent.mkdir(parents=True, exist_ok=True)
+        torch.save(net.state_dict(), state)
+    cpu = copy.deepcopy(net).cpu().eval()
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, (torch.zeros(1, 3, SIDE, SIDE),), str(path), input_names=["image"],
+    torch.onnx.export(cpu, (torch.zeros(1, 3, SIDE, SIDE),), str(path), input_names=["image"],
                       output_names=["maps"], opset_version=17,
                       dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "mh", 3: "mw"}},
                       dynamo=False)
-    net.train()
 
 
 if __name__ == "__main__":
