@@ -17,6 +17,10 @@ class ReaderParams:
     Attributes:
         min_confidence: dice read with a confidence (0..1) below this are reported as
             uncertain (``Reading.uncertain``); callers must not adjudicate on them.
+        min_value_odds: (learned method) a die whose value the two looks, pooled, give
+            less than these odds (0..1) is reported as uncertain, however sure its presence:
+            a value favoured at 0.6-0.7 was wrong several times as often as the sure dice
+            around it (BENCHMARKS.md, "Long-trained detector"). 0 turns it off.
         work_max_side: frames whose longer side exceeds this many pixels are downscaled to it
             before reading (speed); coordinates are always reported in the original frame.
         pip_diameter_px: expected pip diameter in frame pixels; ``None`` estimates it from
@@ -80,6 +84,7 @@ class ReaderParams:
     """
 
     min_confidence: float = 0.6
+    min_value_odds: float = 0.7
     work_max_side: int = 1280
     pip_diameter_px: float | None = None
     pip_size_tolerance: float = 1.8
@@ -107,6 +112,8 @@ class ReaderParams:
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_confidence <= 1.0:
             raise ValueError(f"min_confidence must be in 0..1, got {self.min_confidence}")
+        if not 0.0 <= self.min_value_odds <= 1.0:
+            raise ValueError(f"min_value_odds must be in 0..1, got {self.min_value_odds}")
         if self.work_max_side < 64:
             raise ValueError(f"work_max_side must be at least 64 px, got {self.work_max_side}")
         if self.pip_diameter_px is not None and self.pip_diameter_px <= 0:

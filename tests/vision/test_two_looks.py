@@ -56,6 +56,34 @@ def test_agreeing_sure_looks_make_a_sure_die() -> None:
     assert die is not None and die.value == 6 and die.confidence >= params.min_confidence
 
 
+def _agreeing_die(detector: float, classifier: float, params: ReaderParams) -> float:
+    """The confidence of a strong proposal both looks read as a 6, at these odds."""
+    proposal = Candidate(100.0, 80.0, 30.0, 0.95, odds(f6=detector).astype(np.float32))
+    second = np.concatenate([[0.01], odds(f6=classifier) * 0.99]).astype(np.float32)
+    die = _die(proposal, second, params)
+    assert die is not None and die.value == 6
+    return die.confidence
+
+
+def test_agreeing_looks_lukewarm_about_the_value_leave_the_die_unsure() -> None:
+    # pooled odds of about 0.65: both looks favour the 6, neither is sure of it
+    params = ReaderParams()
+    assert _agreeing_die(0.6, 0.7, params) < params.min_confidence
+    # the same die with the bar off is sure: the bar, not presence, made the doubt
+    unbarred = ReaderParams(min_value_odds=0.0)
+    assert _agreeing_die(0.6, 0.7, unbarred) >= unbarred.min_confidence
+
+
+def test_agreeing_looks_at_the_bar_make_a_sure_die() -> None:
+    params = ReaderParams()
+    assert _agreeing_die(0.75, 0.8, params) >= params.min_confidence
+
+
+def test_min_value_odds_must_be_a_probability() -> None:
+    with pytest.raises(ValueError, match="min_value_odds"):
+        ReaderParams(min_value_odds=1.5)
+
+
 def by_net(*favourites: tuple[int, float]) -> np.ndarray:
     """Each classifier network's (7,) probabilities: "not a die" 0.01, then faces 1..6 with
     ``face`` at ``prob``."""

@@ -310,7 +310,8 @@ def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
     (networks, 7). Where the detector's and the classifier's favourite values differ, the
     die is reported below the reading's threshold (:func:`value_verdict`) unless each of
     the classifier's networks names the classifier's value on its own
-    (:func:`classifiers_overrule`): two looks must agree before a die is adjudicated on.
+    (:func:`classifiers_overrule`): two looks must agree before a die is adjudicated on,
+    and their pooled odds for the value must reach ``params.min_value_odds``.
     """
     sure = presence(c.score, params)
     not_a_die = float(second[NOT_A_DIE])
@@ -321,7 +322,7 @@ def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
         value = int(second[1:].argmax()) + 1
         odds, agree = float(second[value]), True
     confidence = min(sure, odds, 1.0 - not_a_die)
-    if not agree:
+    if not agree or odds < params.min_value_odds:
         confidence = min(confidence, params.min_confidence * 0.9)
     return Die(value=value, x=c.x, y=c.y, confidence=float(np.clip(confidence, 0.0, 1.0)),
                outline=square_outline(c.x, c.y, c.size))
