@@ -150,8 +150,9 @@ def test_calibration_says_when_the_dice_are_too_small(phone: Any, screenshot_dir
     phone.goto("/calibration")
     phone.set_input_files("#upload", str(tiny))  # rendered dice of about 16 px, 640x480
     advice = phone.locator("#picture-advice li[data-kind=small_dice]")
-    expect(advice).to_contain_text("The dice are small in the picture (about 20 px across in "
-                                   "this 640×480 picture)")
+    # the size is the reader's estimate (the detector's size map): 20-22 px for these dice
+    expect(advice).to_contain_text(re.compile(
+        r"The dice are small in the picture \(about 2[0-4] px across in this 640×480 picture\)"))
     expect(advice).to_contain_text("Move the camera closer to the table")
     phone.screenshot(path=str(screenshot_dir / "calibration-small-dice.png"), full_page=True)
 

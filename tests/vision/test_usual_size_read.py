@@ -51,17 +51,16 @@ def working_sides(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_an_enlarged_frame_reads_as_the_frame_itself() -> None:
-    """A printed board enlarged four times: read at the larger working size the detector
-    takes a piece of the board for one more die; read again at the usual size every die is
-    right and nothing more is reported, as in the frame as rendered. (The verifier's check
-    of doubted dice, which also drops that piece, is off here: this is the second read's
-    doing.)"""
+    """A printed board enlarged four times, read again at the usual size: every die is
+    right and nothing more is reported, as in the frame as rendered. (Until session 18 the
+    detector, read at the larger working size, took a piece of this board for one more die;
+    the long-trained one does not, on any committed render. What the second read is for, on
+    real photos, is held by the enlarged-webcam floors of tests/vision/test_dataset_floors.py:
+    held out, precision 0.985 with it, 0.917 without.)"""
     image, truth = rendered("tables/board")
     big, dice = enlarged(image, truth, 4)
     as_rendered = read_dice(image, USUAL)
-    larger = read_dice(big, replace(OFF, verifier_drop_odds=0))
     again = read_dice(big, replace(USUAL, verifier_drop_odds=0))
-    assert len(larger.dice) > len(dice), "the scene is no longer a test of it"
     assert right_dice(again, dice) == len(dice) == len(again.dice)
     assert sorted(d.value for d in again.dice) == sorted(d.value for d in as_rendered.dice)
     assert read_dice(big, USUAL) == again

@@ -7,6 +7,7 @@ tables); how much it adds on unseen real photos is held by tests/vision/test_dat
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -59,22 +60,29 @@ def test_no_faint_die_is_reported_on_an_empty_table() -> None:
         assert reading.dice == (), table
 
 
-def test_the_green_die_half_hidden_on_green_felt_is_found_for_review() -> None:
-    # too faint for the detector alone (tests/vision/test_detector.py marks it a known miss)
-    image, truth = rendered("tables/felt")
+def test_tiny_dice_on_a_printed_board_seen_only_faintly_are_found_for_review() -> None:
+    # too faint for the detector alone: 12-px dice on a board (until session 18's detector,
+    # a green die half hidden on green felt was the case). The closer look, which also finds
+    # them, is off here: this is the verifier's doing.
+    image, truth = rendered("sizes/tiny_board")
     plain = [d for d in truth["dice"] if not d["uncertain"] and d["visible"] >= 0.9]
+    without_closer = ReaderParams(closer_look_below=0)
 
-    def found(params: ReaderParams) -> list[bool]:
+    def found(params: ReaderParams) -> list[Any]:
         reading = detected.read_detected(image, params)
-        return [any(np.hypot(d["x"] - e.x, d["y"] - e.y) < 0.5 * d["size_px"]
-                    and e.value == d["value"] for e in reading.dice) for d in plain]
+        return [next((e for e in reading.dice if np.hypot(d["x"] - e.x, d["y"] - e.y)
+                      < 0.5 * d["size_px"] and e.value == d["value"]), None) for d in plain]
 
-    assert not all(found(ReaderParams(detector_faint_score=0.4)))
-    assert all(found(ReaderParams()))
+    strong_only = found(replace(without_closer, detector_faint_score=0.4))
+    with_faint = found(without_closer)
+    assert sum(e is not None for e in with_faint) >= sum(e is not None for e in strong_only) + 2
+    added = [e for e, before in zip(with_faint, strong_only, strict=True)
+             if e is not None and before is None]
+    assert added and all(e.confidence < without_closer.min_confidence for e in added)
 
 
 def test_faint_proposals_come_on_top_of_the_strong_ones_unchanged() -> None:
-    image, _ = rendered("tables/board")
+    image, _ = rendered("sizes/tiny_board")
     strong = find_candidates(image, side=320, min_score=0.4)
     both = find_candidates(image, side=320, min_score=0.4, faint_score=0.1)
     assert [(c.x, c.y) for c in both if c.score >= 0.4] == [(c.x, c.y) for c in strong]
