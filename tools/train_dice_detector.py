@@ -352,26 +352,13 @@ def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
     return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1.0)
 
 
-def batch(
-    samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator,
-    real_degrade: float = REAL_DEGRADE, impulse: float = 0.0, value_reach: float = 0.0,
-    real_recolour: float = 1.0, at_reading_scale: float = 0.0,
-) -> tuple[Any, ...]:
-    """One training batch as tensors: the normalised windows, then the five target maps."""
-    import torch
-
-    windows, *maps = batch_arrays(samples, picks, rng, real_degrade, impulse, value_reach,
-                                  real_recolour, at_reading_scale)
-    return (torch.from_numpy(normalise(windows)), *(torch.from_numpy(m) for m in maps))
-
-
 def batch_arrays(
     samples: list[Sample], picks: NDArray[np.int64], rng: np.random.Generator,
     real_degrade: float = REAL_DEGRADE, impulse: float = 0.0, value_reach: float = 0.0,
     real_recolour: float = 1.0, at_reading_scale: float = 0.0,
 ) -> tuple[NDArray[Any], ...]:
-    """:func:`batch` as numpy arrays, the windows as they are (n, H, W, 3 uint8: a quarter of
-    the bytes a worker process hands back)."""
+    """One training batch: the windows as they are (n, H, W, 3 uint8: a quarter of the bytes
+    of normalised ones, for a worker process to hand back), then the five target maps."""
     windows, maps = [], []
     for k in picks:
         sample = samples[int(k)]
@@ -547,6 +534,8 @@ def main() -> None:
                   f"{time.time() - t0:.0f}s", flush=True)
         if step % args.export_every == 0 or step == last:
             export(net, args.out, args.state)
+    if args.workers > 0:
+        workers.terminate()
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
 
 
