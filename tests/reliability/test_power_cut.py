@@ -88,8 +88,11 @@ class Player:
         assert state["version"] > self.version, "versions must grow across restarts"
         flight = self.in_flight
         if self.setup is None:
-            assert state["game"] is None or (flight is not None and flight[0] == "game")
-            return
+            if state["game"] is None:
+                return
+            # the first game was set up before the plug was pulled, unacknowledged
+            assert flight is not None and flight[0] == "game", "a game nobody asked for"
+            self.setup, self.acked = dict(flight[1]), []
         assert export is not None and journal is not None
         if flight is not None and flight[0] == "game" and export["players"] == SETUP["players"] \
                 and export["actions"] == [] and self.acked:
