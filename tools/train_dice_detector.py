@@ -24,6 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,7 @@ from vision.detector import (
 )
 from vision.io import load_image
 from vision.learned import HOLDOUT_PATH  # one held-out list for every network
+from vision.onnx_net import LazyNet
 
 #: the working side the detector reads frames at (vision.params.ReaderParams.detector_side)
 SIDE = 320
@@ -340,6 +343,69 @@ def build_net(deep: tuple[int, int] = DEEP_WIDTHS,
     return Detector()
 
 
+def load_export(net: Any, path: Path) -> None:
+    """Start ``net`` from an ONNX export of the same network (``--init``), to train a shipped
+    model further without its PyTorch weights (session 19: the session-18 run ended at 8% of
+    its peak learning rate and only its ONNX export was kept).
+
+    The export folds each batch norm into the convolution before it, so every batch norm is
+    set to pass its input through (mean 0, variance 1 - eps, scale 1) with the folded bias as
+    its shift: in eval mode the network then computes exactly what the export does (checked
+    here by running the export as the reader does). Such a network must be trained with its
+    batch norms in eval mode (:func:`freeze_batch_norms`): their statistics were folded away."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    convs = [(n.input[1], n.input[2] if len(n.input) > 2 else None)
+             for n in model.graph.node if n.op_type == "Conv"]
+    named = {name.rsplit(".", 1)[0] for name in weights if not name.startswith("onnx::")}
+    folded = [pair for pair in convs if pair[0].startswith("onnx::")]
+    modules = list(net.named_modules())
+    pairs = [(m, modules[i + 1][1]) for i, (_, m) in enumerate(modules[:-1])
+             if isinstance(m, torch.nn.Conv2d) and isinstance(modules[i + 1][1],
+                                                               torch.nn.BatchNorm2d)]
+    if len(pairs) != len(folded):
+        raise ValueError(f"{path}: {len(folded)} folded convolutions, the network has "
+                         f"{len(pairs)} (another --deep-widths / --shallow-widths?)")
+    with torch.no_grad():
+        for (conv, norm), (w_name, b_name) in zip(pairs, folded, strict=True):
+            w = torch.from_numpy(weights[w_name].copy())
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: {w_name} is {tuple(w.shape)}, the network's "
+                                 f"convolution {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(weights[b_name].copy()) if b_name
+                            else torch.zeros_like(norm.bias))
+        by_name = dict(net.named_modules())
+        for name in named:
+            by_name[name].weight.copy_(torch.from_numpy(weights[f"{name}.weight"].copy()))
+            by_name[name].bias.copy_(torch.from_numpy(weights[f"{name}.bias"].copy()))
+    probe = np.random.default_rng(0).standard_normal((1, 3, SIDE, SIDE)).astype(np.float32)
+    expected = LazyNet(path, "die detector", "tools/train_dice_detector.py").run(probe)
+    net.eval()
+    with torch.no_grad():
+        got = net(torch.from_numpy(probe)).numpy()
+    gap = float(np.abs(got - expected).max())
+    if gap > 1e-3:
+        raise ValueError(f"{path}: the network started from it differs from it by {gap:.2g}")
+
+
+def freeze_batch_norms(net: Any) -> None:
+    """Put every batch norm in eval mode (its statistics fixed; its scale and shift still
+    learn), after ``net.train()``."""
+    import torch
+
+    for module in net.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.eval()
+
+
 def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
     """CenterNet's penalty-reduced focal loss over the presence heat map."""
     import torch
@@ -410,6 +476,20 @@ def planned_batch(step: int) -> tuple[NDArray[Any], ...]:
     return batch_arrays(_PLAN.pool, picks, rng, *_PLAN.options)
 
 
+def prefetched(workers: Any, steps: range, depth: int) -> Iterator[tuple[NDArray[Any], ...]]:
+    """The planned batches of ``steps`` made by a process pool, in order, with at most
+    ``depth`` of them made ahead. (``Pool.imap`` makes every batch ahead as fast as the
+    workers can: where the network trains slower than they draw, as on a CPU, the waiting
+    batches filled 24 GB within minutes and the run was killed.)"""
+    pending: deque[Any] = deque()
+    for step in steps:
+        pending.append(workers.apply_async(planned_batch, (step,)))
+        if len(pending) >= depth:
+            yield pending.popleft().get()
+    while pending:
+        yield pending.popleft().get()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("manifest", type=Path)
@@ -462,6 +542,10 @@ def main() -> None:
                     "session-18 model is the step-20,000 export of a 24,000-step run)")
     ap.add_argument("--export-every", type=int, default=500, metavar="STEPS",
                     help="how often the network so far is written out")
+    ap.add_argument("--init", type=Path, default=None, metavar="ONNX",
+                    help="start from this export of the same network (its batch norms then "
+                    "stay in eval mode) instead of random weights; with a low --lr, to train "
+                    "a shipped model further (session 19)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
@@ -480,6 +564,9 @@ def main() -> None:
           f"({time.time() - t0:.0f}s)", flush=True)
 
     net = build_net(tuple(args.deep_widths), tuple(args.shallow_widths), args.antialias)
+    if args.init is not None:
+        load_export(net, args.init)
+        print(f"started from {args.init}", flush=True)
     net.to(args.device)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps,
@@ -498,7 +585,7 @@ def main() -> None:
 
         _set_plan(BatchPlan(pool, probs, args.batch, args.seed, options))
         workers = multiprocessing.get_context("fork").Pool(args.workers)
-        batches = workers.imap(planned_batch, range(1, last + 1), chunksize=2)
+        batches = prefetched(workers, range(1, last + 1), depth=2 * args.workers + 2)
     else:
         def in_process() -> Any:
             while True:
@@ -509,6 +596,8 @@ def main() -> None:
     running = 0.0
     for step in range(1, last + 1):
         net.train()
+        if args.init is not None:
+            freeze_batch_norms(net)
         windows, *maps = next(batches)
         if args.workers > 0:
             x = normalise_on_device(torch.from_numpy(windows).to(args.device))

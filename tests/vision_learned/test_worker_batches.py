@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tools.train_dice_detector as training
-from tools.train_dice_detector import WINDOW, BatchPlan, Sample, planned_batch
+from tools.train_dice_detector import WINDOW, BatchPlan, Sample, planned_batch, prefetched
 
 
 def _sample(seed: int) -> Sample:
@@ -55,3 +55,45 @@ def test_worker_processes_give_the_batches_made_in_process(plan: BatchPlan) -> N
     for mine, theirs in zip(here, there, strict=True):
         for a, b in zip(mine, theirs, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+class _CountingPool:
+    """A stand-in for a process pool that runs each job at once and remembers how many
+    results were asked for but not yet taken."""
+
+    def __init__(self) -> None:
+        self.made = 0
+        self.taken = 0
+        self.most_waiting = 0
+
+    def apply_async(self, fn: object, args: tuple[int]) -> _CountingPool._Result:
+        self.made += 1
+        self.most_waiting = max(self.most_waiting, self.made - self.taken)
+        return _CountingPool._Result(self, planned_batch(*args))
+
+    class _Result:
+        def __init__(self, pool: _CountingPool, value: tuple[np.ndarray, ...]) -> None:
+            self.pool, self.value = pool, value
+
+        def get(self) -> tuple[np.ndarray, ...]:
+            self.pool.taken += 1
+            return self.value
+
+
+def test_prefetched_batches_come_in_step_order_with_few_made_ahead(plan: BatchPlan) -> None:
+    pool = _CountingPool()
+    got = []
+    for batch in prefetched(pool, range(1, 8), depth=3):
+        got.append(batch)
+        assert pool.made - pool.taken <= 3  # never more than depth waiting
+    assert pool.most_waiting == 3 and len(got) == 7
+    for step, batch in zip(range(1, 8), got, strict=True):
+        for a, b in zip(planned_batch(step), batch, strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_prefetched_runs_in_a_real_process_pool(plan: BatchPlan) -> None:
+    with multiprocessing.get_context("fork").Pool(2) as workers:
+        there = list(prefetched(workers, range(1, 5), depth=2))
+    for step, batch in zip(range(1, 5), there, strict=True):
+        np.testing.assert_array_equal(planned_batch(step)[0], batch[0])
