@@ -358,11 +358,14 @@ def load_export(net: Any, path: Path) -> None:
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
+               for t in model.graph.initializer}
     convs = [(n.input[1], n.input[2] if len(n.input) > 2 else None)
              for n in model.graph.node if n.op_type == "Conv"]
-    named = {name.rsplit(".", 1)[0] for name in weights if not name.startswith("onnx::")}
+    # the exporter names a convolution's weights after its module unless it folded a batch
+    # norm into them (then they are "onnx::Conv_N", in the graph's order)
     folded = [pair for pair in convs if pair[0].startswith("onnx::")]
+    named = [w_name.rsplit(".", 1)[0] for w_name, _ in convs if not w_name.startswith("onnx::")]
     modules = list(net.named_modules())
     pairs = [(m, modules[i + 1][1]) for i, (_, m) in enumerate(modules[:-1])
              if isinstance(m, torch.nn.Conv2d) and isinstance(modules[i + 1][1],
@@ -372,7 +375,7 @@ def load_export(net: Any, path: Path) -> None:
                          f"{len(pairs)} (another --deep-widths / --shallow-widths?)")
     with torch.no_grad():
         for (conv, norm), (w_name, b_name) in zip(pairs, folded, strict=True):
-            w = torch.from_numpy(weights[w_name].copy())
+            w = weights[w_name]
             if tuple(w.shape) != tuple(conv.weight.shape):
                 raise ValueError(f"{path}: {w_name} is {tuple(w.shape)}, the network's "
                                  f"convolution {tuple(conv.weight.shape)}")
@@ -380,12 +383,11 @@ def load_export(net: Any, path: Path) -> None:
             norm.running_mean.zero_()
             norm.running_var.fill_(1.0 - norm.eps)
             norm.weight.fill_(1.0)
-            norm.bias.copy_(torch.from_numpy(weights[b_name].copy()) if b_name
-                            else torch.zeros_like(norm.bias))
+            norm.bias.copy_(weights[b_name] if b_name else torch.zeros_like(norm.bias))
         by_name = dict(net.named_modules())
         for name in named:
-            by_name[name].weight.copy_(torch.from_numpy(weights[f"{name}.weight"].copy()))
-            by_name[name].bias.copy_(torch.from_numpy(weights[f"{name}.bias"].copy()))
+            by_name[name].weight.copy_(weights[f"{name}.weight"])
+            by_name[name].bias.copy_(weights[f"{name}.bias"])
     probe = np.random.default_rng(0).standard_normal((1, 3, SIDE, SIDE)).astype(np.float32)
     expected = LazyNet(path, "die detector", "tools/train_dice_detector.py").run(probe)
     net.eval()
