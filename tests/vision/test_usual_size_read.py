@@ -125,3 +125,35 @@ def test_the_setting_is_a_profile_setting() -> None:
     assert ReaderParams.from_dict({"reread_big_dice": False}).reread_big_dice is False
     with pytest.raises(ValueError, match="reread_big_dice must be true or false"):
         ReaderParams.from_dict({"reread_big_dice": "yes"})
+
+
+@pytest.mark.parametrize("smeared", [True, False])
+def test_a_small_sure_die_the_smear_check_doubts_does_not_hold_the_larger_size(
+        smeared: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second read is decided on the dice the reading will report as sure, after the
+    smear check (session 20: a pip of an enlarged webcam photo's 6, read as a sure die and
+    then doubted as smeared, kept the frame at the larger size and its seven false dice).
+    A small sure die the smear check leaves alone still holds it."""
+    import vision.smear
+
+    image, truth = rendered("tables/board")
+    big, _ = enlarged(image, truth, 4)
+    real = detected._read
+    reads: list[Reading] = []
+
+    def with_a_small_sure_die(frame: np.ndarray, params: ReaderParams) -> Reading:
+        reading = real(frame, params)
+        if not reads:  # the first read: one more die, sure and a pip's size
+            die = reading.dice[0]
+            small = replace(die, x=5.0, y=5.0, confidence=0.95, outline=die.outline * 0.1)
+            reading = replace(reading, dice=(*reading.dice, small))
+        reads.append(reading)
+        return reading
+
+    real_smeared = vision.smear.is_smeared
+    monkeypatch.setattr(detected, "_read", with_a_small_sure_die)
+    monkeypatch.setattr(vision.smear, "is_smeared", lambda frame, die, balance: (
+        smeared and (die.x, die.y) == (5.0, 5.0)) or (
+        (die.x, die.y) != (5.0, 5.0) and real_smeared(frame, die, balance)))
+    read_dice(big, USUAL)
+    assert len(reads) == (2 if smeared else 1)
