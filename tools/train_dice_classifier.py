@@ -3,14 +3,16 @@
 Dev-time only (needs PyTorch: ``.venv/bin/pip install torch==2.13.0``; the runtime needs only
 OpenCV). Seeded and reproducible:
 
-    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json --upright
+    .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json --upright \
+        --detector-crops
     .venv/bin/python -m tools.train_dice_classifier ../shared/datasets/manifest.json --upright \
         --renders .cache/renders_a/manifest.json --renders .cache/renders_b/manifest.json \
         --out vision/models/dice_value_renders.onnx
 
 (the first makes ``dice_value.onnx``, the second ``dice_value_renders.onnx``: the reader pools
 both, see docs/vision_learned.md; without ``--upright``, the looks of sessions 4-12, turned all
-the way round).
+the way round; ``--detector-crops`` cuts each photo's dice where the shipped detector proposes
+them as well, so the first is remade only with the detector it was trained beside).
 
 Training crops come from the manifest's labelled boxes (the photos are read in place, never
 copied), plus drawn synthetic dice, plus "not a die" crops from the same photos away from every
@@ -125,7 +127,7 @@ def detector_patches(image: NDArray[np.uint8], grey: NDArray[np.uint8],
     """Each labelled die of a photo cut where the shipped detector's proposal for it lies,
     at the size it gives (matched by the bench's rule): the crop the reader shows the
     classifier, which on oblique phone dice sits lower and larger than the labelled box's
-    (session 17 experiment)."""
+    (tried in session 17; the photos network has been trained with them since session 20)."""
     params = ReaderParams()
     found = find_candidates(image, side=params.detector_side,
                             min_score=params.detector_min_score,
@@ -353,8 +355,9 @@ def main() -> None:
                     help="share of training views smeared by a straight motion blur (session "
                     "13; 0 draws exactly as before)")
     ap.add_argument("--detector-crops", action="store_true",
-                    help="also train on each labelled die cut where the detector proposes it "
-                    "(session 17 experiment)")
+                    help="also train on each labelled die cut where the shipped detector "
+                    "proposes it, at the size it gives (the photos network's recipe since "
+                    "session 20)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import read_dice
 from vision.reveal import capture_reveal, wait_for_still
 from vision.stillness import StillnessParams
 from vision.types import Die, Reading
@@ -177,5 +178,21 @@ def test_real_reader_never_passes_a_wrong_reading(name: str) -> None:
     )
     if not result.needs_review:
         assert result.values() == truth_by_seat(truth, "zone")
-    if name in ("count_mismatch", "uncertain"):
-        assert result.needs_review  # these scenes can never be adjudicated unseen
+    if name == "count_mismatch":
+        assert result.needs_review  # a die is missing: this scene can never be adjudicated unseen
+
+
+def test_real_reader_reads_the_cocked_die_by_its_face_most_up() -> None:
+    """The reader has no notion of a cocked die: it reads the face most up. The ``uncertain``
+    scene's cocked die (tilted 28 degrees against a neighbour, which the renderer marks
+    uncertain) is read as its true value, so where nothing else is in doubt the reveal is
+    applied as read. (Until session 20 a different die of the scene was doubted, which sent
+    the reveal to review and hid this; docs/vision_detector.md, "Known weak spots".)"""
+    image, truth = load_case("uncertain")
+    reading = read_dice(image)
+    cocked = [d for d in truth["dice"] if d.get("cocked")]
+    assert cocked, "the scene is no longer a test of it"
+    for die in cocked:
+        near = [p for p in reading.dice if abs(p.x - die["x"]) < 0.3 * die["size_px"]
+                and abs(p.y - die["y"]) < 0.3 * die["size_px"]]
+        assert [p.value for p in near] == [die["value"]], die

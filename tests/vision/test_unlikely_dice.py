@@ -34,7 +34,7 @@ def verifier_saying(odds: float, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_doubted_dice_the_verifier_calls_none_are_dropped_and_sure_ones_kept(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    image, _ = rendered("reveal/uncertain")
+    image, _ = rendered("reveal/count_mismatch")
     before = read_dice(image, KEEP_ALL)
     doubted = before.uncertain
     assert doubted and len(doubted) < len(before.dice), "the scene is no longer a test of it"
@@ -47,7 +47,7 @@ def test_doubted_dice_the_verifier_calls_none_are_dropped_and_sure_ones_kept(
 
 def test_doubted_dice_the_verifier_may_take_for_dice_are_kept(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    image, _ = rendered("reveal/uncertain")
+    image, _ = rendered("reveal/count_mismatch")
     before = read_dice(image, KEEP_ALL)
     verifier_saying(ReaderParams().verifier_drop_odds, monkeypatch)  # not under the bar
     assert read_dice(image, ReaderParams()) == before
