@@ -8,6 +8,7 @@ photos"); here the rule is checked on the project's committed renders.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -98,23 +99,35 @@ def test_frames_read_at_the_usual_size_already_are_read_once(
     assert read_dice(image, USUAL) == read_dice(image, OFF)
 
 
+def altered_reads(monkeypatch: pytest.MonkeyPatch,
+                  alter: Callable[[Reading, int], Reading]) -> list[Reading]:
+    """From now on each read of the frame (``detected._read``) is passed through
+    ``alter(reading, how many reads came before)``; returns the reads as altered, in order."""
+    real = detected._read
+    reads: list[Reading] = []
+
+    def altered(frame: np.ndarray, params: ReaderParams) -> Reading:
+        reads.append(alter(real(frame, params), len(reads)))
+        return reads[-1]
+
+    monkeypatch.setattr(detected, "_read", altered)
+    return reads
+
+
 def test_the_first_read_stands_where_the_second_loses_a_sure_die(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Never trade a die read as sure for a read that does not see it."""
     image, truth = rendered("tables/board")
     big, _ = enlarged(image, truth, 4)
-    real = detected._read
-    reads: list[Reading] = []
 
-    def losing(frame: np.ndarray, params: ReaderParams) -> Reading:
-        reading = real(frame, params)
-        if reads:  # the second read: drop its first sure die
-            sure = next(d for d in reading.dice if d.confidence >= reading.min_confidence)
-            reading = replace(reading, dice=tuple(d for d in reading.dice if d is not sure))
-        reads.append(reading)
-        return reading
+    def losing(reading: Reading, before: int) -> Reading:
+        if not before:
+            return reading
+        # the second read: drop its first sure die
+        sure = next(d for d in reading.dice if d.confidence >= reading.min_confidence)
+        return replace(reading, dice=tuple(d for d in reading.dice if d is not sure))
 
-    monkeypatch.setattr(detected, "_read", losing)
+    reads = altered_reads(monkeypatch, losing)
     result = read_dice(big, USUAL)
     assert len(reads) == 2
     assert result == reads[0]
@@ -138,20 +151,17 @@ def test_a_small_sure_die_the_smear_check_doubts_does_not_hold_the_larger_size(
 
     image, truth = rendered("tables/board")
     big, _ = enlarged(image, truth, 4)
-    real = detected._read
-    reads: list[Reading] = []
 
-    def with_a_small_sure_die(frame: np.ndarray, params: ReaderParams) -> Reading:
-        reading = real(frame, params)
-        if not reads:  # the first read: one more die, sure and a pip's size
-            die = reading.dice[0]
-            small = replace(die, x=5.0, y=5.0, confidence=0.95, outline=die.outline * 0.1)
-            reading = replace(reading, dice=(*reading.dice, small))
-        reads.append(reading)
-        return reading
+    def with_a_small_sure_die(reading: Reading, before: int) -> Reading:
+        if before:
+            return reading
+        # the first read: one more die, sure and a pip's size
+        die = reading.dice[0]
+        small = replace(die, x=5.0, y=5.0, confidence=0.95, outline=die.outline * 0.1)
+        return replace(reading, dice=(*reading.dice, small))
 
+    reads = altered_reads(monkeypatch, with_a_small_sure_die)
     real_smeared = vision.smear.is_smeared
-    monkeypatch.setattr(detected, "_read", with_a_small_sure_die)
     monkeypatch.setattr(vision.smear, "is_smeared", lambda frame, die, balance: (
         smeared and (die.x, die.y) == (5.0, 5.0)) or (
         (die.x, die.y) != (5.0, 5.0) and real_smeared(frame, die, balance)))
