@@ -20,7 +20,9 @@ class ReaderParams:
         min_value_odds: (learned method) a die whose value the two looks, pooled, give
             less than these odds (0..1) is reported as uncertain, however sure its presence:
             a value favoured at 0.6-0.7 was wrong several times as often as the sure dice
-            around it (BENCHMARKS.md, "Long-trained detector"). 0 turns it off.
+            around it (BENCHMARKS.md, "Long-trained detector"); 0.8 since session 20's
+            classifier, which left 0.7-0.8 sure and wrong on the unseen renders (BENCHMARKS.md,
+            "The value odds bar raised to 0.8"). 0 turns it off.
         work_max_side: frames whose longer side exceeds this many pixels are downscaled to it
             before reading (speed); coordinates are always reported in the original frame.
         pip_diameter_px: expected pip diameter in frame pixels; ``None`` estimates it from
@@ -84,7 +86,7 @@ class ReaderParams:
     """
 
     min_confidence: float = 0.6
-    min_value_odds: float = 0.7
+    min_value_odds: float = 0.8
     work_max_side: int = 1280
     pip_diameter_px: float | None = None
     pip_size_tolerance: float = 1.8

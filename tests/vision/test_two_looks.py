@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -75,8 +77,12 @@ def test_agreeing_looks_lukewarm_about_the_value_leave_the_die_unsure() -> None:
 
 
 def test_agreeing_looks_at_the_bar_make_a_sure_die() -> None:
+    # pooled odds just over the bar (0.8 since session 20) make a sure die; at 0.7 they
+    # did (session 18's bar), and now go to review
     params = ReaderParams()
-    assert _agreeing_die(0.75, 0.8, params) >= params.min_confidence
+    assert _agreeing_die(0.85, 0.9, params) >= params.min_confidence
+    assert _agreeing_die(0.75, 0.8, params) < params.min_confidence
+    assert _agreeing_die(0.75, 0.8, replace(params, min_value_odds=0.7)) >= params.min_confidence
 
 
 def test_min_value_odds_must_be_a_probability() -> None:
