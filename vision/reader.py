@@ -33,10 +33,8 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
     if params.method == "learned":
         from vision.dice.detected import read_detected  # lazy: loads the networks on first use
 
-        reading = read_detected(image, params)
-    else:
-        reading = _read_classical(image, params)
-    return doubt_smeared(image, reading, params.min_gradient_balance)
+        return read_detected(image, params)  # smear-checked there, before its second read
+    return doubt_smeared(image, _read_classical(image, params), params.min_gradient_balance)
 
 
 def _read_classical(image: NDArray[np.uint8], params: ReaderParams) -> Reading:

@@ -131,13 +131,14 @@ def square_outline(x: float, y: float, size: float) -> NDArray[np.float64]:
 
 def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     """Every die in a BGR frame, by proposal (detector) and second look (classifier); faint
-    proposals also by the verifier; a big frame whose dice all look big read again at the
-    detector's usual size (:func:`_usual_size_read`)."""
-    reading = _read(image, params)
+    proposals also by the verifier; a sure die whose face is smeared along a line sent to
+    review (:func:`vision.smear.doubt_smeared`); a big frame whose dice all look big read
+    again at the detector's usual size (:func:`_usual_size_read`)."""
+    reading = doubt_smeared(image, _read(image, params), params.min_gradient_balance)
     if params.reread_big_dice:
         again = _usual_size_read(image, reading, params)
         if again is not None:
-            return again
+            return doubt_smeared(image, again, params.min_gradient_balance)
     return reading
 
 
@@ -164,12 +165,10 @@ def _usual_size_read(image: NDArray[np.uint8], first: Reading,
     side = working_side(h, w, params.detector_side, params.detector_max_side)
     if side <= params.detector_side:
         return None
-    # sure as the reading will be reported (vision.reader applies the smear check last): a
-    # pip or a speck of print that the smear check sends to review does not hold the frame
-    # at the larger size (session 20: one such pip, sure at 0.85, kept an enlarged webcam
-    # photo's seven false dice)
-    reported = doubt_smeared(image, first, params.min_gradient_balance)
-    sure = [d for d in reported.dice if d.confidence >= reported.min_confidence]
+    # ``first`` is smear-checked (read_detected): a pip or a speck of print the check sent
+    # to review does not hold the frame at the larger size (session 20: one such pip, sure
+    # at 0.85 before the check, kept an enlarged webcam photo's seven false dice)
+    sure = [d for d in first.dice if d.confidence >= first.min_confidence]
     scale = input_scale(h, w, side)
     if not sure or min(face_size(d) for d in sure) * scale < BIG_DIE:
         return None
