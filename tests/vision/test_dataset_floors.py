@@ -128,3 +128,27 @@ def test_reader_holds_its_floor_on_enlarged_webcam_photos(shared_datasets: Path)
     got = {s.name: s.to_json() for s in summarise(score_frames(photos))}["matteo/table"]
     for metric, floor in ENLARGED_FLOORS.items():
         assert got[metric] >= floor, f"enlarged webcam {metric} {got[metric]} fell below {floor}"
+
+
+#: held-out phone photos turned by a half (a Pi camera mounted upside down, a phone held the
+#: other way): the classifier must find the photo's up (``vision.learned.photo_up``) rather
+#: than keep the turn as shot. Session 21's as-shot margin of 0.25 reads them 0.849 / 0.877 /
+#: 0.635; the margin of 0.5 before it read 0.829 / 0.860 / 0.571 (BENCHMARKS.md, "The as-shot
+#: margin lowered")
+HALF_TURNED_FLOORS = {"accuracy": 0.84, "precision": 0.865, "image_exact": 0.60,
+                      "sure_precision": 0.97}
+
+
+def test_reader_holds_its_floor_on_half_turned_phone_photos(shared_datasets: Path) -> None:
+    from tools.bench_orientations import oriented
+    from vision.bench import held_out_table_photos, score_frames
+
+    photos = [oriented(image, e, 2, False)
+              for e, image in held_out_table_photos(shared_datasets / "manifest.json")
+              if e.source == "epanemu"]
+    assert photos, "no held-out phone photo found in the manifest"
+    by_group = {s.name: s.to_json()
+                for s in summarise(score_frames((entry, frame) for frame, entry in photos))}
+    got = by_group["epanemu/table"]
+    for metric, floor in HALF_TURNED_FLOORS.items():
+        assert got[metric] >= floor, f"half-turned phone {metric} {got[metric]} fell below {floor}"
