@@ -296,16 +296,22 @@ def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
     return out
 
 
-def build_net() -> Any:
+#: channels of the three conv blocks and of the last conv (the shipped networks' widths)
+WIDTHS = (16, 32, 64, 96)
+
+
+def build_net(widths: tuple[int, ...] = WIDTHS) -> Any:
     import torch.nn as nn
+
+    a, b, c, d = widths
 
     def block(i: int, o: int) -> list[nn.Module]:
         return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(),
                 nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(), nn.MaxPool2d(2)]
 
-    return nn.Sequential(*block(1, 16), *block(16, 32), *block(32, 64),
-                         nn.Conv2d(64, 96, 3, padding=1), nn.ReLU(),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, 7))
+    return nn.Sequential(*block(1, a), *block(a, b), *block(b, c),
+                         nn.Conv2d(c, d, 3, padding=1), nn.ReLU(),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, 7))
 
 
 def evaluate(net, patches: list[Patch], rng: np.random.Generator) -> dict[str, float]:  # type: ignore[no-untyped-def]
@@ -358,6 +364,8 @@ def main() -> None:
                     help="also train on each labelled die cut where the shipped detector "
                     "proposes it, at the size it gives (the photos network's recipe since "
                     "session 20)")
+    ap.add_argument("--widths", type=int, nargs=4, default=list(WIDTHS),
+                    help="channels of the three conv blocks and the last conv (session 21)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -384,7 +392,7 @@ def main() -> None:
     print(f"{len(train)} training and {len(test)} held-out patches "
           f"({time.time() - t0:.0f}s)", flush=True)
 
-    net = build_net()
+    net = build_net(tuple(args.widths))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = args.epochs * ((2 * len(train)) // 128 + 1)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
