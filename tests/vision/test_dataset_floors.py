@@ -20,9 +20,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
-from vision.bench import Summary, load_manifest, run_bench, summarise
+from vision.bench import (
+    Entry,
+    Summary,
+    held_out_table_photos,
+    load_manifest,
+    run_bench,
+    score_frames,
+    summarise,
+)
 from vision.learned import held_out_photos
 
 #: Session 13's upright classifier read the phone photos 3.5 points better and lowered two
@@ -117,17 +127,28 @@ ENLARGED_FLOORS = {"accuracy": 0.97, "precision": 0.96, "image_exact": 0.90,
                    "sure_precision": 0.995}
 
 
-def test_reader_holds_its_floor_on_enlarged_webcam_photos(shared_datasets: Path) -> None:
+@pytest.fixture(scope="module")
+def held_out_tables(shared_datasets: Path) -> list[tuple[Entry, NDArray[np.uint8]]]:
+    """The held-out table photos, loaded once for the floors that change them."""
+    return held_out_table_photos(shared_datasets / "manifest.json")
+
+
+def assert_floors(frames: list[tuple[Entry, NDArray[np.uint8]]], group: str,
+                  floors: dict[str, float], what: str) -> None:
+    """Read and score ``frames``; ``group``'s figures must reach ``floors``."""
+    assert frames, f"no {what} photo found in the manifest"
+    got = {s.name: s.to_json() for s in summarise(score_frames(frames))}[group]
+    for metric, floor in floors.items():
+        assert got[metric] >= floor, f"{what} {metric} {got[metric]} fell below {floor}"
+
+
+def test_reader_holds_its_floor_on_enlarged_webcam_photos(
+        held_out_tables: list[tuple[Entry, NDArray[np.uint8]]]) -> None:
     from tools.bench_conditions import enlarged, scaled
-    from vision.bench import held_out_table_photos, score_frames
 
     photos = [(scaled(e, 4.0), enlarged(image, 4))
-              for e, image in held_out_table_photos(shared_datasets / "manifest.json")
-              if e.source == "matteo"]
-    assert photos, "no held-out webcam photo found in the manifest"
-    got = {s.name: s.to_json() for s in summarise(score_frames(photos))}["matteo/table"]
-    for metric, floor in ENLARGED_FLOORS.items():
-        assert got[metric] >= floor, f"enlarged webcam {metric} {got[metric]} fell below {floor}"
+              for e, image in held_out_tables if e.source == "matteo"]
+    assert_floors(photos, "matteo/table", ENLARGED_FLOORS, "enlarged webcam")
 
 
 #: held-out phone photos turned by a half (a Pi camera mounted upside down, a phone held the
@@ -139,16 +160,11 @@ HALF_TURNED_FLOORS = {"accuracy": 0.84, "precision": 0.865, "image_exact": 0.60,
                       "sure_precision": 0.97}
 
 
-def test_reader_holds_its_floor_on_half_turned_phone_photos(shared_datasets: Path) -> None:
+def test_reader_holds_its_floor_on_half_turned_phone_photos(
+        held_out_tables: list[tuple[Entry, NDArray[np.uint8]]]) -> None:
     from tools.bench_orientations import oriented
-    from vision.bench import held_out_table_photos, score_frames
 
-    photos = [oriented(image, e, 2, False)
-              for e, image in held_out_table_photos(shared_datasets / "manifest.json")
-              if e.source == "epanemu"]
-    assert photos, "no held-out phone photo found in the manifest"
-    by_group = {s.name: s.to_json()
-                for s in summarise(score_frames((entry, frame) for frame, entry in photos))}
-    got = by_group["epanemu/table"]
-    for metric, floor in HALF_TURNED_FLOORS.items():
-        assert got[metric] >= floor, f"half-turned phone {metric} {got[metric]} fell below {floor}"
+    turned = (oriented(image, e, 2, False) for e, image in held_out_tables
+              if e.source == "epanemu")
+    photos = [(entry, frame) for frame, entry in turned]
+    assert_floors(photos, "epanemu/table", HALF_TURNED_FLOORS, "half-turned phone")
