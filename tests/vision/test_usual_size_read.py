@@ -21,7 +21,7 @@ import vision.dice.detected as detected
 from tests.vision.test_closer_look import right_dice
 from tests.vision.test_detector import plain_dice, rendered
 from vision import ReaderParams, read_dice
-from vision.types import Reading
+from vision.types import Die, Reading
 
 USUAL = ReaderParams()
 OFF = ReaderParams(reread_big_dice=False)
@@ -162,8 +162,13 @@ def test_a_small_sure_die_the_smear_check_doubts_does_not_hold_the_larger_size(
 
     reads = altered_reads(monkeypatch, with_a_small_sure_die)
     real_smeared = vision.smear.is_smeared
-    monkeypatch.setattr(vision.smear, "is_smeared", lambda frame, die, balance: (
-        smeared and (die.x, die.y) == (5.0, 5.0)) or (
-        (die.x, die.y) != (5.0, 5.0) and real_smeared(frame, die, balance)))
+
+    def is_smeared(frame: np.ndarray, die: Die, balance: float) -> bool:
+        """The added die is smeared or not as the case says; the others as they are."""
+        if (die.x, die.y) == (5.0, 5.0):
+            return smeared
+        return real_smeared(frame, die, balance)
+
+    monkeypatch.setattr(vision.smear, "is_smeared", is_smeared)
     read_dice(big, USUAL)
     assert len(reads) == (2 if smeared else 1)
