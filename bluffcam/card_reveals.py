@@ -174,7 +174,7 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
                 id=reveal_id, seats=seats, set_aside={}, problems=problems,
                 expected={CARDS_SEAT: expected}, action_index=action_index,
             )
-            table.note(f"reveal {reveal_id} needs a look before its verdict", "warning")
+            table.announce_review(reveal_id)
             return table._state_unlocked()
 
 

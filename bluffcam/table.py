@@ -109,6 +109,9 @@ class _Message:
     level: str
     text: str
     at: float = field(default_factory=time.time)
+    #: the reveal whose review this message announces: shown only while that review waits,
+    #: so a settled reveal's warning does not linger beside its verdict
+    review: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"level": self.level, "text": self.text, "at": round(self.at, 3)}
@@ -455,10 +458,16 @@ class Table:
             problems=reading.problems, expected=expected, action_index=action_index,
             advice=reading.advice,
         )
-        self._messages.append(
-            _Message("warning", f"reveal {reveal_id} needs a look before its verdict")
-        )
-        self._changed()
+        self.announce_review(reveal_id)
+
+    def announce_review(self, reveal_id: str) -> None:
+        """Tell the dashboard that a reveal waits for a person's look; the message goes once
+        the review is settled, discarded or replaced, however that happens."""
+        with self._lock:
+            self._messages.append(_Message(
+                "warning", f"reveal {reveal_id} needs a look before its verdict",
+                review=reveal_id))
+            self._changed()
 
     def confirm_review(self, review_id: str, seats: Mapping[str, Any]) -> dict[str, Any]:
         """Apply a person's confirmed (maybe corrected) reading of a pending review."""
@@ -652,7 +661,8 @@ class Table:
             review=self._review.to_json() if self._review else None,
             last_reveal=self._last_reveal,
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
-            messages=[m.to_json() for m in self._messages],
+            messages=[m.to_json() for m in self._messages
+                      if m.review is None or (self._review and m.review == self._review.id)],
         )
 
     # ------------------------------------------------------------------ helpers

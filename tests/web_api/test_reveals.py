@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask.testing import FlaskClient
 from web_api_helpers import HANDS, StubCamera, StubReader, play_to_reveal, post
@@ -188,3 +189,34 @@ def test_a_new_game_discards_a_pending_review(client: FlaskClient, reader: StubR
     record = json.loads((table.data_dir / "reveals" / f"{review['id']}.json").read_text())
     assert record["status"] == "discarded"
     assert post(client, f"/api/reveals/{review['id']}/confirm", {"seats": HANDS}).status_code == 404
+
+
+def _texts(state: dict[str, Any]) -> list[str]:
+    return [m["text"] for m in state["messages"]]
+
+
+def test_the_needs_a_look_warning_lasts_as_long_as_the_review(
+    client: FlaskClient, reader: StubReader
+) -> None:
+    """Each way a review ends (confirmed with a correction, re-captured, the reveal entered by
+    hand) takes its warning off the board; the other messages stay."""
+    ends = {
+        "confirmed": lambda rid: post(client, f"/api/reveals/{rid}/confirm", {"seats": HANDS}),
+        "re-captured": lambda rid: post(client, f"/api/reveals/{rid}/recapture"),
+        "entered by hand": lambda rid: post(client, "/api/action", {"reveal": HANDS}),
+    }
+    for how, end in ends.items():
+        play_to_reveal(client)
+        reader.hands = {**HANDS, "Cho": [2, 3, 5, 6, 4]}
+        reader.uncertain = {("Cho", 4)}
+        review = post(client, "/api/reveal/capture").json["review"]
+        warning = f"reveal {review['id']} needs a look before its verdict"
+        assert warning in _texts(client.get("/api/state").json), how
+        reader.hands, reader.uncertain = HANDS, set()
+        after = end(review["id"])
+        assert after.status_code == 200, (how, after.json)
+        assert after.json["review"] is None, how
+        texts = _texts(after.json)
+        assert warning not in texts, (how, texts)
+        if how == "confirmed":
+            assert f"reveal {review['id']} corrected by hand" in texts
