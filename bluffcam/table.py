@@ -327,7 +327,7 @@ class Table:
             canonical = action_to_json(parsed)
             is_reveal = "reveal" in canonical
             review = self._review
-            with self._storing(_describe(canonical)):
+            with self._storing(parsed.describe()):
                 self._journal.append(canonical)
             game.apply(parsed)
             index = len(self._actions)
@@ -350,7 +350,8 @@ class Table:
                 raise TableError("a reveal cannot be undone: its verdict stands")
             kept = self._actions[:-1]
             game = self._require_game().without_last()
-            with self._storing(f"undo of {_describe(last)}"):
+            said = parse_action(last).describe()
+            with self._storing(f"undo of {said}"):
                 dropped = self._journal.drop_last()
             if dropped != last:
                 raise TableError(f"the journal's last action {dropped} is not {last}; "
@@ -358,7 +359,7 @@ class Table:
             self._game, self._actions = game, kept
             if self._review is not None:
                 self._discard_review(self._review, "the challenge was undone")
-            self._messages.append(_Message("info", f"undone: {_describe(last)}"))
+            self._messages.append(_Message("info", f"undone: {said}"))
             self._changed()
             return self._state_unlocked()
 
@@ -774,10 +775,6 @@ def _last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
         "how": record.get("how"),
         "action_index": record.get("action_index"),
     }
-
-
-def _describe(action: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in action.items())
 
 
 __all__ = ["IllegalActionError", "PendingReview", "Table", "TableError"]

@@ -10,6 +10,7 @@ key must belong to that kind, so a typo is refused rather than ignored.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -35,6 +36,11 @@ class Action:
     def to_json(self) -> JsonObject:
         raise NotImplementedError
 
+    def describe(self) -> str:
+        """The action in words for the dashboard's messages ("Ann bid 3×4"); the replay
+        object where a kind has no words of its own."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
 
 @dataclass(frozen=True, slots=True)
 class BidAction(Action):
@@ -55,6 +61,10 @@ class BidAction(Action):
             out["set_aside"] = list(self.set_aside)
         return out
 
+    def describe(self) -> str:
+        aside = f", setting aside {', '.join(map(str, self.set_aside))}" if self.set_aside else ""
+        return f"{self.player} bid {self.bid.pretty()}{aside}"
+
 
 @dataclass(frozen=True, slots=True)
 class Challenge(Action):
@@ -69,6 +79,9 @@ class Challenge(Action):
 
     def to_json(self) -> JsonObject:
         return {"player": self.player, "challenge": True}
+
+    def describe(self) -> str:
+        return f"{self.player} doubted the bid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +98,9 @@ class Pass(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "pass": True}
 
+    def describe(self) -> str:
+        return f"{self.player} passed"
+
 
 @dataclass(frozen=True, slots=True)
 class ScamCall(Action):
@@ -99,6 +115,9 @@ class ScamCall(Action):
 
     def to_json(self) -> JsonObject:
         return {"player": self.player, "scam": True}
+
+    def describe(self) -> str:
+        return f"{self.player} called Scam!"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +137,10 @@ class Reveal(Action):
     def to_json(self) -> JsonObject:
         return {"reveal": {name: list(faces) for name, faces in self.hands}}
 
+    def describe(self) -> str:
+        return "the reveal: " + "; ".join(
+            f"{name} {' '.join(map(str, faces)) or 'no dice'}" for name, faces in self.hands)
+
 
 @dataclass(frozen=True, slots=True)
 class CardReveal(Action):
@@ -128,6 +151,9 @@ class CardReveal(Action):
 
     def to_json(self) -> JsonObject:
         return {"reveal": list(self.cards)}
+
+    def describe(self) -> str:
+        return f"cards turned up: {', '.join(self.cards)}"
 
 
 ActionParser = Callable[[Mapping[str, Any]], Action]

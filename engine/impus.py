@@ -62,6 +62,10 @@ class PlayCards(Action):
             out["claim"] = self.claim
         return out
 
+    def describe(self) -> str:
+        claim = f", claiming {self.claim}s" if self.claim is not None else ""
+        return f"{self.player} put down {self.count} card{'s' if self.count != 1 else ''}{claim}"
+
 
 @dataclass(frozen=True, slots=True)
 class Doubt(Action):
@@ -76,6 +80,9 @@ class Doubt(Action):
 
     def to_json(self) -> JsonObject:
         return {"player": self.player, "doubt": True}
+
+    def describe(self) -> str:
+        return f"{self.player} did not believe"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +100,9 @@ class Polymorph(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "polymorph": self.kind}
 
+    def describe(self) -> str:
+        return f"{self.player} played a polymorph as {self.kind}"
+
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
@@ -108,6 +118,9 @@ class Discard(Action):
 
     def to_json(self) -> JsonObject:
         return {"player": self.player, "discard": self.kind}
+
+    def describe(self) -> str:
+        return f"{self.player} discarded the {self.kind}s"
 
 
 def _format_error(obj: Mapping[str, Any], text: str) -> IllegalActionError:

@@ -117,6 +117,7 @@ def test_undo_takes_back_the_last_action_but_never_a_reveal(client: FlaskClient)
     response = post(client, "/api/undo")
     assert response.status_code == 200
     assert response.json["game"]["bid"] == "3x4" and response.json["game"]["turn"] == "Ben"
+    assert response.json["messages"][-1]["text"] == "undone: Ben bid 5×4"
     post(client, "/api/action", {"player": "Ben", "challenge": True})
     post(client, "/api/action", {"reveal": {"Ann": [4, 4, 4, 2, 2], "Ben": [2, 2, 2, 2, 2],
                                             "Cho": [3, 3, 3, 3, 3]}})
