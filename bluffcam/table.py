@@ -112,6 +112,9 @@ class _Message:
     #: the reveal whose review this message announces: shown only while that review waits,
     #: so a settled reveal's warning does not linger beside its verdict
     review: str | None = None
+    #: the game this message is about (the table's count of games started): shown only while
+    #: that game is on, so an undo of the last game is not news in the next one
+    game: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"level": self.level, "text": self.text, "at": round(self.at, 3)}
@@ -158,6 +161,7 @@ class Table:
         self._truth: dict[str, list[int]] | None = None
         self._set_aside_truth: list[int] | None = None
         self._messages: deque[_Message] = deque(maxlen=MESSAGES_KEPT)
+        self._games_started = 0
         self._subscribers: list[queue.Queue[str]] = []
         # Monotonic across restarts, so a client never mistakes new state for an old one.
         self._version = int(time.time() * 1000)
@@ -273,10 +277,12 @@ class Table:
             self._changed()
             raise TableError(text, rule="storage", status=503) from exc
 
-    def note(self, text: str, level: str = "info") -> None:
-        """Show a message on the dashboard (camera faults, demo narration)."""
+    def note(self, text: str, level: str = "info", *, about_game: bool = False) -> None:
+        """Show a message on the dashboard (camera faults, demo narration); one
+        ``about_game`` is shown only until another game starts."""
         with self._lock:
-            self._messages.append(_Message(level, text))
+            self._messages.append(
+                _Message(level, text, game=self._games_started if about_game else None))
             self._changed()
 
     # ------------------------------------------------------------------ game changes
@@ -306,6 +312,7 @@ class Table:
                 self._discard_review(self._review, "a new game was started")
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
+            self._games_started += 1
             self._changed()
             return self._state_unlocked()
 
@@ -359,8 +366,7 @@ class Table:
             self._game, self._actions = game, kept
             if self._review is not None:
                 self._discard_review(self._review, "the challenge was undone")
-            self._messages.append(_Message("info", f"undone: {said}"))
-            self._changed()
+            self.note(f"undone: {said}", about_game=True)
             return self._state_unlocked()
 
     # ------------------------------------------------------------------ reveals
@@ -521,7 +527,8 @@ class Table:
         self._review = None
         self._last_reveal = _last_reveal_json(record)
         if record["corrections"]:
-            self._messages.append(_Message("info", f"reveal {reveal_id} corrected by hand"))
+            self._messages.append(_Message("info", f"reveal {reveal_id} corrected by hand",
+                                           game=self._games_started))
         self._changed()
 
     def _settle_review(
@@ -662,9 +669,16 @@ class Table:
             review=self._review.to_json() if self._review else None,
             last_reveal=self._last_reveal,
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
-            messages=[m.to_json() for m in self._messages
-                      if m.review is None or (self._review and m.review == self._review.id)],
+            messages=[m.to_json() for m in self._messages if self._concerns_the_table(m)],
         )
+
+    def _concerns_the_table(self, message: _Message) -> bool:
+        """Whether a message is still news: not one about an earlier game, nor the
+        announcement of a review that no longer waits."""
+        if message.game is not None and message.game != self._games_started:
+            return False
+        return message.review is None or (
+            self._review is not None and message.review == self._review.id)
 
     # ------------------------------------------------------------------ helpers
 

@@ -179,3 +179,16 @@ def test_reroll_from_the_panel_reads_the_set_aside_dice(client: FlaskClient) -> 
     assert response.json["set_aside"] == {"Ben": [4, 4]}
     exported = client.get("/api/game/export").json
     assert exported["actions"][-1] == {"player": "Ben", "bid": "4x4", "set_aside": [4, 4]}
+
+
+def test_news_of_one_game_is_not_shown_in_the_next(client: FlaskClient, table: Table) -> None:
+    """An undo is news in its own game only; a message about the table (a camera fault, say)
+    outlasts the game it came up in."""
+    post(client, "/api/game", SETUP)
+    post(client, "/api/action", {"player": "Ann", "bid": "3x4"})
+    table.note("camera offline: check the cable", "warning")
+    texts = [m["text"] for m in post(client, "/api/undo").json["messages"]]
+    assert texts[-2:] == ["camera offline: check the cable", "undone: Ann bid 3×4"]
+    texts = [m["text"] for m in post(client, "/api/game", SETUP).json["messages"]]
+    assert "undone: Ann bid 3×4" not in texts
+    assert "camera offline: check the cable" in texts
