@@ -108,7 +108,8 @@ def test_calibration_shows_the_snapshot_and_a_test_read(phone: Any, screenshot_d
     expect(snapshot).to_have_js_property("complete", True)
     assert phone.evaluate("document.querySelector('#snapshot').naturalWidth") == 960
     phone.click("#test-read-btn")
-    expect(phone.locator("#test-read h2")).to_contain_text("Test read:")
+    expect(phone.locator("#test-read h2")).to_contain_text("Test read: 6 dice")
+    expect(phone.locator("#read-confidence")).to_have_text("✓ every die read with confidence")
     expect(phone.locator("#picture-advice")).to_contain_text("well lit and still")
     phone.screenshot(path=str(screenshot_dir / "calibration.png"), full_page=True)
 
@@ -142,6 +143,8 @@ def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: P
     phone.set_input_files("#upload", str(dark))
     advice = phone.locator("#picture-advice li[data-kind=dark]")
     expect(advice).to_contain_text("The picture is dark (median brightness 20 of 255)")
+    expect(phone.locator("#read-confidence")).to_have_text(
+        "No dice seen: lay a few dice in the seat zones and test again.")
     phone.screenshot(path=str(screenshot_dir / "calibration-dark.png"), full_page=True)
 
 

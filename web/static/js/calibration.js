@@ -84,9 +84,16 @@ function readingSummary() {
     el("h2", {}, `Test read: ${values.length} ${values.length === 1 ? "die" : "dice"}`),
     el("div", { class: "seat-dice" }, values.map((v) => die(v, { size: 30 }))),
     el("div", { class: "row" }, counts.map((n, i) => el("span", { class: "tag" }, `${i + 1}: ${n}`))),
-    reading.uncertain ? el("p", { class: "count-bad" }, `⚠ ${reading.uncertain} unsure: a reveal like this would go to review`)
-      : el("p", { class: "count-ok" }, "✓ every die read with confidence"),
+    confidenceLine(values.length, reading.uncertain),
     pictureAdvice(reading.advice || []));
+}
+
+// Whether a reveal read like this would apply or go to review; with no dice there is nothing
+// to be sure of, so say what to do instead of claiming every die was read.
+function confidenceLine(dice, uncertain) {
+  if (uncertain) return el("p", { class: "count-bad", id: "read-confidence" }, `⚠ ${uncertain} unsure: a reveal like this would go to review`);
+  if (!dice) return el("p", { class: "hint", id: "read-confidence" }, "No dice seen: lay a few dice in the seat zones and test again.");
+  return el("p", { class: "count-ok", id: "read-confidence" }, "✓ every die read with confidence");
 }
 
 // What the reader would like changed about the picture (light, exposure, stillness).
