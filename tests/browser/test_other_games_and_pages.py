@@ -226,6 +226,9 @@ def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_tak
     phone.click("#doubt")  # Cho: "don't believe"
     expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
     expect(phone.locator("#reveal-card h2")).to_have_text("Turn up Ben's 1 card")
+    # a card game has no cups to lift
+    expect(phone.locator("#status-turn")).to_have_text("Turn up the cards!")
+    expect(tv.locator("#turn .turn-name")).to_have_text("Turn up the cards!")
     phone.locator("#reveal-card select").first.select_option("imp")  # Ben's card was an imp
     phone.screenshot(path=str(screenshot_dir / "control-impus-reveal.png"), full_page=True)
     phone.click("#reveal-submit")

@@ -2,7 +2,7 @@
 
 import { api, followState } from "./api.js";
 import {
-  el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES,
+  el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
 } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -69,7 +69,7 @@ function renderTurn(state) {
       : "";
     fill(node,
       el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
-      el("div", { class: "turn-name" }, state.review ? "Check the reading" : "Lift the cups!"),
+      el("div", { class: "turn-name" }, state.review ? "Check the reading" : revealCall(game)),
       el("div", { class: "turn-sub" }, doubted));
     return;
   }

@@ -2,7 +2,7 @@
 // whoever's turn it is. All changes go through the JSON API with the table PIN.
 
 import { api, ApiError, describeError, followState, getPin, setPin } from "./api.js";
-import { el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally } from "./ui.js";
+import { el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall } from "./ui.js";
 
 const root = document.getElementById("control-main");
 const pinGate = document.getElementById("pin-gate");
@@ -132,7 +132,7 @@ function statusCard() {
   }
   const kind = GAME_NAMES[game.game] || game.game;
   let headline = game.turn ? `${game.turn}'s turn` : "";
-  if (game.phase === "reveal") headline = state.review ? "Check the reading" : "Lift the cups!";
+  if (game.phase === "reveal") headline = state.review ? "Check the reading" : revealCall(game);
   if (game.phase === "over") headline = `${game.winner ?? "Nobody"} wins!`;
   const bid = game.bid ? parseBid(game.bid) : null;
   const impusLine = game.game === "impus"

@@ -107,6 +107,11 @@ export function bidText(bid) {
 
 const FACE_WORDS = { 1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s" };
 
+/** What the table does at a reveal: lift the cups, or (Impus Bluff) turn up the doubted cards. */
+export function revealCall(game) {
+  return game.game === "impus" ? "Turn up the cards!" : "Lift the cups!";
+}
+
 /** A bid for people: "3 × 4s" or "2 ★". */
 export function bidWords(text) {
   const bid = typeof text === "string" ? parseBid(text) : text;
