@@ -229,6 +229,9 @@ def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_tak
     # a card game has no cups to lift
     expect(phone.locator("#status-turn")).to_have_text("Turn up the cards!")
     expect(tv.locator("#turn .turn-name")).to_have_text("Turn up the cards!")
+    tv.goto("/review")
+    expect(tv.locator("#review-empty")).to_contain_text("The doubted cards are up")
+    tv.goto("/")
     phone.locator("#reveal-card select").first.select_option("imp")  # Ben's card was an imp
     phone.screenshot(path=str(screenshot_dir / "control-impus-reveal.png"), full_page=True)
     phone.click("#reveal-submit")

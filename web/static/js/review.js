@@ -223,7 +223,8 @@ function emptyState() {
     el("div", { class: "big-icon" }, die(null, { size: 64, variant: "hidden" })),
     el("h1", {}, "No reading waiting for a check"),
     el("p", {}, game && game.phase === "reveal"
-      ? "The cups are up: capture the reveal from the control page."
+      ? (game.game === "impus" ? "The doubted cards are up: read them from the control page."
+        : "The cups are up: capture the reveal from the control page.")
       : "When the camera is unsure about a reveal, it waits here for you."),
     lastVerdict() ? el("p", { class: "verdict" }, `Last verdict: ${lastVerdict()}`) : null,
     el("div", { class: "row", style: "justify-content:center" },
