@@ -341,7 +341,7 @@ class DemoPlayer:
             read = {s: [int(d["value"]) for d in dice] for s, dice in review["seats"].items()}
             problems = [str(p.get("message")) for p in review.get("problems", [])]
             self.table.note(f"demo: reveal {review['id']} needs review — confirming the "
-                            "recorded dice shortly", "info")
+                            "recorded dice shortly", review=review["id"])
             self._pause(self.review_pause_s, stop)
             state = self.table.confirm_review(review["id"], recorded.truth)
             shown = "; ".join(problems[:2]) + (f"; +{len(problems) - 2} more"

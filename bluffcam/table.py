@@ -277,12 +277,14 @@ class Table:
             self._changed()
             raise TableError(text, rule="storage", status=503) from exc
 
-    def note(self, text: str, level: str = "info", *, about_game: bool = False) -> None:
+    def note(self, text: str, level: str = "info", *, about_game: bool = False,
+             review: str | None = None) -> None:
         """Show a message on the dashboard (camera faults, demo narration); one
-        ``about_game`` is shown only until another game starts."""
+        ``about_game`` is shown only until another game starts, one about a ``review`` only
+        while that review waits."""
         with self._lock:
-            self._messages.append(
-                _Message(level, text, game=self._games_started if about_game else None))
+            self._messages.append(_Message(
+                level, text, review=review, game=self._games_started if about_game else None))
             self._changed()
 
     # ------------------------------------------------------------------ game changes
@@ -470,11 +472,8 @@ class Table:
     def announce_review(self, reveal_id: str) -> None:
         """Tell the dashboard that a reveal waits for a person's look; the message goes once
         the review is settled, discarded or replaced, however that happens."""
-        with self._lock:
-            self._messages.append(_Message(
-                "warning", f"reveal {reveal_id} needs a look before its verdict",
-                review=reveal_id))
-            self._changed()
+        self.note(f"reveal {reveal_id} needs a look before its verdict", "warning",
+                  review=reveal_id)
 
     def confirm_review(self, review_id: str, seats: Mapping[str, Any]) -> dict[str, Any]:
         """Apply a person's confirmed (maybe corrected) reading of a pending review."""

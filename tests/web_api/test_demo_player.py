@@ -78,6 +78,10 @@ def test_recorded_game_plays_through_panel_and_review(tmp_path: Path) -> None:
         assert player.driver.controller.refused == 0  # the re-roll too went through REROLL
         assert table.game is not None and table.game.to_json() == expected_outcome(SCRIPT)
         assert table.export()["actions"] == SCRIPT["actions"]
+        texts = [m["text"] for m in table.state()["messages"]]
+        # the narration of the settled review is gone with it; the game's own stays
+        assert not any("needs review" in t for t in texts), texts
+        assert "demo: a recorded game, played on simulated buttons" in texts
     finally:
         player.close()
         table.close()
