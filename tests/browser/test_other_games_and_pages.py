@@ -331,3 +331,40 @@ def test_a_short_scam_game_to_the_target_from_the_control_page(
     expect(tv.locator(".player[data-player=Ann] [data-testid=score]")).to_have_text("3")
     expect(tv.get_by_test_id("winner")).to_have_text("Ann wins!")
     expect(phone.locator("#status-turn")).to_have_text("Ann wins!")
+
+
+def test_the_setup_page_offers_scams_and_impus_listed_options(
+        phone: Any, live_server: LiveServer, screenshot_dir: Path) -> None:
+    """S1's "allow 2–6 players"; I1's kinds named by the table; I2's kinds taken out."""
+    remember_pin(phone, live_server.pin)
+    phone.goto("/setup")
+    phone.click("[data-game=scam]")
+    while phone.locator(".player-row").count() > 2:  # the form starts from the last game's
+        phone.locator(".player-row").last.get_by_role("button", name=re.compile("^remove")).click()
+    for index, name in enumerate(["Ann", "Ben"]):
+        phone.locator(".player-row input").nth(index).fill(name)
+    phone.click("#start-game")
+    expect(phone.locator("#control-error")).to_contain_text("Scam needs 3–4 players, got 2 (S1)")
+    phone.check("#opt-allow_any_players")
+    phone.click("#start-game")
+    expect(phone.locator("#status-turn")).to_contain_text("'s turn")
+    assert live_server.table.export()["options"]["allow_any_players"] is True
+
+    phone.click("#new-game")
+    phone.click("[data-game=impus]")
+    phone.fill("#opt-kinds", "orc, gnome, elf, faun, skeleton, dragon, goblin, imp, Wizard, harpy")
+    phone.locator("#opt-kinds").press("Tab")
+    expect(phone.locator("#opt-remove_kinds [data-kind=wizard]")).to_be_visible()
+    expect(phone.locator("#opt-remove_kinds [data-kind=imp]")).to_have_count(0)  # never taken out
+    phone.click("#opt-remove_kinds [data-kind=harpy]")
+    phone.click("#opt-remove_kinds [data-kind=dragon]")
+    expect(phone.locator("#opt-remove_kinds [data-kind=dragon]")).to_have_attribute(
+        "aria-pressed", "true")
+    phone.screenshot(path=str(screenshot_dir / "control-setup-impus.png"), full_page=True)
+    phone.click("#start-game")
+    expect(phone.locator("#status-turn")).to_contain_text("'s turn")
+    options = live_server.table.export()["options"]
+    assert options["kinds"][8] == "wizard" and sorted(options["remove_kinds"]) == ["dragon", "harpy"]
+    game = live_server.table.game
+    assert game is not None
+    assert game.to_json()["kinds"] == ["orc", "gnome", "elf", "faun", "skeleton", "goblin", "wizard"]

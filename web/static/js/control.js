@@ -382,8 +382,9 @@ const setupForm = {
   starter: "",
   options: {
     bluff: { dice_per_player: 5, joker_face: 1, exact: "all_others_lose_one", protect_last_die: false, reroll: true },
-    scam: { target: 10 },
-    impus: { polymorphs: true },
+    scam: { target: 10, allow_any_players: false },
+    // the kinds of engine.cards.DEFAULT_KINDS (I1 names eight; the table may rename any)
+    impus: { polymorphs: true, kinds: ["orc", "gnome", "elf", "faun", "skeleton", "dragon", "goblin", "imp", "troll", "harpy"], remove_kinds: [] },
   },
 };
 let setupSeeded = false;
@@ -425,9 +426,42 @@ function optionFields() {
       check("reroll", "Allow raise and re-roll"),
     ];
   }
-  if (game === "scam") return [num("target", "Points to win", 3, 30)];
-  if (game === "impus") return [check("polymorphs", "Play with the two polymorph cards")];
+  if (game === "scam") {
+    return [num("target", "Points to win", 3, 30),
+      check("allow_any_players", "Allow 2 to 6 players (the rules say 3 or 4)")];
+  }
+  if (game === "impus") return impusOptionFields(opts, check);
   return [];
+}
+
+// Impus Bluff: the table names its ten kinds (I1: one must be the imp) and may take whole
+// kinds out for a short game (I2: never the imp).
+function impusOptionFields(opts, check) {
+  const kindsInput = el("textarea", {
+    id: "opt-kinds", rows: 3, autocomplete: "off", autocapitalize: "none", spellcheck: "false",
+    onchange: (e) => {
+      opts.kinds = e.target.value.split(",").map((k) => k.trim().toLowerCase()).filter(Boolean);
+      opts.remove_kinds = opts.remove_kinds.filter((k) => opts.kinds.includes(k));
+      renderSetup();
+    },
+  });
+  kindsInput.value = opts.kinds.join(", ");
+  const removable = opts.kinds.filter((k) => k !== "imp");
+  return [
+    check("polymorphs", "Play with the two polymorph cards"),
+    el("label", { style: "grid-column:1/-1" }, "The ten card kinds, one of them imp", kindsInput),
+    el("div", { style: "grid-column:1/-1", class: "stack" },
+      el("div", { class: "hint" }, "For a short game, take kinds out of the deck:"),
+      el("div", { class: "row", role: "group", "aria-label": "kinds taken out", id: "opt-remove_kinds" },
+        removable.map((kind) => el("button", {
+          type: "button", class: "btn small", "aria-pressed": String(opts.remove_kinds.includes(kind)), "data-kind": kind,
+          onclick: () => {
+            opts.remove_kinds = opts.remove_kinds.includes(kind)
+              ? opts.remove_kinds.filter((k) => k !== kind) : opts.remove_kinds.concat([kind]);
+            renderSetup();
+          },
+        }, kind)))),
+  ];
 }
 
 function setupCard() {
