@@ -41,8 +41,7 @@ def start_bluff(phone: Any, players: list[str], dice_each: int, shots: Path | No
     for index, name in enumerate(players):
         rows.nth(index).fill(name)
     phone.select_option("#starter", players[0])
-    phone.fill("#opt-dice_per_player", str(dice_each))
-    phone.dispatch_event("#opt-dice_per_player", "change")
+    phone.select_option("#opt-dice_per_player", str(dice_each))
     if shots is not None:
         phone.screenshot(path=str(shots / "control-setup.png"), full_page=True)
     phone.click("#start-game")

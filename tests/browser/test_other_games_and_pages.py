@@ -333,9 +333,10 @@ def test_a_short_scam_game_to_the_target_from_the_control_page(
     expect(phone.locator("#status-turn")).to_have_text("Ann wins!")
 
 
-def test_the_setup_page_offers_scams_and_impus_listed_options(
+def test_the_setup_page_offers_every_listed_option(
         phone: Any, live_server: LiveServer, screenshot_dir: Path) -> None:
-    """S1's "allow 2–6 players"; I1's kinds named by the table; I2's kinds taken out."""
+    """S1's "allow 2–6 players"; I1's kinds named by the table; I2's kinds taken out; B2's
+    thirty dice shared out."""
     remember_pin(phone, live_server.pin)
     phone.goto("/setup")
     phone.click("[data-game=scam]")
@@ -368,3 +369,13 @@ def test_the_setup_page_offers_scams_and_impus_listed_options(
     game = live_server.table.game
     assert game is not None
     assert game.to_json()["kinds"] == ["orc", "gnome", "elf", "faun", "skeleton", "goblin", "wizard"]
+
+    phone.click("#new-game")
+    phone.click("[data-game=bluff]")
+    phone.select_option("#opt-dice_per_player", "split")
+    phone.click("#start-game")
+    expect(phone.locator("#status-turn")).to_contain_text("'s turn")
+    game = live_server.table.game
+    assert live_server.table.export()["options"]["dice_per_player"] == "split"
+    assert game is not None
+    assert [p["dice"] for p in game.to_json()["players"]] == [15, 15]  # two players share 30

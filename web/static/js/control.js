@@ -415,7 +415,7 @@ function optionFields() {
   }), label);
   if (game === "bluff") {
     return [
-      num("dice_per_player", "Dice each", 1, 6),
+      diceEachField(opts),
       el("label", {}, "Joker (★) face", el("select", { id: "opt-joker_face", onchange: (e) => { opts.joker_face = Number(e.target.value); } },
         el("option", { value: 1, selected: opts.joker_face === 1 }, "1 (pip dice)"),
         el("option", { value: 6, selected: opts.joker_face === 6 }, "6 (star on the six)"))),
@@ -432,6 +432,17 @@ function optionFields() {
   }
   if (game === "impus") return impusOptionFields(opts, check);
   return [];
+}
+
+// Bluff's B2: five dice each, or 004's six each (five with six players), or 001's thirty dice
+// shared out evenly; fewer for a short game.
+function diceEachField(opts) {
+  const choices = [[5, "5 (standard)"], ["czech", "6 (5 with six players)"], ["split", "all 30 shared out"],
+    [1, "1"], [2, "2"], [3, "3"], [4, "4"], [6, "6"]];
+  return el("label", {}, "Dice each", el("select", {
+    id: "opt-dice_per_player",
+    onchange: (e) => { const v = e.target.value; opts.dice_per_player = /^\d+$/.test(v) ? Number(v) : v; },
+  }, choices.map(([value, label]) => el("option", { value, selected: opts.dice_per_player === value }, label))));
 }
 
 // Impus Bluff: the table names its ten kinds (I1: one must be the imp) and may take whole
