@@ -439,6 +439,8 @@ function optionFields() {
 function diceEachField(opts) {
   const choices = [[5, "5 (standard)"], ["czech", "6 (5 with six players)"], ["split", "all 30 shared out"],
     [1, "1"], [2, "2"], [3, "3"], [4, "4"], [6, "6"]];
+  // a count the last game set through the API (up to 30) stays what the form shows and sends
+  if (!choices.some(([v]) => v === opts.dice_per_player)) choices.push([opts.dice_per_player, String(opts.dice_per_player)]);
   return el("label", {}, "Dice each", el("select", {
     id: "opt-dice_per_player",
     onchange: (e) => { const v = e.target.value; opts.dice_per_player = /^\d+$/.test(v) ? Number(v) : v; },
