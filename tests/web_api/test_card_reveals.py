@@ -158,3 +158,17 @@ def test_a_pending_card_review_survives_a_restart(rig: Rig) -> None:
         again.close()
     rig.table = Table(rig.tmp / "data" / "journal.sqlite")  # the fixture closes this one
     assert rig.table.state()["last_reveal"]["seats"] == {"cards": ["imp", "imp", "orc"]}
+
+
+def test_the_setup_forms_default_kinds_are_the_engines() -> None:
+    """The phone's setup form starts Impus from the engine's ten kinds, written out in
+    control.js (the form has no request to make before the table names its own)."""
+    import re
+    from pathlib import Path
+
+    from engine.cards import DEFAULT_KINDS
+
+    source = (Path(__file__).parents[2] / "web" / "static" / "js" / "control.js").read_text()
+    found = re.search(r"impus: \{[^}]*?\bkinds: \[([^\]]*)\]", source)
+    assert found is not None, "control.js no longer lists the Impus kinds where expected"
+    assert tuple(re.findall(r'"([^"]+)"', found.group(1))) == DEFAULT_KINDS
