@@ -229,6 +229,7 @@ def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_tak
     # a card game has no cups to lift
     expect(phone.locator("#status-turn")).to_have_text("Turn up the cards!")
     expect(tv.locator("#turn .turn-name")).to_have_text("Turn up the cards!")
+    expect(tv.locator("#turn .turn-sub")).to_have_text("Cho does not believe Ben's 1 × elf")
     tv.goto("/review")
     expect(tv.locator("#review-empty")).to_contain_text("The doubted cards are up")
     tv.goto("/")

@@ -64,9 +64,10 @@ function renderTurn(state) {
     return;
   }
   if (game.phase === "reveal") {
+    const batch = game.last_batch;
     const doubted = game.bid
       ? `${game.challenger ? `${game.challenger} doubted ` : "Doubted: "}${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(game.bid)}`
-      : "";
+      : game.doubter && batch ? `${game.doubter} does not believe ${batch.player}'s ${batch.count} × ${batch.claim}` : "";
     fill(node,
       el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
       el("div", { class: "turn-name" }, state.review ? "Check the reading" : revealCall(game)),
