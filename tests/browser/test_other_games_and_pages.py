@@ -349,7 +349,7 @@ def test_the_setup_page_offers_every_listed_option(
     expect(phone.locator("#control-error")).to_contain_text("Scam needs 3–4 players, got 2 (S1)")
     phone.check("#opt-allow_any_players")
     phone.click("#start-game")
-    expect(phone.locator("#status-turn")).to_contain_text("'s turn")
+    expect(phone.locator("#setup-card")).to_have_count(0)  # the server answered
     assert live_server.table.export()["options"]["allow_any_players"] is True
 
     phone.click("#new-game")
@@ -364,7 +364,7 @@ def test_the_setup_page_offers_every_listed_option(
         "aria-pressed", "true")
     phone.screenshot(path=str(screenshot_dir / "control-setup-impus.png"), full_page=True)
     phone.click("#start-game")
-    expect(phone.locator("#status-turn")).to_contain_text("'s turn")
+    expect(phone.locator("#setup-card")).to_have_count(0)  # the server answered
     options = live_server.table.export()["options"]
     assert options["kinds"][8] == "wizard"
     assert sorted(options["remove_kinds"]) == ["dragon", "harpy"]
@@ -377,7 +377,7 @@ def test_the_setup_page_offers_every_listed_option(
     phone.click("[data-game=bluff]")
     phone.select_option("#opt-dice_per_player", "split")
     phone.click("#start-game")
-    expect(phone.locator("#status-turn")).to_contain_text("'s turn")
+    expect(phone.locator("#setup-card")).to_have_count(0)  # the server answered
     game = live_server.table.game
     assert live_server.table.export()["options"]["dice_per_player"] == "split"
     assert game is not None
@@ -388,3 +388,29 @@ def test_the_setup_page_offers_every_listed_option(
     expect(phone.locator("#status-turn")).to_have_text("Cy's turn")  # the phone has the game
     phone.click("#new-game")
     expect(phone.locator("#opt-dice_per_player")).to_have_value("10")
+
+
+def test_a_late_answer_does_not_draw_over_a_newer_state(
+        phone: Any, live_server: LiveServer) -> None:
+    """Two phones at one table: Ann's bid is answered only after Ben's bid from another
+    phone has reached this one by the live stream. The late answer (Ben to play) must not
+    replace the newer state (Cho to play): nothing else would come to correct it."""
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben", "Cho"],
+                                   "starter": "Ann"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    expect(phone.locator("#status-turn")).to_have_text("Ann's turn")
+
+    def answer_late(route: Any) -> None:
+        answer = route.fetch()  # the server takes Ann's bid now
+        live_server.post("/api/action", {"player": "Ben", "bid": "9x6"})  # the other phone
+        expect(phone.locator("#status-turn")).to_have_text("Cho's turn")  # by the stream
+        route.fulfill(response=answer)
+
+    phone.route("**/api/action", answer_late)
+    phone.click("#bid-submit")
+    expect(phone.locator("#status-bid")).to_contain_text("9 × 6s")
+    phone.wait_for_timeout(500)  # the late answer has landed by now
+    expect(phone.locator("#status-turn")).to_have_text("Cho's turn")
+    expect(phone.locator("#status-bid")).to_contain_text("9 × 6s")
+    assert live_server.table.game is not None and live_server.table.game.turn == "Cho"

@@ -61,8 +61,11 @@ async function send(method, path, body, { note = "" } = {}) {
   try {
     const result = await api(method, path, body);
     lastNote = note;
-    if (result && typeof result === "object" && "version" in result && "game" in result) {
-      state = result; // the API may answer with the new state; SSE will agree shortly
+    // The API answers with the state its change made. A later one (another phone, the
+    // buttons, the camera) may have come by the live stream meanwhile: never draw over it.
+    if (result && typeof result === "object" && "version" in result && "game" in result
+        && !(state && result.version <= state.version)) {
+      state = result;
     }
     return result;
   } catch (error) {
