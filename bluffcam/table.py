@@ -358,8 +358,9 @@ class Table:
             if "reveal" in last:
                 raise TableError("a reveal cannot be undone: its verdict stands")
             kept = self._actions[:-1]
-            game = self._require_game().without_last()
-            said = parse_action(last).describe()
+            current = self._require_game()
+            said = current.actions[-1].describe()  # the game holds the parsed action
+            game = current.without_last()
             with self._storing(f"undo of {said}"):
                 dropped = self._journal.drop_last()
             if dropped != last:
