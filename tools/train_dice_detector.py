@@ -408,6 +408,22 @@ def freeze_batch_norms(net: Any) -> None:
             module.eval()
 
 
+def one_cycle_lr(progress: float, peak: float, warm: float = 0.1) -> float:
+    """The learning rate PyTorch's ``OneCycleLR`` (default factors, cosine) gives at a share
+    ``progress`` of the run, for a schedule set by time rather than steps (``--minutes``): on a
+    lent GPU the device time, not the step count, is what is fixed, and steps per second are
+    only known once the batch workers run there."""
+    import math
+
+    start, end = peak / 25.0, peak / 25.0 / 1e4
+    progress = min(max(progress, 0.0), 1.0)
+    if progress <= warm:
+        lo, hi, pct = start, peak, progress / warm
+    else:
+        lo, hi, pct = peak, end, (progress - warm) / (1.0 - warm)
+    return hi + (lo - hi) / 2.0 * (1.0 + math.cos(math.pi * pct))
+
+
 def focal_loss(logits: Any, heat: Any, weight: Any) -> Any:
     """CenterNet's penalty-reduced focal loss over the presence heat map."""
     import torch
@@ -542,6 +558,10 @@ def main() -> None:
     ap.add_argument("--stop-after", type=int, default=None, metavar="STEPS",
                     help="end after this many steps, the schedule still set by --steps (the "
                     "session-18 model is the step-20,000 export of a 24,000-step run)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="train for this long instead: the one-cycle schedule runs over the "
+                    "wall time (--steps then only caps the steps), and the network is written "
+                    "out when the time is up (for a lent GPU's fixed device time)")
     ap.add_argument("--export-every", type=int, default=500, metavar="STEPS",
                     help="how often the network so far is written out")
     ap.add_argument("--init", type=Path, default=None, metavar="ONNX",
@@ -596,7 +616,16 @@ def main() -> None:
 
         batches = in_process()
     running = 0.0
+    t_train = time.time()
     for step in range(1, last + 1):
+        if args.minutes is not None:
+            progress = (time.time() - t_train) / (args.minutes * 60.0)
+            for group in opt.param_groups:
+                group["lr"] = one_cycle_lr(progress, args.lr)
+            if progress >= 1.0:
+                export(net, args.out, args.state)
+                print(f"time up after {step - 1} steps", flush=True)
+                break
         net.train()
         if args.init is not None:
             freeze_batch_norms(net)
@@ -617,7 +646,8 @@ def main() -> None:
         opt.zero_grad()
         total.backward()
         opt.step()
-        sched.step()
+        if args.minutes is None:
+            sched.step()
         running = 0.98 * running + 0.02 * total.item() if step > 1 else total.item()
         if step % 50 == 0:
             print(f"step {step}: loss {running:.3f} (heat {loss.item():.3f} value "
