@@ -562,6 +562,15 @@ def main() -> None:
                     help="train for this long instead: the one-cycle schedule runs over the "
                     "wall time (--steps then only caps the steps), and the network is written "
                     "out when the time is up (for a lent GPU's fixed device time)")
+    ap.add_argument("--checkpoint", type=Path, default=None,
+                    help="at each export, and when the run ends or pauses, save all it needs "
+                    "to go on (network, optimiser, schedule, step) here")
+    ap.add_argument("--resume", type=Path, default=None, metavar="CHECKPOINT",
+                    help="go on with the run saved in this checkpoint (the same settings; "
+                    "needs --workers, whose batches are drawn by step)")
+    ap.add_argument("--pause-after", type=float, default=None, metavar="MINUTES",
+                    help="end after this many minutes of training, saving --checkpoint, the "
+                    "schedule still set by --steps (to split a run over short GPU loans)")
     ap.add_argument("--export-every", type=int, default=500, metavar="STEPS",
                     help="how often the network so far is written out")
     ap.add_argument("--init", type=Path, default=None, metavar="ONNX",
@@ -570,6 +579,14 @@ def main() -> None:
                     "a shipped model further (session 19)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
+    if args.resume is not None and args.workers < 1:
+        ap.error("--resume needs --workers: only batches made by workers are drawn by their "
+                 "step, so only they continue the same run")
+    if args.minutes is not None and (args.resume or args.pause_after):
+        ap.error("--minutes sets the schedule by time; --resume and --pause-after go with a "
+                 "schedule set by --steps")
+    if args.pause_after is not None and args.checkpoint is None:
+        ap.error("--pause-after needs --checkpoint, to save the run it pauses")
     source_weights = {k: float(v) for k, v in (a.split("=", 1) for a in args.source_weight)}
 
     import torch
@@ -593,6 +610,15 @@ def main() -> None:
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps,
                                                 pct_start=0.1)
+    recipe = run_recipe(args, len(real), len(renders))
+    first, running = 1, 0.0
+    if args.resume is not None:
+        done, running = load_checkpoint(args.resume, recipe, net, opt, sched)
+        first = done + 1
+        print(f"resumed {args.resume} after step {done}", flush=True)
+        if first > min(args.steps, args.stop_after or args.steps):
+            print("the run had already ended: nothing to train", flush=True)
+            return
     pool = real + renders
     real_weights = np.array([source_weights.get(s.source, 1.0) for s in real])
     real_probs = real_weights / real_weights.sum() * (args.real_share if renders else 1.0)
@@ -607,7 +633,7 @@ def main() -> None:
 
         _set_plan(BatchPlan(pool, probs, args.batch, args.seed, options))
         workers = multiprocessing.get_context("fork").Pool(args.workers)
-        batches = prefetched(workers, range(1, last + 1), depth=2 * args.workers + 2)
+        batches = prefetched(workers, range(first, last + 1), depth=2 * args.workers + 2)
     else:
         def in_process() -> Any:
             while True:
@@ -615,9 +641,14 @@ def main() -> None:
                 yield batch_arrays(pool, picks, rng, *options)
 
         batches = in_process()
-    running = 0.0
     t_train = time.time()
-    for step in range(1, last + 1):
+    for step in range(first, last + 1):
+        if args.pause_after is not None and time.time() - t_train >= args.pause_after * 60:
+            export(net, args.out, args.state)
+            save_checkpoint(args.checkpoint, step - 1, running, recipe, net, opt, sched)
+            print(f"paused after step {step - 1}: go on with --resume {args.checkpoint}",
+                  flush=True)
+            break
         if args.minutes is not None:
             progress = (time.time() - t_train) / (args.minutes * 60.0)
             for group in opt.param_groups:
@@ -655,9 +686,62 @@ def main() -> None:
                   f"{time.time() - t0:.0f}s", flush=True)
         if step % args.export_every == 0 or step == last:
             export(net, args.out, args.state)
+            if args.checkpoint is not None:
+                save_checkpoint(args.checkpoint, step, running, recipe, net, opt, sched)
     if args.workers > 0:
         workers.terminate()
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+
+
+# The settings a run's batches, network and schedule depend on: a run resumed with other
+# values would not be the run it continues (paths are left out: the same renders may lie
+# elsewhere on another machine; the numbers of photos stand for them).
+RESUME_KEYS = ("seed", "steps", "batch", "real_share", "value_weight", "deep_widths",
+               "shallow_widths", "real_degrade", "real_recolour", "source_weight", "antialias",
+               "impulse", "value_reach", "denoise", "at_reading_scale", "lr", "init")
+
+
+def run_recipe(args: argparse.Namespace, n_real: int, n_renders: int) -> dict[str, str]:
+    """What a checkpoint records of its run, to refuse resuming it as another."""
+    recipe = {key: repr(getattr(args, key)) for key in RESUME_KEYS}
+    recipe["init"] = repr(args.init is not None)
+    recipe["photos"] = f"{n_real} real, {n_renders} rendered"
+    return recipe
+
+
+def save_checkpoint(path: Path, step: int, running: float, recipe: dict[str, str],
+                    net: Any, opt: Any, sched: Any) -> None:
+    """Everything a run needs to go on from ``step`` (``--resume``): the network, the
+    optimiser's moments and the schedule, so that a long run can be split over several
+    short loans of a GPU. Written whole or not at all."""
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    torch.save({"step": step, "running": running, "recipe": recipe, "net": net.state_dict(),
+                "opt": opt.state_dict(), "sched": sched.state_dict()}, partial)
+    partial.replace(path)
+
+
+def load_checkpoint(path: Path, recipe: dict[str, str], net: Any, opt: Any,
+                    sched: Any) -> tuple[int, float]:
+    """Restore a run saved by :func:`save_checkpoint` into ``net``, ``opt`` and ``sched``;
+    returns the step it had reached and its running loss. Refuses a checkpoint of a run with
+    other settings, naming them."""
+    import torch
+
+    saved = torch.load(path, map_location="cpu", weights_only=True)
+    differ = sorted(k for k in recipe.keys() | saved["recipe"].keys()
+                    if recipe.get(k) != saved["recipe"].get(k))
+    if differ:
+        details = "; ".join(f"{k}: {saved['recipe'].get(k)} there, {recipe.get(k)} now"
+                            for k in differ)
+        raise SystemExit(f"{path}: saved by a run with other settings ({details}); resume "
+                         "it with the settings it was started with")
+    net.load_state_dict(saved["net"])
+    opt.load_state_dict(saved["opt"])
+    sched.load_state_dict(saved["sched"])
+    return int(saved["step"]), float(saved["running"])
 
 
 def export(net: Any, path: Path, state: Path | None = None) -> None:
