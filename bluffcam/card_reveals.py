@@ -231,7 +231,7 @@ def apply_card_reveal(table: Table, reveal_id: str, record: dict[str, Any],
         "action_index": index,
     }
     if record["corrections"]:
-        table.note(f"reveal {reveal_id} corrected by hand", about_game=True)
+        table._post(f"reveal {reveal_id} corrected by hand", about_game=True)
     table._changed()
 
 

@@ -283,9 +283,15 @@ class Table:
         ``about_game`` is shown only until another game starts, one about a ``review`` only
         while that review waits."""
         with self._lock:
-            self._messages.append(_Message(
-                level, text, review=review, game=self._games_started if about_game else None))
+            self._post(text, level, about_game=about_game, review=review)
             self._changed()
+
+    def _post(self, text: str, level: str = "info", *, about_game: bool = False,
+              review: str | None = None) -> None:
+        """:meth:`note` for a caller holding the lock that signals its own change once, with
+        the message in it (a reveal applied), rather than one change for each."""
+        self._messages.append(_Message(
+            level, text, review=review, game=self._games_started if about_game else None))
 
     # ------------------------------------------------------------------ game changes
 
@@ -527,8 +533,7 @@ class Table:
         self._review = None
         self._last_reveal = _last_reveal_json(record)
         if record["corrections"]:
-            self._messages.append(_Message("info", f"reveal {reveal_id} corrected by hand",
-                                           game=self._games_started))
+            self._post(f"reveal {reveal_id} corrected by hand", about_game=True)
         self._changed()
 
     def _settle_review(
