@@ -14,13 +14,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from vision.learned import HOLDOUT_PATH
+from vision.learned import held_out_photos
 
 
 def copy_training_photos(manifest: Path, folder: Path) -> int:
     """Copy every photo of ``manifest`` that no network holds out into ``folder``, keeping
     their paths, and write ``folder/manifest.json`` listing just those; returns how many."""
-    held = set(json.loads(HOLDOUT_PATH.read_text()))
+    held = held_out_photos()
     items = [item for item in json.loads(manifest.read_text()) if item["image"] not in held]
     for item in items:
         target = folder / item["image"]

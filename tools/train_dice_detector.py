@@ -641,11 +641,16 @@ def main() -> None:
                 yield batch_arrays(pool, picks, rng, *options)
 
         batches = in_process()
+    def write_out(done: int) -> None:
+        """The network so far, and with --checkpoint the whole run after step ``done``."""
+        export(net, args.out, args.state)
+        if args.checkpoint is not None:
+            save_checkpoint(args.checkpoint, done, running, recipe, net, opt, sched)
+
     t_train = time.time()
     for step in range(first, last + 1):
         if args.pause_after is not None and time.time() - t_train >= args.pause_after * 60:
-            export(net, args.out, args.state)
-            save_checkpoint(args.checkpoint, step - 1, running, recipe, net, opt, sched)
+            write_out(step - 1)
             print(f"paused after step {step - 1}: go on with --resume {args.checkpoint}",
                   flush=True)
             break
@@ -654,7 +659,7 @@ def main() -> None:
             for group in opt.param_groups:
                 group["lr"] = one_cycle_lr(progress, args.lr)
             if progress >= 1.0:
-                export(net, args.out, args.state)
+                write_out(step - 1)
                 print(f"time up after {step - 1} steps", flush=True)
                 break
         net.train()
@@ -685,9 +690,7 @@ def main() -> None:
                   f"{value_loss.item():.3f} size {size_loss.item():.3f}) "
                   f"{time.time() - t0:.0f}s", flush=True)
         if step % args.export_every == 0 or step == last:
-            export(net, args.out, args.state)
-            if args.checkpoint is not None:
-                save_checkpoint(args.checkpoint, step, running, recipe, net, opt, sched)
+            write_out(step)
     if args.workers > 0:
         workers.terminate()
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")

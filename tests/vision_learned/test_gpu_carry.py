@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from tools.gpu_carry import copy_training_photos
-from vision.learned import HOLDOUT_PATH
+from vision.learned import held_out_photos
 
 
 def test_held_out_photos_stay_behind(tmp_path: Path) -> None:
-    held = json.loads(HOLDOUT_PATH.read_text())[0]
+    held = sorted(held_out_photos())[0]
     shared = tmp_path / "shared"
     items = [{"image": held, "dice": []}, {"image": "mine/a.jpg", "dice": [{"value": 3}]}]
     for item in items:
