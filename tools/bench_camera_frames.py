@@ -49,7 +49,7 @@ def write_mosaics(manifest: Path, cache: Path) -> Path:
                 for i, entry in enumerate(group):
                     image = load_image(root / entry.image)
                     if image.shape[:2] != (h, w):
-                        image = cv2.resize(image, (w, h))
+                        image = np.asarray(cv2.resize(image, (w, h)), np.uint8)
                     ox, oy = (i % n) * w, (i // n) * h
                     canvas[oy:oy + h, ox:ox + w] = image
                     for d in entry.dice:

@@ -43,8 +43,8 @@ def cached_render(cache: Path, index: int) -> tuple[np.ndarray, dict[str, Any]]:
         cache.mkdir(parents=True, exist_ok=True)
         write_jpeg(image_path, image)
         truth_path.write_text(json.dumps(truth))
-    image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-    return np.asarray(image, np.uint8), json.loads(truth_path.read_text())
+    image = np.asarray(cv2.imread(str(image_path), cv2.IMREAD_COLOR), np.uint8)
+    return image, json.loads(truth_path.read_text())
 
 
 def view_tilt_deg(truth: dict[str, Any]) -> float:

@@ -16,6 +16,7 @@ import statistics
 import time
 
 import cv2
+import numpy as np
 
 from vision import ReaderParams, load_image, read_dice
 from vision.bench import load_manifest
@@ -31,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     root, entries = load_manifest(args.manifest)
     entry = next(e for e in entries if e.subset == "table" and e.source == args.source)
-    frame = cv2.resize(load_image(root / entry.image), SIZE, interpolation=cv2.INTER_CUBIC)
+    frame = np.asarray(cv2.resize(load_image(root / entry.image), SIZE,
+                                  interpolation=cv2.INTER_CUBIC), np.uint8)
     params = ReaderParams()
     read_dice(frame, params)
     times = []

@@ -37,8 +37,8 @@ def salt_and_pepper(
         out[(draw >= amount / 2) & (draw < amount)] = 0
     if jpeg_quality is not None:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return np.asarray(out, np.uint8)
+        return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return out
 
 
 def impulse_share(image: NDArray[np.uint8]) -> float:

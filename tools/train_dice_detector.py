@@ -97,8 +97,8 @@ def load_samples(manifest: Path, held: set[str], denoise: bool = False) -> list[
         nominal = input_scale(h, w, SIDE)
         factor = min(1.0, KEEP * nominal)
         if factor < 1.0:
-            image = cv2.resize(image, (round(w * factor), round(h * factor)),
-                               interpolation=cv2.INTER_AREA)
+            image = np.asarray(cv2.resize(image, (round(w * factor), round(h * factor)),
+                                          interpolation=cv2.INTER_AREA), np.uint8)
         rows = []
         for d in item["dice"]:
             x, y, bw, bh = d["box"]
@@ -122,14 +122,15 @@ def _colour(
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
         hsv[..., 0] = ((hsv[..., 0].astype(int) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
         hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.4), 0, 255).astype(np.uint8)
-        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+        img = np.asarray(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), np.uint8)
     if rng.random() < 0.15 * recolour:
         img = img[..., rng.permutation(3)]
     if rng.random() < 0.1 * recolour:
-        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        img = np.asarray(grey, np.uint8)
     if rng.random() < 0.08 * recolour:
         img = 255 - img
-    x = img.astype(np.float32)
+    x: NDArray[Any] = img.astype(np.float32)
     x = x * rng.uniform(0.6, 1.35) + rng.uniform(-35, 35)
     x = x * rng.uniform(0.85, 1.15, 3)
     if rng.random() < 0.3:  # uneven light across the window
@@ -144,8 +145,8 @@ def _colour(
     out = np.clip(x, 0, 255).astype(np.uint8)
     if rng.random() < 0.3 * degrade:
         _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return np.asarray(out, np.uint8)
+        return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
+    return out
 
 
 def _offset(length: int, rng: np.random.Generator) -> int:

@@ -37,7 +37,7 @@ def main() -> None:
     params = ReaderParams()
     for k, entry in enumerate(entries[args.skip:args.skip + args.limit]):
         image = load_image(root / entry.image)
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         pips = find_pips(gray, min_contrast=params.min_pip_contrast,
                          min_fill=params.min_pip_circularity,
                          max_elongation=params.max_pip_elongation,

@@ -84,14 +84,16 @@ class Camera:
             axis=-1,
         )
         d = d @ self.rotation
-        return d / np.linalg.norm(d, axis=-1, keepdims=True)
+        rays: Array = d / np.linalg.norm(d, axis=-1, keepdims=True)
+        return rays
 
     def plane_homography(self) -> Array:
         """3x3 map from table-plane (x, y, 1) in mm to image pixels."""
         cx, cy = self.centre
         k = np.array([[self.focal, 0, cx], [0, self.focal, cy], [0, 0, 1.0]])
         t = -self.rotation @ self.position
-        return k @ np.column_stack([self.rotation[:, 0], self.rotation[:, 1], t])
+        homography: Array = k @ np.column_stack([self.rotation[:, 0], self.rotation[:, 1], t])
+        return homography
 
     def image_to_plane(self, pixels: Array) -> Array:
         """Pixels (N, 2) -> table-plane points (N, 2) in mm."""

@@ -98,7 +98,8 @@ ROUNDS: tuple[Round, ...] = (
 
 def final_hands(rnd: Round) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
     """Per player: (dice set aside in front of the cup, dice under the cup) at the reveal."""
-    hands = {p: ((), tuple(d)) for p, d in rnd.dice.items()}
+    hands: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+        p: ((), tuple(d)) for p, d in rnd.dice.items()}
     for bid in rnd.bids:
         if not bid.set_aside:
             continue

@@ -111,7 +111,7 @@ class Die:
 
     @property
     def bound_radius(self) -> float:
-        return self.half * np.sqrt(3.0) + 1e-6
+        return float(self.half * np.sqrt(3.0) + 1e-6)
 
     def to_local(self, p: Array) -> Array:
         return (p - self.centre) @ self.rotation
@@ -121,7 +121,8 @@ class Die:
         q = np.abs(self.to_local(p)) - (self.half - r)
         outside = np.linalg.norm(np.maximum(q, 0.0), axis=-1)
         inside = np.minimum(q.max(axis=-1), 0.0)
-        return outside + inside - r
+        distance: Array = outside + inside - r
+        return distance
 
     def normal(self, p: Array) -> Array:
         r = self.rounding * self.size
@@ -253,4 +254,5 @@ def srgb_to_linear(c: Array) -> Array:
 
 
 def linear_to_srgb(c: Array) -> Array:
-    return np.clip(np.power(np.clip(c, 0.0, None), 1 / 2.2) * 255.0, 0.0, 255.0)
+    srgb: Array = np.clip(np.power(np.clip(c, 0.0, None), 1 / 2.2) * 255.0, 0.0, 255.0)
+    return srgb

@@ -31,7 +31,8 @@ def rot_axis(axis: Array, deg: float) -> Array:
     a = a / np.linalg.norm(a)
     k = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
     t = np.radians(deg)
-    return np.eye(3) + np.sin(t) * k + (1 - np.cos(t)) * (k @ k)
+    rotation: Array = np.eye(3) + np.sin(t) * k + (1 - np.cos(t)) * (k @ k)
+    return rotation
 
 
 def square_corners(x: float, y: float, yaw_deg: float, size: float) -> Array:
@@ -39,7 +40,8 @@ def square_corners(x: float, y: float, yaw_deg: float, size: float) -> Array:
     h = size / 2.0
     local = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
     c, s = np.cos(np.radians(yaw_deg)), np.sin(np.radians(yaw_deg))
-    return local @ np.array([[c, s], [-s, c]]) + np.array([x, y])
+    corners: Array = local @ np.array([[c, s], [-s, c]]) + np.array([x, y])
+    return corners
 
 
 def convex_overlap(a: Array, b: Array, gap: float = 0.0) -> bool:

@@ -50,7 +50,8 @@ class Cup:
         tt = np.clip(((k1 - q) @ k2) / (k2 @ k2), 0.0, 1.0)
         cb = q - k1 + k2 * tt[:, None]
         sign = np.where((cb[:, 0] < 0) & (ca_y < 0), -1.0, 1.0)
-        return sign * np.sqrt(np.minimum(ca_x**2 + ca_y**2, (cb**2).sum(-1)))
+        distance: Array = sign * np.sqrt(np.minimum(ca_x**2 + ca_y**2, (cb**2).sum(-1)))
+        return distance
 
     def normal(self, p: Array) -> Array:
         e = 0.05
@@ -60,7 +61,8 @@ class Cup:
             d[i] = e
             grads.append(self.sdf(p + d) - self.sdf(p - d))
         n = np.stack(grads, axis=-1)
-        return n / np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), 1e-12)
+        normals: Array = n / np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), 1e-12)
+        return normals
 
     def surface(self, p: Array, n: Array) -> tuple[Array, Array]:
         """Albedo (linear BGR) with a stitched leather band, and the normals unchanged."""
@@ -78,7 +80,8 @@ class Cup:
         h = self.height / 2.0
         low = ring * self.r_wide + np.array([0, 0, -h])
         high = ring * self.r_narrow + np.array([0, 0, h])
-        return self.centre + np.concatenate([low, high]) @ self.rotation.T
+        corners: Array = self.centre + np.concatenate([low, high]) @ self.rotation.T
+        return corners
 
 
 @dataclass(frozen=True)

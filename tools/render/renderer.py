@@ -225,7 +225,7 @@ def _draw_hands(frame: Array, scene: Scene, cam: Camera, light: Array) -> Array:
         mask = _hand_mask(hand, cam)
         # the hand floats ~80 mm above the table: its shadow lands offset away from the lamp
         shift = -light[:2] / max(light[2], 0.2) * 0.35 * hand.scale * cam.height
-        m = np.float32([[1, 0, shift[1] * 0 + shift[0]], [0, 1, shift[1]]])
+        m = np.array([[1, 0, shift[1] * 0 + shift[0]], [0, 1, shift[1]]], np.float32)
         shadow = cv2.warpAffine(mask, m, (cam.width, cam.height))
         shadow = cv2.GaussianBlur(shadow, (0, 0), 0.12 * hand.scale * cam.height)
         frame = frame * (1 - 0.55 * shadow[..., None])
@@ -238,7 +238,7 @@ def _draw_hands(frame: Array, scene: Scene, cam: Camera, light: Array) -> Array:
             kernel = np.zeros((length, length), np.float32)
             kernel[length // 2, :] = 1.0 / length
             rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), -hand.angle_deg, 1)
-            kernel = cv2.warpAffine(kernel, rot, (length, length))
+            kernel = np.asarray(cv2.warpAffine(kernel, rot, (length, length)), np.float32)
             kernel /= max(kernel.sum(), 1e-6)
             layer = cv2.filter2D(layer * mask[..., None], -1, kernel)
             mask = cv2.filter2D(mask, -1, kernel)
@@ -344,15 +344,15 @@ def finish(rendered: Rendered, effects: Effects, noise_seed: int) -> Array:
         img *= (1 - effects.vignette * r2 / 2)[..., None]
     srgb = linear_to_srgb(img).astype(np.float32)
     if effects.defocus > 0:
-        srgb = cv2.GaussianBlur(srgb, (0, 0), effects.defocus)
+        srgb = np.asarray(cv2.GaussianBlur(srgb, (0, 0), effects.defocus), np.float32)
     if effects.motion > 1:
         length = int(round(effects.motion)) | 1
         kernel = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1.0
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5),
                                       effects.motion_angle_deg, 1)
-        kernel = cv2.warpAffine(kernel, rot, (length, length))
-        srgb = cv2.filter2D(srgb, -1, kernel / max(kernel.sum(), 1e-6))
+        kernel = np.asarray(cv2.warpAffine(kernel, rot, (length, length)), np.float32)
+        srgb = np.asarray(cv2.filter2D(srgb, -1, kernel / max(kernel.sum(), 1e-6)), np.float32)
     rng = np.random.default_rng(noise_seed)
     if effects.noise > 0:
         shot = np.sqrt(np.clip(srgb, 0, 255) / 255.0) * effects.noise
@@ -361,7 +361,7 @@ def finish(rendered: Rendered, effects: Effects, noise_seed: int) -> Array:
     if effects.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, effects.jpeg_quality])
         assert ok
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     return out
 
 

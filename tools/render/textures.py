@@ -37,7 +37,8 @@ def fbm(rng: np.random.Generator, shape: tuple[int, int], cell: float, octaves: 
 
 def _mix(a: tuple[float, float, float], b: tuple[float, float, float], t: Array) -> Array:
     ca, cb = np.array(a, dtype=np.float64), np.array(b, dtype=np.float64)
-    return ca * (1 - t[..., None]) + cb * t[..., None]
+    mixed: Array = ca * (1 - t[..., None]) + cb * t[..., None]
+    return mixed
 
 
 def wood(rng: np.random.Generator, shape: tuple[int, int], ppm: float, dark: bool) -> Array:
@@ -75,7 +76,7 @@ def felt(rng: np.random.Generator, shape: tuple[int, int], ppm: float) -> Array:
     colours = [(48, 110, 30), (110, 60, 20), (40, 40, 120), (70, 70, 70), (90, 40, 60)]
     base = np.array(colours[rng.integers(len(colours))], dtype=np.float64)
     low = fbm(rng, shape, 60 * ppm, 3) * 0.08
-    fibres = rng.normal(0, 0.07, shape)
+    fibres: Array = rng.normal(0, 0.07, shape)
     fibres = cv2.GaussianBlur(fibres, (0, 0), 0.35 * ppm)
     t = 1 + low + fibres * 2.5
     return base[None, None, :] * t[..., None]
