@@ -12,7 +12,6 @@ is the classifier alone on the single-die crops (the whole image is one die).
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,12 +19,11 @@ import numpy as np
 
 from vision.bench import Entry, load_manifest, matched_pairs, run_bench, summarise
 from vision.io import load_image
-from vision.learned import MODEL_PATH, classify_crops
+from vision.learned import classify_crops, held_out_photos
 from vision.params import ReaderParams
 from vision.reader import read_dice
 from vision.types import Die, Reading
 
-HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 COLUMNS = ("accuracy", "precision", "image_exact", "face_error", "median_ms", "p95_ms")
 
 
@@ -96,7 +94,7 @@ def main() -> None:
     ap.add_argument("--held-out-only", action="store_true", help="skip the all-photos tables")
     args = ap.parse_args()
     root, entries = load_manifest(args.manifest)
-    held = set(json.loads(HOLDOUT_PATH.read_text()))
+    held = held_out_photos()
     held_entries = [e for e in entries if e.image in held]
     print_table("held out (never trained on)", root, held_entries)
     print("held out:", end=" ")

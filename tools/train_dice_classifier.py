@@ -40,15 +40,23 @@ from tools.render.dice import pip_layout
 from vision.bench import Entry, load_manifest, matched_pairs
 from vision.detector import find_candidates
 from vision.io import load_image
-from vision.learned import CROP_PX, CROP_SCALE, MODEL_PATH, NOT_A_DIE, die_crop, normalise
+from vision.learned import (
+    CROP_PX,
+    CROP_SCALE,
+    HOLDOUT_PATH,
+    MODEL_PATH,
+    NOT_A_DIE,
+    die_crop,
+    normalise,
+)
 from vision.params import ReaderParams
 
-HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 HOLDOUT_FRACTION = 0.2
 #: the held-out photos are drawn with this seed whatever ``--seed`` trains with: one list for
-#: every network (the detector and the verifier read it from HOLDOUT_PATH), so a run with
-#: another training seed neither trains on the photos the benches call unseen nor rewrites
-#: the list (until session 14 the training seed drew it too)
+#: every network (the detector and the verifier read it with
+#: ``vision.learned.held_out_photos``), so a run with another training seed neither trains on
+#: the photos the benches call unseen nor rewrites the list (until session 14 the training
+#: seed drew it too)
 HOLDOUT_SEED = 7
 #: patches are cached at this size, spanning PATCH_SPAN face sizes, then augmented
 PATCH_PX = 112

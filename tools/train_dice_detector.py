@@ -45,7 +45,7 @@ from vision.detector import (
     pixel_to_cell,
 )
 from vision.io import load_image
-from vision.learned import HOLDOUT_PATH  # one held-out list for every network
+from vision.learned import held_out_photos  # one held-out list for every network
 from vision.onnx_net import LazyNet
 
 #: the working side the detector reads frames at (vision.params.ReaderParams.detector_side)
@@ -595,7 +595,7 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    held = set(json.loads(HOLDOUT_PATH.read_text()))
+    held = set(held_out_photos())
     t0 = time.time()
     load_manifest(args.manifest)  # validates the manifest's format before the long load
     real = load_samples(args.manifest, held, args.denoise)

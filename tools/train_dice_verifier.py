@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from tools.train_dice_detector import _colour, _face
 from vision.detector import find_candidates, normalise
 from vision.io import load_image
-from vision.learned import HOLDOUT_PATH, die_crop
+from vision.learned import die_crop, held_out_photos
 from vision.verifier import CROP_PX, CROP_SPAN, MODEL_PATH
 
 #: patches are mined at this size and span (face sizes), then cropped and jittered
@@ -225,7 +225,7 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    held_paths = set(json.loads(HOLDOUT_PATH.read_text()))
+    held_paths = held_out_photos()
     t0 = time.time()
     if args.cache.exists():
         z = np.load(args.cache)
