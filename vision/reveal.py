@@ -356,6 +356,24 @@ def capture_reveal(
     zones = _zones_in(zones, chosen[-1])
     dice = [d for d in vote(readings, match_radius=match_radius) if not _masked(zones, d)]
 
+    seats, set_aside, outside, problems = _place_dice(dice, zones, players, threshold)
+    for player in players:
+        problems.extend(
+            _count_problems(player, expected_counts[player], seats[player], set_aside[player])
+        )
+    frame = chosen[-1]
+    advice = frame_advice(frame, readings[-1], params)
+    result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
+    annotated = draw_reveal(frame, zones, result, players)
+    return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside,
+                        advice)
+
+
+def _place_dice(
+    dice: list[SeatDie], zones: ZoneMap, players: list[str], threshold: float
+) -> tuple[dict[str, list[SeatDie]], dict[str, list[SeatDie]], list[SeatDie], list[Problem]]:
+    """Each die to its owner's cup zone or set-aside front, or outside every played seat;
+    with a problem for each die outside and each read under ``threshold``."""
     seats: dict[str, list[SeatDie]] = {p: [] for p in players}
     set_aside: dict[str, list[SeatDie]] = {p: [] for p in players}
     outside: list[SeatDie] = []
@@ -393,16 +411,7 @@ def capture_reveal(
                     f"a {die.value} but only with confidence {die.confidence:.2f}",
                 )
             )
-    for player in players:
-        problems.extend(
-            _count_problems(player, expected_counts[player], seats[player], set_aside[player])
-        )
-    frame = chosen[-1]
-    advice = frame_advice(frame, readings[-1], params)
-    result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
-    annotated = draw_reveal(frame, zones, result, players)
-    return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside,
-                        advice)
+    return seats, set_aside, outside, problems
 
 
 def _zones_in(zones: ZoneMap, frame: Frame) -> ZoneMap:
