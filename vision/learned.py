@@ -219,7 +219,10 @@ def photo_up(by_turn: NDArray[np.float32]) -> int:
 
 
 def face_size(die: Die) -> float:
-    """The die's top-face extent in pixels, from its outline."""
+    """The die's extent in pixels: its ``extent`` where the reader gave one, else its
+    outline's widest span."""
+    if die.extent is not None:
+        return float(max(die.extent, 4.0))
     span = die.outline.max(axis=0) - die.outline.min(axis=0)
     return float(max(span.max(), 4.0))
 

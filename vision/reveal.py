@@ -191,6 +191,10 @@ def _match_radius(readings: Sequence[Reading]) -> float:
     sides = []
     for reading in readings:
         for die in reading.dice:
+            extent = getattr(die, "extent", None)  # the whole die's, where the reader gave it
+            if extent is not None:
+                sides.append(float(extent))
+                continue
             outline = getattr(die, "outline", None)
             if outline is None or np.shape(outline) != (4, 2):
                 continue

@@ -5,7 +5,7 @@ Kept apart from the algorithm so that callers (reveal, table, web) depend only o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -17,6 +17,9 @@ class Die:
 
     ``x``, ``y`` are the top face's centre in image pixels; ``outline`` is a (4, 2) float
     array of the top face's corners (image pixels, clockwise); ``confidence`` is in 0..1.
+    ``extent`` is the side in pixels of the upright square that holds the whole visible die,
+    where the reader sized the die so (the learned reader: its detector's size); ``None``
+    where the outline is itself the measure (the classical reader).
     """
 
     value: int
@@ -24,6 +27,7 @@ class Die:
     y: float
     confidence: float
     outline: NDArray[np.float64] = field(compare=False, repr=False)
+    extent: float | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.value <= 6:
@@ -34,6 +38,15 @@ class Die:
         if outline.shape != (4, 2):
             raise ValueError(f"die outline must have shape (4, 2), got {outline.shape}")
         object.__setattr__(self, "outline", outline)
+
+    @property
+    def side_px(self) -> float:
+        """The die's size in pixels: its ``extent`` where the reader gave one, else the mean
+        side of its outline."""
+        if self.extent is not None:
+            return self.extent
+        edges = self.outline - np.roll(self.outline, 1, axis=0)
+        return float(np.linalg.norm(edges, axis=1).mean())
 
     def to_json(self) -> dict[str, float | int]:
         return {
@@ -50,8 +63,7 @@ def doubt_crowds(dice: tuple[Die, ...], max_dice: int, min_confidence: float
     dice in texture or noise), every one of them well below ``min_confidence``."""
     if len(dice) <= max_dice:
         return dice
-    return tuple(Die(d.value, d.x, d.y, min(d.confidence, min_confidence * 0.5), d.outline)
-                 for d in dice)
+    return tuple(replace(d, confidence=min(d.confidence, min_confidence * 0.5)) for d in dice)
 
 
 @dataclass(frozen=True, slots=True)

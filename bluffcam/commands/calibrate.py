@@ -103,7 +103,7 @@ def calibrate(
     if not dice:
         raise FitError("no dice seen: put each player's dice in their area, in good light")
     sizes = [
-        float(np.linalg.norm(np.diff(d.outline, axis=0), axis=1).mean())
+        d.side_px
         for r in readings
         for d in r.dice
         if not on_a_marker(footprints, d.x, d.y)

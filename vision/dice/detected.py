@@ -38,6 +38,7 @@ from vision.detector import (
     input_scale,
     working_side,
 )
+from vision.dice.top_face import with_top_faces
 from vision.learned import NOT_A_DIE, classify_crops, classify_crops_and_up, face_size, pool
 from vision.params import ReaderParams
 from vision.smear import doubt_smeared
@@ -133,13 +134,14 @@ def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     """Every die in a BGR frame, by proposal (detector) and second look (classifier); faint
     proposals also by the verifier; a sure die whose face is smeared along a line sent to
     review (:func:`vision.smear.doubt_smeared`); a big frame whose dice all look big read
-    again at the detector's usual size (:func:`_usual_size_read`)."""
+    again at the detector's usual size (:func:`_usual_size_read`); each die outlined by its
+    top face (:func:`vision.dice.top_face.with_top_faces`)."""
     reading = doubt_smeared(image, _read(image, params), params.min_gradient_balance)
     if params.reread_big_dice:
         again = _usual_size_read(image, reading, params)
         if again is not None:
-            return doubt_smeared(image, again, params.min_gradient_balance)
-    return reading
+            reading = doubt_smeared(image, again, params.min_gradient_balance)
+    return with_top_faces(image, reading)
 
 
 def _usual_size_read(image: NDArray[np.uint8], first: Reading,
