@@ -47,22 +47,37 @@ def cached_render(cache: Path, index: int) -> tuple[np.ndarray, dict[str, Any]]:
     return image, json.loads(truth_path.read_text())
 
 
+def unseen_renders_parser(description: str) -> argparse.ArgumentParser:
+    """The options of a bench over the cached unseen renders: how many, from which index,
+    and where the cache lies."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--start", type=int, default=FIRST_UNSEEN)
+    ap.add_argument("--cache", type=Path, default=Path(".cache/category_renders"))
+    return ap
+
+
 def view_tilt_deg(truth: dict[str, Any]) -> float:
     """How far the camera looks away from straight down (degrees)."""
     axis_z = float(truth["camera"]["rotation"][2][2])
     return float(np.degrees(np.arccos(np.clip(-axis_z, -1.0, 1.0))))
 
 
+def view_tilt_group(truth: dict[str, Any]) -> str:
+    """The scene's view tilt as a category: 0-15, 15-30 or 30+ degrees."""
+    tilt = view_tilt_deg(truth)
+    return "view tilt 0-15" if tilt < 15 else "view tilt 15-30" if tilt < 30 else "view tilt 30+"
+
+
 def categories(die: dict[str, Any], truth: dict[str, Any]) -> list[str]:
     size = float(die["size_px"])
     lo, hi = next(b for b in SIZE_BUCKETS if b[0] <= size < b[1])
-    tilt = view_tilt_deg(truth)
     return [
         "all",
         f"size {lo}-{hi} px" if hi < 10_000 else f"size {lo}+ px",
         f"style {die['style']}",
         f"table {truth['table']}",
-        "view tilt 0-15" if tilt < 15 else "view tilt 15-30" if tilt < 30 else "view tilt 30+",
+        view_tilt_group(truth),
         "touching" if die.get("touching") else "apart",
     ]
 
@@ -113,11 +128,7 @@ def score_scene(reading: Reading, truth: dict[str, Any], tally: dict[str, list[i
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--count", type=int, default=300)
-    ap.add_argument("--start", type=int, default=FIRST_UNSEEN)
-    ap.add_argument("--cache", type=Path, default=Path(".cache/category_renders"))
-    args = ap.parse_args()
+    args = unseen_renders_parser(__doc__.splitlines()[0]).parse_args()
     params = ReaderParams()
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     false_dice = scenes = 0

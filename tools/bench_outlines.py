@@ -12,15 +12,18 @@ A measurement, not a test: it asserts nothing (tests/vision/test_top_face.py hol
 
 from __future__ import annotations
 
-import argparse
 from collections import defaultdict
-from pathlib import Path
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tools.bench_categories import FIRST_UNSEEN, cached_render, nearest_pairs, view_tilt_deg
+from tools.bench_categories import (
+    cached_render,
+    nearest_pairs,
+    unseen_renders_parser,
+    view_tilt_group,
+)
 from vision import ReaderParams, read_dice
 from vision.dice.detected import square_outline
 
@@ -35,20 +38,14 @@ def outline_iou(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--count", type=int, default=300)
-    ap.add_argument("--start", type=int, default=FIRST_UNSEEN)
-    ap.add_argument("--cache", type=Path, default=Path(".cache/category_renders"))
-    args = ap.parse_args()
+    args = unseen_renders_parser(__doc__.splitlines()[0]).parse_args()
     params = ReaderParams()
     rows: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for index in range(args.start, args.start + args.count):
         image, truth = cached_render(args.cache, index)
         reading = read_dice(image, params)
         flat = [d for d in truth["dice"] if d["visible"] >= 0.99 and d["tilt_deg"] <= 3]
-        tilt = view_tilt_deg(truth)
-        group = "view tilt 0-15" if tilt < 15 else "view tilt 15-30" if tilt < 30 else \
-            "view tilt 30+"
+        group = view_tilt_group(truth)
         for i, k in nearest_pairs(flat, reading).items():
             die, face = reading.dice[k], np.asarray(flat[i]["outline"], np.float64)
             upright = square_outline(die.x, die.y, die.side_px)

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from tools.bench_categories import FIRST_UNSEEN, cached_render
+from tools.bench_categories import cached_render, unseen_renders_parser
 from vision.bench import load_manifest
 from vision.detector import find_candidates
 from vision.dice.detected import classifiers_overrule
@@ -70,10 +70,7 @@ def photo_dice(manifest: Path) -> Iterator[tuple[str, NDArray[np.uint8], list[Tr
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--count", type=int, default=300)
-    ap.add_argument("--start", type=int, default=FIRST_UNSEEN)
-    ap.add_argument("--cache", type=Path, default=Path(".cache/category_renders"))
+    ap = unseen_renders_parser(__doc__.splitlines()[0])
     ap.add_argument("--min-size", type=float, default=20.0, help="least face size in px")
     ap.add_argument("--styles", help="only these dice styles, comma separated")
     ap.add_argument("--manifest", type=Path,
