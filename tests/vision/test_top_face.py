@@ -14,7 +14,7 @@ from tests.vision.test_reader import _scene
 from tools.bench_outlines import outline_iou
 from vision import read_dice
 from vision.dice.detected import square_outline
-from vision.dice.top_face import FACE_SHARE, face_turn, top_face_outline
+from vision.dice.top_face import FACE_SHARE, face_turn, top_face_outline, with_top_faces
 from vision.learned import face_size
 from vision.reveal import _match_radius
 
@@ -71,6 +71,9 @@ def test_the_reader_keeps_the_dies_extent_for_its_own_measures() -> None:
     assert _match_radius([reading]) == pytest.approx(0.5 * die.extent)
     edges = np.linalg.norm(die.outline - np.roll(die.outline, 1, axis=0), axis=1)
     assert edges == pytest.approx(FACE_SHARE * die.extent)
+    again = with_top_faces(_turned_die(3, 20), reading)  # outlining twice changes nothing
+    assert again.dice[0].extent == die.extent
+    assert again.dice[0].outline == pytest.approx(die.outline)
 
 
 def test_on_the_committed_renders_the_outlines_are_the_faces() -> None:

@@ -77,8 +77,9 @@ def with_top_faces(image: NDArray[np.uint8], reading: Reading) -> Reading:
         return reading
     dice = []
     for die in reading.dice:
-        span = die.outline.max(axis=0) - die.outline.min(axis=0)
-        size = float(span.max())
+        size = die.extent  # a reading outlined before keeps the size it was read with
+        if size is None:
+            size = float((die.outline.max(axis=0) - die.outline.min(axis=0)).max())
         dice.append(replace(die, outline=top_face_outline(image, die.x, die.y, size),
                             extent=size))
     return replace(reading, dice=tuple(dice))
