@@ -7,7 +7,7 @@
 from vision.draw import draw_reading
 from vision.io import ImageLoadError, load_image
 from vision.params import ReaderParams
-from vision.reader import read_dice
+from vision.reader import load_networks, read_dice
 from vision.types import Die, Reading
 
 __all__ = [
@@ -17,5 +17,6 @@ __all__ = [
     "Reading",
     "draw_reading",
     "load_image",
+    "load_networks",
     "read_dice",
 ]

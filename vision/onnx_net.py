@@ -84,6 +84,16 @@ class LazyNet:
         self._input, self._one_at_a_time = "", False
         self._lock = threading.Lock()
 
+    def load(self) -> None:
+        """Read the network now rather than at its first run, so that a first read is not
+        charged for it and a missing model is found at once. With OpenCV each input size
+        reads its own copy at its first run, so there this only checks the file."""
+        with self._lock:
+            if RUNTIME == "onnxruntime":
+                self._open_session()
+            else:
+                _check(self.path, self.what, self.script)
+
     def run(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
         """The network's (first) output for an (n, c, h, w) input blob."""
         with self._lock:
@@ -91,12 +101,15 @@ class LazyNet:
                 return self._run_session(blob)
             return self._run_opencv(blob)
 
-    def _run_session(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
+    def _open_session(self) -> None:
         if self._session is None:
             self._session = open_session(self.path, self.what, self.script)
             graph_input = self._session.get_inputs()[0]
             # a graph exported for one image at a time takes a batch image by image
             self._input, self._one_at_a_time = graph_input.name, graph_input.shape[0] == 1
+
+    def _run_session(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
+        self._open_session()
         blob = np.ascontiguousarray(blob, dtype=np.float32)
         if self._one_at_a_time and len(blob) > 1:
             parts = [self._session.run(None, {self._input: blob[k:k + 1]})[0]

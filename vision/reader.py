@@ -37,6 +37,24 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
     return doubt_smeared(image, _read_classical(image, params), params.min_gradient_balance)
 
 
+def load_networks(params: ReaderParams | None = None) -> None:
+    """Read the networks ``params`` reads with now rather than at the first read, so that a
+    frame's read time is its own (``bluffcam read``'s ms, a table's first reveal) and a
+    missing model is found at start-up."""
+    params = params or ReaderParams()
+    from vision import learned
+
+    if params.method == "learned":
+        from vision import detector, verifier
+        from vision.dice import detected  # noqa: F401  (imported here, not at the first read)
+
+        nets = [detector.NET, *learned.NETS, verifier.NET]
+    else:
+        nets = list(learned.NETS) if params.learned_check else []
+    for net in nets:
+        net.load()
+
+
 def _read_classical(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     """The pip reader (``method = "classical"``), checked by the learned classifier where
     ``params.learned_check``."""

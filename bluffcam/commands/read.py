@@ -53,13 +53,14 @@ def load_reader_params(profile: str | None) -> ReaderParams:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision import ImageLoadError, draw_reading, load_image, read_dice
+    from vision import ImageLoadError, draw_reading, load_image, load_networks, read_dice
 
     try:
         params = load_reader_params(args.profile)
     except ValueError as exc:
         print(f"read: {exc}", file=sys.stderr)
         return 2
+    load_networks(params)  # each image's ms is then its read alone, the first one's too
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)

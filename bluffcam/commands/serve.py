@@ -76,6 +76,18 @@ def start_panel(mode: str, table: Any, profile: Any) -> tuple[Any, threading.Eve
     return panel, stop
 
 
+def load_reader(profile: Any) -> str | None:
+    """Read the dice reader's networks now, not at the first reveal (which then takes its
+    usual time); the problem in words where they cannot be read, else ``None``."""
+    from vision import ReaderParams, load_networks
+
+    try:
+        load_networks(profile.reader_params if profile is not None else ReaderParams())
+    except (OSError, RuntimeError) as exc:
+        return f"the dice reader cannot start: {exc}"
+    return None
+
+
 def open_table(data_dir: Path, camera: Any, profile: Any) -> Any:
     """The Table on ``<data>/journal.sqlite``; a file that is not a journal at all is moved
     aside (kept for a look) and a new one started, so the table still comes up at boot."""
@@ -130,6 +142,9 @@ def run(args: argparse.Namespace) -> int:
     panel = start_panel(args.gpio, table, profile)
     if camera is not None and camera.status != "ok":
         table.note(camera.status, "warning")
+    reader_problem = load_reader(profile) if camera is not None else None
+    if reader_problem is not None:
+        table.note(reader_problem, "warning")
 
     print(f"bluffcam: journal {data_dir / 'journal.sqlite'}"
           f"{' (resumed)' if table.game is not None else ''}")

@@ -145,3 +145,34 @@ def test_the_reader_reads_alike_with_either_runtime(monkeypatch: pytest.MonkeyPa
         assert a.value == b.value
         assert (a.x, a.y) == pytest.approx((b.x, b.y), abs=0.05)
         assert a.confidence == pytest.approx(b.confidence, abs=1e-3)
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
+def test_load_reads_the_network_before_its_first_run(
+        runtime: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if runtime == "onnxruntime" and onnx_net.onnxruntime is None:
+        pytest.skip("onnxruntime is not installed (32-bit ARM)")
+    monkeypatch.setattr(onnx_net, "RUNTIME", runtime)
+    opened = loads(monkeypatch, "open_session")
+    net = onnx_net.LazyNet(VERIFIER, "die verifier", "tools/train_dice_verifier.py")
+    net.load()
+    net.run(np.zeros((1, 3, 40, 40), np.float32))
+    assert opened == ([VERIFIER] if runtime == "onnxruntime" else [])  # once, at load
+    gone = onnx_net.LazyNet(tmp_path / "gone.onnx", "die verifier", "tools/train_dice_verifier.py")
+    with pytest.raises(FileNotFoundError, match="verifier model is missing"):
+        gone.load()  # a missing model is found at load, not at the first read
+
+
+@pytest.mark.parametrize(("method", "check", "expected"), [
+    ("learned", True, ["die detector", "die classifier", "die classifier", "die verifier"]),
+    ("classical", True, ["die classifier", "die classifier"]),
+    ("classical", False, []),
+])
+def test_load_networks_loads_what_the_settings_read_with(
+        method: str, check: bool, expected: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import ReaderParams, load_networks
+
+    loaded: list[str] = []
+    monkeypatch.setattr(onnx_net.LazyNet, "load", lambda self: loaded.append(self.what))
+    load_networks(ReaderParams(method=method, learned_check=check))
+    assert loaded == expected

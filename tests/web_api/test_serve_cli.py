@@ -72,3 +72,19 @@ def test_serve_takes_actions_and_resumes_after_a_restart(tmp_path: Path) -> None
         resumed = call(url + "api/state")
         assert resumed["game"]["bid"] == "2x5" and resumed["game"]["turn"] == "Ben"
         assert resumed["version"] > state["version"]
+
+
+def test_serve_names_a_reader_that_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision
+    from bluffcam.commands.serve import load_reader
+
+    assert load_reader(None) is None  # the shipped networks load
+
+    def missing(params: Any) -> None:
+        raise FileNotFoundError("vision/models/dice_detector.onnx: the die detector model is "
+                                "missing; run tools/train_dice_detector.py to make it")
+
+    monkeypatch.setattr(vision, "load_networks", missing)
+    problem = load_reader(None)
+    assert problem is not None and problem.startswith("the dice reader cannot start: ")
+    assert "detector model is missing" in problem
