@@ -9,6 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.vision.test_reader import _scene
 from tools.bench_outlines import outline_iou
@@ -97,3 +99,16 @@ def test_on_the_committed_renders_the_outlines_are_the_faces() -> None:
     assert np.median(read) > 0.72
     assert np.median(read) > np.median(upright) + 0.1
     assert np.mean(np.array(read) > np.array(upright)) > 0.75
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.floats(3.0, 80.0),
+       x=st.floats(-10.0, 70.0), y=st.floats(-10.0, 70.0))
+def test_any_patch_gives_a_turn_within_an_eighth(seed: int, size: float, x: float,
+                                                 y: float) -> None:
+    noise = np.random.default_rng(seed).integers(0, 256, (60, 60, 3), dtype=np.uint8)
+    turn = face_turn(noise, x, y, size)
+    assert -np.pi / 4 <= turn < np.pi / 4
+    outline = top_face_outline(noise, x, y, size)
+    sides = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
+    assert sides == pytest.approx(FACE_SHARE * size)
