@@ -72,6 +72,24 @@ def test_a_run_paused_and_resumed_ends_with_the_same_network(tmp_path: Path) -> 
     assert any(not torch.equal(w, halfway["net"][n]) for n, w in b["net"].items())
 
 
+def test_a_run_resumed_with_other_workers_is_the_same_run(tmp_path: Path) -> None:
+    """A leg on the development machine's CPU draws batches with one worker, a GPU leg with
+    fifteen (tools/cpu_detector_leg.sh, tools/gpu_detector_run.sh): batches are drawn by the
+    step, so the legs continue one run whatever the number of workers."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    manifest = _photos(tmp_path)
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    assert _train(manifest, whole).returncode == 0
+    assert _train(manifest, split, "--stop-after", "3").returncode == 0
+    second = _train(manifest, split, "--resume", str(split / "run.pt"), "--workers", "3")
+    assert second.returncode == 0, second.stderr
+    a = torch.load(whole / "run.pt", weights_only=True)
+    b = torch.load(split / "run.pt", weights_only=True)
+    for name, weights in a["net"].items():
+        assert torch.equal(weights, b["net"][name]), name
+
+
 def test_a_checkpoint_of_other_settings_is_refused_by_name(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
