@@ -9,7 +9,7 @@
 # Trains at low priority for MINUTES (the trainer's --pause-after; end it before anything
 # timed runs), writing the checkpoint at every export and when it pauses. Leaves the export
 # and the log in .gpu/cpu_leg. Without a checkpoint it refuses unless START_FRESH=1. A dry run
-# elsewhere, leaving the run's checkpoint alone:
+# elsewhere, leaving the run's checkpoint alone (it makes the 1,500 renders first if missing):
 #   START_FRESH=1 LEG_DIR=/tmp/leg tools/cpu_detector_leg.sh 0.2 --batch 4 --steps 40
 set -eu
 MINUTES=$1; shift
@@ -22,14 +22,18 @@ elif [ "${START_FRESH:-0}" != 1 ]; then
   exit 2
 fi
 mkdir -p .cache
-for half in a b; do
-  if [ ! -f ".cache/renders_$half/manifest.json" ]; then
-    start=$([ "$half" = a ] && echo 0 || echo 750)
-    $PY -m tools.detector_renders ".cache/renders_$half" --count 750 --start "$start" \
-      >".cache/renders_$half.log" 2>&1 &
-  fi
+# the renders tool makes only the scenes a folder lacks (one cut off part way goes on), so
+# it runs every time; a leg on a partial set would be refused (another photo count)
+pids=()
+for start in 0 750; do
+  half=$([ "$start" = 0 ] && echo a || echo b)
+  $PY -m tools.detector_renders ".cache/renders_$half" --count 750 --start "$start" \
+    >>".cache/renders_$half.log" 2>&1 &
+  pids+=($!)
 done
-wait
+for pid in "${pids[@]}"; do
+  wait "$pid" || { echo "renders failed: see .cache/renders_*.log" >&2; exit 1; }
+done
 mkdir -p "$DIR/cpu_leg"
 export OMP_NUM_THREADS=2 PYTHONUNBUFFERED=1
 nice -n 10 $PY -m tools.train_dice_detector .gpu/data/manifest.json \

@@ -38,7 +38,7 @@ HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 CROP_PX = 48
 #: class index of "not a die"; classes 1..6 are the face values
 NOT_A_DIE = 0
-#: a crop spans this many times the die's top-face extent (training uses the same scale)
+#: a crop spans this many times the die's extent (training uses the same scale)
 CROP_SCALE = 1.6
 #: the classifier's probability above which it may override or drop
 CONFIDENT = 0.9
@@ -135,8 +135,8 @@ def classify_crops(
     up: int | None = None,
 ) -> tuple[list[int], NDArray[np.float32]]:
     """For each (x, y, face_size) the most likely class (0 = not a die, 1..6 = value) and
-    the (n, 7) probabilities. ``face_size`` is the die's top-face extent in pixels; ``up``
-    as for :func:`classify_views_by_net`."""
+    the (n, 7) probabilities. ``face_size`` is the die's extent in pixels
+    (:func:`face_size`); ``up`` as for :func:`classify_views_by_net`."""
     probs = pool(classify_crops_by_net(frame, centers_and_sizes, up))
     return [int(k) for k in probs.argmax(axis=1)], probs
 

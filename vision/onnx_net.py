@@ -86,13 +86,14 @@ class LazyNet:
 
     def load(self) -> None:
         """Read the network now rather than at its first run, so that a first read is not
-        charged for it and a missing model is found at once. With OpenCV each input size
-        reads its own copy at its first run, so there this only checks the file."""
+        charged for opening it and a missing or unreadable model is found at once. With
+        OpenCV each input size reads its own copy at its first run: there this reads the
+        file once to check it, and keeps nothing."""
         with self._lock:
             if RUNTIME == "onnxruntime":
                 self._open_session()
             else:
-                _check(self.path, self.what, self.script)
+                read_onnx(self.path, self.what, self.script)
 
     def run(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
         """The network's (first) output for an (n, c, h, w) input blob."""

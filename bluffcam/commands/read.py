@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"read: {exc}", file=sys.stderr)
         return 2
-    load_networks(params)  # each image's ms is then its read alone, the first one's too
+    load_networks(params)  # the first image's ms is not charged for opening the networks
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)

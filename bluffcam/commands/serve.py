@@ -83,7 +83,7 @@ def load_reader(profile: Any) -> str | None:
 
     try:
         load_networks(profile.reader_params if profile is not None else ReaderParams())
-    except (OSError, RuntimeError) as exc:
+    except Exception as exc:  # missing, truncated or not a model (ONNX Runtime, OpenCV errors)
         return f"the dice reader cannot start: {exc}"
     return None
 

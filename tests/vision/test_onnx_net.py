@@ -161,6 +161,10 @@ def test_load_reads_the_network_before_its_first_run(
     gone = onnx_net.LazyNet(tmp_path / "gone.onnx", "die verifier", "tools/train_dice_verifier.py")
     with pytest.raises(FileNotFoundError, match="verifier model is missing"):
         gone.load()  # a missing model is found at load, not at the first read
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a network")
+    with pytest.raises(Exception):  # noqa: B017  (each runtime raises its own kind)
+        onnx_net.LazyNet(broken, "die verifier", "x").load()  # nor is an unreadable one
 
 
 @pytest.mark.parametrize(("method", "check", "expected"), [

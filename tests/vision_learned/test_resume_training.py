@@ -84,6 +84,7 @@ def test_a_run_resumed_with_other_workers_is_the_same_run(tmp_path: Path) -> Non
     assert _train(manifest, split, "--stop-after", "3").returncode == 0
     second = _train(manifest, split, "--resume", str(split / "run.pt"), "--workers", "3")
     assert second.returncode == 0, second.stderr
+    assert "after step 3" in second.stdout  # resumed, not a fresh run of its own
     a = torch.load(whole / "run.pt", weights_only=True)
     b = torch.load(split / "run.pt", weights_only=True)
     for name, weights in a["net"].items():

@@ -74,11 +74,22 @@ def test_serve_takes_actions_and_resumes_after_a_restart(tmp_path: Path) -> None
         assert resumed["version"] > state["version"]
 
 
-def test_serve_names_a_reader_that_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_names_a_reader_that_cannot_start(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
     import vision
     from bluffcam.commands.serve import load_reader
+    from vision import detector
+    from vision.onnx_net import LazyNet
 
     assert load_reader(None) is None  # the shipped networks load
+
+    # a truncated model (or a Git LFS pointer in its place): not an OSError
+    broken = tmp_path / "dice_detector.onnx"
+    broken.write_bytes(b"version https://git-lfs.github.com/spec/v1\n")
+    monkeypatch.setattr(detector, "NET", LazyNet(broken, "die detector", "x"))
+    problem = load_reader(None)
+    assert problem is not None and problem.startswith("the dice reader cannot start: ")
+    monkeypatch.undo()
 
     def missing(params: Any) -> None:
         raise FileNotFoundError("vision/models/dice_detector.onnx: the die detector model is "

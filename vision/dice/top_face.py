@@ -22,7 +22,8 @@ from vision.types import Reading
 #: the top face's side as a share of the detector's size: the best overlap with the renders'
 #: true faces (0.75-0.8 on two sets of 150 unseen scenes)
 FACE_SHARE = 0.8
-#: the gradients are weighed over a disc of this many sizes across the centre
+#: the gradients are read within this many sizes of the centre (a square window, weighed
+#: by a Gaussian of 0.7 times that spread)
 REACH = 0.5
 
 
