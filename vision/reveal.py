@@ -188,19 +188,7 @@ class _Track:
 
 def _match_radius(readings: Sequence[Reading]) -> float:
     """Half a die's side: two dice never sit closer than a side apart."""
-    sides = []
-    for reading in readings:
-        for die in reading.dice:
-            extent = getattr(die, "extent", None)  # the whole die's, where the reader gave it
-            if extent is not None:
-                sides.append(float(extent))
-                continue
-            outline = getattr(die, "outline", None)
-            if outline is None or np.shape(outline) != (4, 2):
-                continue
-            corners = np.asarray(outline, dtype=np.float64)
-            edges = corners - np.roll(corners, 1, axis=0)
-            sides.append(float(np.linalg.norm(edges, axis=1).mean()))
+    sides = [die.side_px for reading in readings for die in reading.dice]
     return 0.5 * float(np.median(sides)) if sides else FALLBACK_MATCH_RADIUS_PX
 
 

@@ -42,6 +42,13 @@ def test_onnxruntime_gives_opencvs_outputs(path: Path, shape: tuple[int, ...]) -
     assert np.allclose(ours, default_engine_output(path, blob), atol=1e-4)
 
 
+def use_runtime(runtime: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run the networks with ``runtime`` for this test (skipped where it is not installed)."""
+    if runtime == "onnxruntime" and onnx_net.onnxruntime is None:
+        pytest.skip("onnxruntime is not installed (32-bit ARM)")
+    monkeypatch.setattr(onnx_net, "RUNTIME", runtime)
+
+
 def loads(monkeypatch: pytest.MonkeyPatch, loader: str) -> list[Path]:
     """The paths ``onnx_net.<loader>`` (``read_onnx`` or ``open_session``) loads from now on."""
     loaded: list[Path] = []
@@ -71,9 +78,7 @@ def test_one_session_serves_every_input_size(monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
 def test_a_missing_model_is_named_with_the_script_that_makes_it(
         runtime: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if runtime == "onnxruntime" and onnx_net.onnxruntime is None:
-        pytest.skip("onnxruntime is not installed (32-bit ARM)")
-    monkeypatch.setattr(onnx_net, "RUNTIME", runtime)
+    use_runtime(runtime, monkeypatch)
     net = onnx_net.LazyNet(tmp_path / "gone.onnx", "die verifier", "tools/train_dice_verifier.py")
     with pytest.raises(FileNotFoundError, match="verifier model is missing.*train_dice_verifier"):
         net.run(np.zeros((1, 3, 40, 40), np.float32))
@@ -150,9 +155,7 @@ def test_the_reader_reads_alike_with_either_runtime(monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
 def test_load_reads_the_network_before_its_first_run(
         runtime: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if runtime == "onnxruntime" and onnx_net.onnxruntime is None:
-        pytest.skip("onnxruntime is not installed (32-bit ARM)")
-    monkeypatch.setattr(onnx_net, "RUNTIME", runtime)
+    use_runtime(runtime, monkeypatch)
     opened = loads(monkeypatch, "open_session")
     net = onnx_net.LazyNet(VERIFIER, "die verifier", "tools/train_dice_verifier.py")
     net.load()
