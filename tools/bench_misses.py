@@ -71,7 +71,7 @@ def photo_losses(entry: Entry, image: NDArray[np.uint8], params: ReaderParams) -
     matched = dict(matched_pairs(entry.dice, predicted))
     height, width = image.shape[:2]
     side = working_side(height, width, params.detector_side, params.detector_max_side)
-    maps, scale = heat_maps(image, side, params.detector_views)
+    maps, scale = heat_maps(image, side, params.detector_views, params.detector_networks)
     losses: Counter[str] = Counter()
     for i, die in enumerate(entry.dice):
         assert die.box is not None

@@ -3,9 +3,12 @@
 A small fully convolutional network (``vision/models/dice_detector.onnx``, trained by
 ``tools/train_dice_detector.py``) looks at the whole frame at a fixed working size and
 paints, at a quarter of that resolution, a heat map of die centres, the odds of each face
-value and the top face's size. Peaks of the heat map are dice. Runtime: numpy, OpenCV, and
-ONNX Runtime where installed (``vision.onnx_net``); the same preprocessing is used for
-training, so the two cannot drift apart.
+value and the top face's size. Peaks of the heat map are dice. A second network of the same
+design with wider deep stages (``dice_detector_wide.onnx``, session 25) paints the same maps,
+and the reader averages the two: two networks trained apart err apart, and their mean reads
+the held-out photos better than either (docs/vision_detector.md, "Two detectors").
+Runtime: numpy, OpenCV, and ONNX Runtime where installed (``vision.onnx_net``); the same
+preprocessing is used for training, so the two cannot drift apart.
 
 Why a detector: the classical pip reader (``vision.reader``) misses dice whose pips are tiny,
 merged with glare, or lost in noise; a network that has seen many tables finds the die as a
@@ -26,6 +29,7 @@ from vision.onnx_net import LazyNet, softmax
 from vision.specks import switching_median
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_detector.onnx"
+WIDE_MODEL_PATH = MODEL_PATH.with_name("dice_detector_wide.onnx")
 #: the network's output is this many times smaller than its input
 STRIDE = 4
 #: input sides are padded up to a multiple of this (the network halves five times)
@@ -100,6 +104,17 @@ def pixel_to_cell(p: float) -> float:
 
 
 NET = LazyNet(MODEL_PATH, "die detector", "tools/train_dice_detector.py")
+WIDE_NET = LazyNet(WIDE_MODEL_PATH, "wide die detector",
+                   "tools/train_dice_detector.py --deep-widths 128 192")
+#: how many detector networks a read averages unless told otherwise (``ReaderParams``)
+NETWORKS = 2
+
+
+def networks(count: int = NETWORKS) -> tuple[LazyNet, ...]:
+    """The first ``count`` detector networks: the shipped one, then the wide one."""
+    if not 1 <= count <= 2:
+        raise ValueError(f"detector networks must be 1..2, got {count}")
+    return (NET, WIDE_NET)[:count]
 
 
 #: the views of a frame the detector can read and average (flip rows, flip columns): the
@@ -110,24 +125,26 @@ VIEWS = ((False, False), (True, True), (False, True), (True, False))
 
 
 def heat_maps(
-    image: NDArray[np.uint8], side: int, views: int = 1
+    image: NDArray[np.uint8], side: int, views: int = 1, nets: int = NETWORKS
 ) -> tuple[NDArray[np.float32], float]:
     """The network's (8, h, w) output for a BGR frame (the die-centre heat map after a
     sigmoid, the six value probabilities after a softmax, then the log face size in input
     pixels) and the scale the frame was read at; with ``views`` > 1, the mean of that many
-    of :data:`VIEWS`, each mapped back onto the frame."""
+    of :data:`VIEWS`, each mapped back onto the frame; with ``nets`` > 1, the mean over
+    that many of :func:`networks` too."""
     if not 1 <= views <= len(VIEWS):
         raise ValueError(f"views must be 1..{len(VIEWS)}, got {views}")
+    chosen = networks(nets)
     scale = input_scale(image.shape[0], image.shape[1], side)
     prepared = prepare(image, scale)
-    batch = np.stack([_flip(prepared, rows, cols) for rows, cols in VIEWS[:views]])
-    outs = NET.run(normalise(batch))
+    batch = normalise(np.stack([_flip(prepared, rows, cols) for rows, cols in VIEWS[:views]]))
     maps = []
-    for out, (rows, cols) in zip(outs, VIEWS[:views], strict=True):
-        out[0] = 1.0 / (1.0 + np.exp(-out[0]))
-        out[1:7] = softmax(out[1:7], axis=0)
-        maps.append(_flip(out.transpose(1, 2, 0), rows, cols))
-    mean = np.mean(maps, axis=0) if views > 1 else maps[0]
+    for net in chosen:
+        for out, (rows, cols) in zip(net.run(batch), VIEWS[:views], strict=True):
+            out[0] = 1.0 / (1.0 + np.exp(-out[0]))
+            out[1:7] = softmax(out[1:7], axis=0)
+            maps.append(_flip(out.transpose(1, 2, 0), rows, cols))
+    mean = np.mean(maps, axis=0) if len(maps) > 1 else maps[0]
     return np.ascontiguousarray(mean.transpose(2, 0, 1), dtype=np.float32), scale
 
 
@@ -145,6 +162,7 @@ def find_candidates(
     max_side: int | None = None,
     faint_score: float | None = None,
     views: int = 1,
+    nets: int = NETWORKS,
 ) -> list[Candidate]:
     """Every heat-map peak of at least ``min_score``, strongest first, one per die.
 
@@ -155,17 +173,18 @@ def find_candidates(
     dice of their own; the two passes are merged by :func:`merge_candidates`.
     With ``faint_score`` (below ``min_score``), fainter peaks down to it are returned too, for
     a closer look by the caller; they play no part in deciding whether dice look big.
-    ``views``: how many of :data:`VIEWS` each read averages (:func:`heat_maps`).
+    ``views``: how many of :data:`VIEWS` each read averages, ``nets`` how many of
+    :func:`networks` (:func:`heat_maps`).
     """
     lowest = min_score if faint_score is None else min(faint_score, min_score)
     side = working_side(image.shape[0], image.shape[1], side, max_side)
-    found = _pass(image, side, lowest, views)
+    found = _pass(image, side, lowest, views, nets)
     fine_scale = input_scale(image.shape[0], image.shape[1], side)
     strong = [c for c in found if c.score >= min_score]
     big = [c for c in strong if c.size * fine_scale >= BIG_DIE]
     if (coarse and big and len(big) * 2 >= len(strong)
             and input_scale(image.shape[0], image.shape[1], side // 2) < fine_scale):
-        found += _pass(image, side // 2, lowest, views)
+        found += _pass(image, side // 2, lowest, views, nets)
     return merge_candidates(found)
 
 
@@ -186,7 +205,7 @@ def closer_side(height: int, width: int, side: int, max_side: int | None = None)
 
 def closer_candidates(
     image: NDArray[np.uint8], *, side: int, min_score: float, max_side: int | None = None,
-    views: int = 1,
+    views: int = 1, nets: int = NETWORKS,
 ) -> list[Candidate]:
     """Heat-map peaks of at least ``min_score`` where the frame is read at twice its working
     size (:func:`closer_side`; none where it cannot be read larger), one per die.
@@ -200,7 +219,7 @@ def closer_candidates(
     closer = closer_side(h, w, side, max_side)
     if closer <= working_side(h, w, side, max_side):
         return []
-    return merge_candidates(_pass(switching_median(image), closer, min_score, views))
+    return merge_candidates(_pass(switching_median(image), closer, min_score, views, nets))
 
 
 #: a frame is never shrunk more than this for the detector (the shrink of the 640-px
@@ -260,9 +279,9 @@ def clash(c: Candidate, k: Candidate) -> bool:
 
 
 def _pass(image: NDArray[np.uint8], side: int, min_score: float,
-          views: int = 1) -> list[Candidate]:
+          views: int = 1, nets: int = NETWORKS) -> list[Candidate]:
     """The heat-map peaks of one read at working size ``side``, in frame pixels."""
-    out, scale = heat_maps(image, side, views)
+    out, scale = heat_maps(image, side, views, nets)
     heat = out[0]
     h, w = heat.shape
     peaks = (heat >= min_score) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))

@@ -74,7 +74,7 @@ class LazyNet:
     size (not counting the batch) gets its own copy of the net, up to ``MAX_SHAPES`` of them,
     the longest unused dropped first. An ONNX Runtime session takes every size as it is."""
 
-    #: input sizes kept at once (each a copy of the net: the largest is 1.6 MB of weights)
+    #: input sizes kept at once (each a copy of the net: the largest is 4.9 MB of weights)
     MAX_SHAPES = 4
 
     def __init__(self, path: Path, what: str, script: str) -> None:

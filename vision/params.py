@@ -76,6 +76,12 @@ class ReaderParams:
             read (``vision.detector.VIEWS``). 1 by default: 4 views read the held-out photos
             about a point better on average over their turns and mirror images, but take
             the median read from 11 to 29 ms (BENCHMARKS.md, "Orientation").
+        detector_networks: how many detector networks read the frame and are averaged, 1..2
+            (``vision.detector.networks``: the shipped one, then the wide one). 2 by
+            default: the pair reads the held-out phone photos 1 to 2 points better than
+            the first alone, with fewer dice read sure and wrong, for about 4 ms more a
+            read on the development VM; 1 is the faster reader for a slow board
+            (BENCHMARKS.md, "Two detectors").
         learned_check: (classical method) let the small learned classifier
             (``vision.learned``) check each die's value: agreement keeps it, disagreement
             makes the die uncertain, a sure "not a die" drops it.
@@ -106,6 +112,7 @@ class ReaderParams:
     verifier_min_odds: float = 0.8
     verifier_drop_odds: float = 0.05
     detector_views: int = 1
+    detector_networks: int = 2
     closer_look_below: float = 12.0
     closer_score: float = 0.3
     reread_big_dice: bool = True
@@ -158,6 +165,10 @@ class ReaderParams:
             raise ValueError(f"closer_score must be in (0, 1], got {self.closer_score}")
         if not 1 <= self.detector_views <= 4:
             raise ValueError(f"detector_views must be 1..4, got {self.detector_views}")
+        if not 1 <= self.detector_networks <= 2:
+            raise ValueError(
+                f"detector_networks must be 1..2, got {self.detector_networks}"
+            )
         if not 0.0 <= self.min_gradient_balance < 1.0:
             raise ValueError(
                 f"min_gradient_balance must be in [0, 1), got {self.min_gradient_balance}"

@@ -48,7 +48,7 @@ def load_networks(params: ReaderParams | None = None) -> None:
         from vision import detector, verifier
         from vision.dice import detected  # noqa: F401  (imported here, not at the first read)
 
-        nets = [detector.NET, *learned.NETS, verifier.NET]
+        nets = [*detector.networks(params.detector_networks), *learned.NETS, verifier.NET]
     else:
         nets = list(learned.NETS) if params.learned_check else []
     for net in nets:

@@ -162,6 +162,36 @@ def test_a_missing_model_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
         find_candidates(np.zeros((64, 64, 3), np.uint8), side=320, min_score=0.2)
 
 
+def test_a_missing_wide_model_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    absent = LazyNet(tmp_path / "absent.onnx", "wide die detector", "tools/train_dice_detector.py")
+    monkeypatch.setattr(detector, "WIDE_NET", absent)
+    image = np.zeros((64, 64, 3), np.uint8)
+    with pytest.raises(FileNotFoundError, match="absent.onnx"):
+        find_candidates(image, side=320, min_score=0.2)
+    find_candidates(image, side=320, min_score=0.2, nets=1)  # the first network alone reads
+
+
+def test_two_networks_give_the_mean_of_their_maps(monkeypatch: pytest.MonkeyPatch) -> None:
+    image, _ = rendered("tables/felt")
+    both, scale = heat_maps(image, 320, nets=2)
+    first, _ = heat_maps(image, 320, nets=1)
+    monkeypatch.setattr(detector, "NET", detector.WIDE_NET)
+    wide, wide_scale = heat_maps(image, 320, nets=1)
+    assert scale == wide_scale
+    assert not np.allclose(first, wide, atol=1e-3)  # two networks, two opinions
+    assert np.allclose(both, (first + wide) / 2, atol=1e-5)
+
+
+def test_the_reader_reads_with_one_network_when_told(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    image, truth = rendered("tables/felt")
+    monkeypatch.setattr(detector, "WIDE_NET", LazyNet(tmp_path / "absent.onnx", "x", "x"))
+    reading = read_dice(image, ReaderParams(detector_networks=1))
+    found, misread = sure_and_wrong(reading, truth["dice"])
+    assert found >= len(truth["dice"]) - 1 and misread == 0
+
+
 def test_the_classical_method_is_still_there() -> None:
     image, truth = rendered("tables/felt")
     reading = read_dice(image, ReaderParams(method="classical"))
@@ -171,7 +201,8 @@ def test_the_classical_method_is_still_there() -> None:
 @pytest.mark.parametrize("bad", [{"method": "magic"}, {"detector_side": 10},
                                  {"detector_min_score": 0.5, "detector_sure": 0.4},
                                  {"detector_faint_score": 0.0}, {"verifier_min_odds": 1.5},
-                                 {"detector_views": 0}, {"detector_views": 5}])
+                                 {"detector_views": 0}, {"detector_views": 5},
+                                 {"detector_networks": 0}, {"detector_networks": 3}])
 def test_bad_detector_settings_are_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         ReaderParams(**bad)

@@ -170,16 +170,20 @@ def test_load_reads_the_network_before_its_first_run(
         onnx_net.LazyNet(broken, "die verifier", "x").load()  # nor is an unreadable one
 
 
-@pytest.mark.parametrize(("method", "check", "expected"), [
-    ("learned", True, ["die detector", "die classifier", "die classifier", "die verifier"]),
-    ("classical", True, ["die classifier", "die classifier"]),
-    ("classical", False, []),
+@pytest.mark.parametrize(("method", "check", "detectors", "expected"), [
+    ("learned", True, 2, ["die detector", "wide die detector", "die classifier",
+                          "die classifier", "die verifier"]),
+    ("learned", True, 1, ["die detector", "die classifier", "die classifier", "die verifier"]),
+    ("classical", True, 2, ["die classifier", "die classifier"]),
+    ("classical", False, 2, []),
 ])
 def test_load_networks_loads_what_the_settings_read_with(
-        method: str, check: bool, expected: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        method: str, check: bool, detectors: int, expected: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from vision import ReaderParams, load_networks
 
     loaded: list[str] = []
     monkeypatch.setattr(onnx_net.LazyNet, "load", lambda self: loaded.append(self.what))
-    load_networks(ReaderParams(method=method, learned_check=check))
+    load_networks(ReaderParams(method=method, learned_check=check,
+                               detector_networks=detectors))
     assert loaded == expected

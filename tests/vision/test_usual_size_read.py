@@ -43,9 +43,10 @@ def working_sides(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     sides: list[int] = []
     real = vision.detector._pass
 
-    def spy(image: np.ndarray, side: int, min_score: float, views: int = 1) -> Any:
+    def spy(image: np.ndarray, side: int, min_score: float, views: int = 1,
+            nets: int = vision.detector.NETWORKS) -> Any:
         sides.append(side)
-        return real(image, side, min_score, views)
+        return real(image, side, min_score, views, nets)
 
     monkeypatch.setattr(vision.detector, "_pass", spy)
     return sides

@@ -90,6 +90,12 @@ def test_serve_names_a_reader_that_cannot_start(monkeypatch: pytest.MonkeyPatch,
     problem = load_reader(None)
     assert problem is not None and problem.startswith("the dice reader cannot start: ")
     monkeypatch.undo()
+    broken_wide = tmp_path / "dice_detector_wide.onnx"
+    broken_wide.write_bytes(broken.read_bytes())
+    monkeypatch.setattr(detector, "WIDE_NET", LazyNet(broken_wide, "wide die detector", "x"))
+    problem = load_reader(None)  # the second detector is read at start-up too
+    assert problem is not None and "dice_detector_wide.onnx" in problem
+    monkeypatch.undo()
 
     def missing(params: Any) -> None:
         raise FileNotFoundError("vision/models/dice_detector.onnx: the die detector model is "

@@ -207,7 +207,8 @@ def _read(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
                             min_score=params.detector_min_score,
                             max_side=params.detector_max_side,
                             faint_score=None if crop_sized else params.detector_faint_score,
-                            views=params.detector_views)
+                            views=params.detector_views,
+                            nets=params.detector_networks)
     strong = [c for c in found if c.score >= params.detector_min_score]
     faint = [c for c in found if c.score < params.detector_min_score]
     odds = die_odds(image, [(c.x, c.y, c.size) for c in faint])
@@ -286,7 +287,8 @@ def _closer_look(image: NDArray[np.uint8], found: list[Candidate], params: Reade
     fresh = [c for c in closer_candidates(image, side=params.detector_side,
                                           min_score=params.closer_score,
                                           max_side=params.detector_max_side,
-                                          views=params.detector_views)
+                                          views=params.detector_views,
+                                          nets=params.detector_networks)
              if not any(clash(c, k) for k in found)]
     odds = die_odds(image, [(c.x, c.y, c.size) for c in fresh])
     verified = [(c, float(p)) for c, p in zip(fresh, odds, strict=True)
