@@ -13,6 +13,7 @@ import pytest
 
 from vision import onnx_net
 from vision.detector import MODEL_PATH as DETECTOR
+from vision.detector import WIDE_MODEL_PATH as WIDE_DETECTOR
 from vision.learned import MODEL_PATH as CLASSIFIER
 from vision.verifier import MODEL_PATH as VERIFIER
 
@@ -20,7 +21,8 @@ needs_engines = pytest.mark.skipif(onnx_net.CLASSIC_ENGINE is None,
                                    reason="OpenCV 4 has one dnn engine and no choice of it")
 needs_onnxruntime = pytest.mark.skipif(onnx_net.onnxruntime is None,
                                        reason="onnxruntime is not installed (32-bit ARM)")
-NETWORKS = [(DETECTOR, (1, 3, 160, 224)), (CLASSIFIER, (5, 1, 48, 48)), (VERIFIER, (5, 3, 40, 40))]
+NETWORKS = [(DETECTOR, (1, 3, 160, 224)), (WIDE_DETECTOR, (1, 3, 160, 224)),
+            (CLASSIFIER, (5, 1, 48, 48)), (VERIFIER, (5, 3, 40, 40))]
 
 
 def default_engine_output(path: Path, blob: np.ndarray) -> np.ndarray:
