@@ -112,9 +112,10 @@ NETWORKS = 2
 
 def networks(count: int = NETWORKS) -> tuple[LazyNet, ...]:
     """The first ``count`` detector networks: the shipped one, then the wide one."""
-    if not 1 <= count <= 2:
-        raise ValueError(f"detector networks must be 1..2, got {count}")
-    return (NET, WIDE_NET)[:count]
+    every = (NET, WIDE_NET)  # looked up at each call, so a test can swap either
+    if not 1 <= count <= len(every):
+        raise ValueError(f"detector networks must be 1..{len(every)}, got {count}")
+    return every[:count]
 
 
 #: the views of a frame the detector can read and average (flip rows, flip columns): the

@@ -79,7 +79,7 @@ class ReaderParams:
         detector_networks: how many detector networks read the frame and are averaged, 1..2
             (``vision.detector.networks``: the shipped one, then the wide one). 2 by
             default: the pair reads the held-out phone photos 1 to 2 points better than
-            the first alone, with fewer dice read sure and wrong, for about 4 ms more a
+            the first alone, with fewer dice read sure and wrong, for about 5 ms more a
             read on the development VM; 1 is the faster reader for a slow board
             (BENCHMARKS.md, "Two detectors").
         learned_check: (classical method) let the small learned classifier

@@ -181,6 +181,9 @@ def test_two_networks_give_the_mean_of_their_maps(monkeypatch: pytest.MonkeyPatc
     assert scale == wide_scale
     assert not np.allclose(first, wide, atol=1e-3)  # two networks, two opinions
     assert np.allclose(both, (first + wide) / 2, atol=1e-5)
+    for nets in (0, 3):
+        with pytest.raises(ValueError, match="detector networks must be 1..2"):
+            heat_maps(image, 320, nets=nets)
 
 
 def test_the_reader_reads_with_one_network_when_told(monkeypatch: pytest.MonkeyPatch,
