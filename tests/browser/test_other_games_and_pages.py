@@ -414,3 +414,23 @@ def test_a_late_answer_does_not_draw_over_a_newer_state(
     expect(phone.locator("#status-turn")).to_have_text("Cho's turn")
     expect(phone.locator("#status-bid")).to_contain_text("9 × 6s")
     assert live_server.table.game is not None and live_server.table.game.turn == "Cho"
+
+
+def test_a_live_update_leaves_the_phone_where_its_reader_scrolled(phone: Any,
+                                                                   live_server: LiveServer) -> None:
+    """Each update redraws the bid track; the page must stay where the player put it (it
+    used to jump back up to the track, away from the dice or the reveal being read)."""
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben", "Cho", "Dee"],
+                                   "starter": "Ann"})
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x5"})
+    phone.goto("/")
+    expect(phone.locator(".field-current")).to_have_attribute("data-field", "2")
+    phone.wait_for_timeout(800)  # longer than a smooth scroll takes
+    assert phone.evaluate("window.scrollY") == 0
+    bottom = phone.evaluate("document.documentElement.scrollHeight - window.innerHeight")
+    assert bottom > 300, "the board should be taller than a phone's screen"
+    phone.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    live_server.post("/api/action", {"player": "Ben", "bid": "3x5"})
+    expect(phone.locator(".field-current")).to_have_attribute("data-field", "3")
+    phone.wait_for_timeout(800)
+    assert phone.evaluate("window.scrollY") == pytest.approx(bottom, abs=2)

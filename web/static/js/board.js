@@ -183,8 +183,7 @@ function renderTrack(state) {
       isCurrent ? die(bid.face === null ? "*" : bid.face, { size: 44, variant: "red", title: bidWords(bid) }) : null);
   });
   fill($("track"), items);
-  const currentNode = $("track").querySelector(".field-current");
-  if (currentNode) currentNode.scrollIntoView({ block: "nearest", inline: "center", behavior: "smooth" });
+  // never scrolled into view: on a phone that pulled the page up to the track at every update
 }
 
 const KNOWN_PLAYER_KEYS = new Set(["name", "dice", "cards", "hand", "out", "lost", "score", "safe"]);
