@@ -399,8 +399,8 @@ def _place_dice(
                     owner,
                     die.x,
                     die.y,
-                    f"{owner}: the die at ({die.x:.0f}, {die.y:.0f}) looks like "
-                    f"a {die.value} but only with confidence {die.confidence:.2f}",
+                    f"{owner}: a die looks like a {die.value}, but the camera is only "
+                    f"{die.confidence:.0%} sure",
                 )
             )
     return seats, set_aside, outside, problems
@@ -525,8 +525,8 @@ def read_set_aside(
             name,
             d.x,
             d.y,
-            f"{name}: the set-aside die at ({d.x:.0f}, {d.y:.0f}) looks like a {d.value} "
-            f"but only with confidence {d.confidence:.2f}",
+            f"{name}: a die set aside looks like a {d.value}, but the camera is only "
+            f"{d.confidence:.0%} sure",
         )
         for d in mine
         if d.confidence < threshold

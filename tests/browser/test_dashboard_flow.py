@@ -134,8 +134,10 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     phone.select_option("select[aria-label='seat of the new die']", missed.seat)
     phone.click(f"button[aria-label='new die shows {missed.value}']")
     expect(phone.locator(f".seat-row[data-seat={missed.seat}] .count-ok")).to_have_text("✓ 3 of 3")
-    wrong.click()
-    expect(phone.locator(".picker")).to_be_visible()
+    # The problem's line opens the unsure die's picker: a bigger target than the die.
+    phone.click("#problems .problem-fix")
+    expect(phone.locator(".picker h3")).to_have_text(
+        f"{misread.seat}'s die — read as {MISREAD_VALUE} (unsure, 41%)")
     phone.screenshot(path=str(screenshot_dir / "review-picker.png"))
     phone.click(f"button[aria-label='set to {misread.value}']")
     expect(phone.locator(".mark.edited")).to_have_count(2)

@@ -158,6 +158,8 @@ def test_uncertain_dice_need_review_and_are_never_dropped() -> None:
     result = reveal(readings, {"Ann": 1, "Ben": 1})
     [problem] = result.problems
     assert (problem.kind, problem.seat) == ("uncertain", "Ben")
+    assert (round(problem.x or 0), round(problem.y or 0)) == (250, 150)  # marked on the photo
+    assert problem.message == "Ben: a die looks like a 2, but the camera is only 40% sure"
     assert result.values() == {"Ann": [4], "Ben": [2]}  # shown, flagged — not guessed away
 
 

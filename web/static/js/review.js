@@ -107,6 +107,28 @@ function overlay() {
   return node;
 }
 
+// A problem about one die opens that die's picker: a whole line to tap, where the die on a
+// phone's photo may be a few pixels among its neighbours.
+function problemItem(problem) {
+  const text = problem.message || problem.kind;
+  const d = dieNear(problem.x, problem.y);
+  if (!d) return el("li", {}, text);
+  return el("li", {}, el("button", { type: "button", class: "problem-fix", "data-seat": d.seat,
+    onclick: () => { selected = d.key; render(); } }, text, el("span", { class: "problem-fix-cue" }, "Fix ›")));
+}
+
+/** The working die a problem at (x, y) is about: the nearest within a die's width, if any. */
+function dieNear(x, y) {
+  if (typeof x !== "number" || typeof y !== "number") return null;
+  let best = null;
+  let bestSq = (2 * dieRadius()) ** 2;
+  for (const d of working.dice) {
+    const sq = (d.x - x) ** 2 + (d.y - y) ** 2;
+    if (sq <= bestSq) { best = d; bestSq = sq; }
+  }
+  return best;
+}
+
 function photo() {
   const review = state.review;
   const img = el("img", { src: review.image_url, alt: "The reveal photo", id: "review-photo" });
@@ -254,7 +276,7 @@ function render() {
           el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")))),
       el("section", { class: "stack" },
         (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
-          el("ul", { class: "problems", id: "problems" }, review.problems.map((p) => el("li", {}, p.message || p.kind)))) : null,
+          el("ul", { class: "problems", id: "problems" }, review.problems.map(problemItem))) : null,
         (review.advice || []).length ? el("div", { class: "card" }, el("h2", {}, "The camera's picture"),
           adviceList(review.advice)) : null,
         el("div", { class: "card" }, el("h2", {}, "Per seat"), seatSummary()),
