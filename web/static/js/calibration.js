@@ -115,7 +115,7 @@ function render() {
       el("section", { class: "stack" },
         el("div", { class: "card stack" },
           el("div", {}, el("strong", {}, "Camera: "), camera.status || "unknown",
-            camera.spec ? el("div", { class: "muted" }, camera.spec) : null),
+            camera.spec ? el("div", { class: "muted camera-spec" }, camera.spec) : null),
           el("button", { type: "button", class: "btn big", id: "snapshot-btn", disabled: !hasCamera, onclick: takeSnapshot }, "Take a snapshot"),
           el("button", { type: "button", class: "btn primary big", id: "test-read-btn", disabled: busy || !hasCamera, onclick: testRead }, "Test a read"),
           el("label", { class: "btn big", for: "upload" }, "Test a photo…"),

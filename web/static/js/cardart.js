@@ -67,9 +67,9 @@ function render() {
       el("p", { class: "hint" }, "Lay one card of each kind face up, alone, and photograph it "
         + "(or upload a tight scan of its face). The camera names turned-up cards by these."),
       listing ? el("p", { id: "card-art-summary" }, listing.missing.length
-        ? `${listing.missing.length} of ${listing.wanted.length} kinds still missing: ${listing.missing.join(", ")}`
+        ? `${listing.missing.length} of ${listing.wanted.length} kinds still missing (✗ below)`
         : "✓ every kind is registered") : null,
-      el("ul", { class: "stack card-kinds", style: "padding-left:0;list-style:none" }, kinds.map(kindRow)),
+      el("ul", { class: "card-kinds" }, kinds.map(kindRow)),
       el("p", { class: "count-ok", role: "status" }, message),
       el("p", { class: "error", role: "alert" }, error)));
 }
