@@ -49,13 +49,20 @@ function dieRadius() {
   return Math.max(14, Math.round(Math.max(imageSize.w, imageSize.h) * 0.036));
 }
 
-function nearestSeat(x, y) {
+/** The working die nearest (x, y), if one lies within ``reach`` pixels of it. */
+function nearestDie(x, y, reach = Infinity) {
   let best = null;
-  let bestDist = Infinity;
+  let bestSq = reach ** 2;
   for (const d of working.dice) {
-    const dist = (d.x - x) ** 2 + (d.y - y) ** 2;
-    if (dist < bestDist) { bestDist = dist; best = d.seat; }
+    const sq = (d.x - x) ** 2 + (d.y - y) ** 2;
+    if (sq <= bestSq) { best = d; bestSq = sq; }
   }
+  return best;
+}
+
+function nearestSeat(x, y) {
+  const nearest = nearestDie(x, y);
+  const best = nearest ? nearest.seat : null;
   const expected = state.review.expected || {};
   const counts = readingValues();
   const short = Object.keys(expected).find((s) => (counts[s] || []).length < expected[s]);
@@ -111,22 +118,11 @@ function overlay() {
 // phone's photo may be a few pixels among its neighbours.
 function problemItem(problem) {
   const text = problem.message || problem.kind;
-  const d = dieNear(problem.x, problem.y);
+  const pointed = typeof problem.x === "number" && typeof problem.y === "number";
+  const d = pointed ? nearestDie(problem.x, problem.y, 2 * dieRadius()) : null;
   if (!d) return el("li", {}, text);
   return el("li", {}, el("button", { type: "button", class: "problem-fix", "data-seat": d.seat,
     onclick: () => { selected = d.key; render(); } }, text, el("span", { class: "problem-fix-cue" }, "Fix ›")));
-}
-
-/** The working die a problem at (x, y) is about: the nearest within a die's width, if any. */
-function dieNear(x, y) {
-  if (typeof x !== "number" || typeof y !== "number") return null;
-  let best = null;
-  let bestSq = (2 * dieRadius()) ** 2;
-  for (const d of working.dice) {
-    const sq = (d.x - x) ** 2 + (d.y - y) ** 2;
-    if (sq <= bestSq) { best = d; bestSq = sq; }
-  }
-  return best;
 }
 
 function photo() {
