@@ -8,7 +8,9 @@
 # this machine left in /tmp, else .gpu/run.pt; with neither it refuses, unless START_FRESH=1
 # (a checkpoint that failed to travel must not restart the run unnoticed). Leaves the
 # checkpoint, the export and the log in OUT; copy OUT/run.pt to .gpu/run.pt before the next
-# loan. Trainer options given override the ones below (the last wins), so a dry run on a CPU
+# loan. RENDERS_ONLY=1 stops after the renders (a call that carries the checkpoint alone,
+# when it and .gpu/data together are over what a call may carry). Trainer options given
+# override the ones below (the last wins), so a dry run on a CPU
 # (in a checkout without .gpu/run.pt) can be
 #   START_FRESH=1 RENDERS_EACH=1 PY=.venv/bin/python tools/gpu_detector_run.sh /tmp/o 0.2 \
 #       --device cpu --workers 1 --batch 4 --steps 40
@@ -34,6 +36,10 @@ if [ ! -f /tmp/r/r14/manifest.json ] || [ "$EACH" != 100 ]; then
   done
   wait
   echo "renders made in $(( $(date +%s) - t0 )) s"
+fi
+if [ "${RENDERS_ONLY:-0}" = 1 ]; then  # a first call that carries only the checkpoint
+  echo "renders in /tmp/r, checkpoint in /tmp/run.pt: the next call on this machine trains"
+  exit 0
 fi
 RENDERS=$(for k in $(seq 0 14); do echo --renders /tmp/r/r$k/manifest.json; done)
 # shellcheck disable=SC2086
