@@ -237,7 +237,8 @@ class PileResult:
     @property
     def verdict(self) -> str:
         text = (
-            f"{self.count} {plural(self.claim, self.count)} claimed: {', '.join(self.revealed)}"
+            f"{self.count} {plural(self.claim, self.count)} claimed, turned up "
+            f"{', '.join(self.revealed)}"
             f" — {self.taker} takes the pile ({self.pile_size} {plural('card', self.pile_size)})"
         )
         if self.became_safe:

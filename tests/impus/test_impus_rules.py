@@ -86,7 +86,7 @@ def test_I5_true_claim_doubter_takes_the_whole_pile() -> None:
     assert cards(game) == {"Ann": 12, "Ben": 13, "Cho": 17}
     entry = game.history[-1].to_json()
     assert entry["truthful"] is True and entry["taker"] == "Cho" and entry["pile_size"] == 3
-    assert entry["verdict"] == "1 orc claimed: orc — Cho takes the pile (3 cards)"
+    assert entry["verdict"] == "1 orc claimed, turned up orc — Cho takes the pile (3 cards)"
 
 
 def test_I5_a_lie_makes_the_checked_player_take_the_pile() -> None:
@@ -100,7 +100,8 @@ def test_I5_a_lie_makes_the_checked_player_take_the_pile() -> None:
     )
     assert cards(game) == {"Ann": 10, "Ben": 12, "Cho": 20}
     verdict = game.history[-1].to_json()["verdict"]
-    assert verdict == "3 goblins claimed: goblin, imp, goblin — Cho takes the pile (9 cards)"
+    assert verdict == ("3 goblins claimed, turned up goblin, imp, goblin"
+                       " — Cho takes the pile (9 cards)")
     assert game.to_json()["pile"] == 0 and game.claim is None
 
 
