@@ -393,17 +393,21 @@ def _place_dice(
             continue
         (set_aside if front is not None else seats)[owner].append(die)
         if die.confidence < threshold:
-            problems.append(
-                Problem(
-                    "uncertain",
-                    owner,
-                    die.x,
-                    die.y,
-                    f"{owner}: a die looks like a {die.value}, but the camera is only "
-                    f"{die.confidence:.0%} sure",
-                )
-            )
+            problems.append(_unsure(owner, die, "a die"))
     return seats, set_aside, outside, problems
+
+
+def _unsure(seat: str, die: SeatDie, what: str) -> Problem:
+    """The problem of a die read under the review threshold, in words a player reads on the
+    review page (the photo marks the die at ``x``/``y``)."""
+    return Problem(
+        "uncertain",
+        seat,
+        die.x,
+        die.y,
+        f"{seat}: {what} looks like a {die.value}, but the camera is only "
+        f"{die.confidence:.0%} sure",
+    )
 
 
 def _zones_in(zones: ZoneMap, frame: Frame) -> ZoneMap:
@@ -519,18 +523,7 @@ def read_set_aside(
     threshold = _threshold(params, min_confidence)
     zones = _zones_in(zones, chosen[-1])
     mine = [d for d in dice if zones.front_seat_of(d.x, d.y) == seat]
-    problems = [
-        Problem(
-            "uncertain",
-            name,
-            d.x,
-            d.y,
-            f"{name}: a die set aside looks like a {d.value}, but the camera is only "
-            f"{d.confidence:.0%} sure",
-        )
-        for d in mine
-        if d.confidence < threshold
-    ]
+    problems = [_unsure(name, d, "a die set aside") for d in mine if d.confidence < threshold]
     if not mine:
         problems.append(
             Problem("count_mismatch", name, None, None, f"{name}: no dice seen in front of the cup")

@@ -86,7 +86,7 @@ function overlay() {
     render();
   });
   for (const problem of review.problems || []) {
-    if (typeof problem.x === "number" && typeof problem.y === "number") {
+    if (pointsAt(problem)) {
       node.append(svg("circle", { class: "problem-mark", cx: problem.x, cy: problem.y, r: r * 1.8 },
         svg("title", {}, problem.message || problem.kind)));
     }
@@ -114,12 +114,16 @@ function overlay() {
   return node;
 }
 
+/** Whether a problem names a spot on the photo (an uncertain or stray die does). */
+function pointsAt(problem) {
+  return typeof problem.x === "number" && typeof problem.y === "number";
+}
+
 // A problem about one die opens that die's picker: a whole line to tap, where the die on a
 // phone's photo may be a few pixels among its neighbours.
 function problemItem(problem) {
   const text = problem.message || problem.kind;
-  const pointed = typeof problem.x === "number" && typeof problem.y === "number";
-  const d = pointed ? nearestDie(problem.x, problem.y, 2 * dieRadius()) : null;
+  const d = pointsAt(problem) ? nearestDie(problem.x, problem.y, 2 * dieRadius()) : null;
   if (!d) return el("li", {}, text);
   return el("li", {}, el("button", { type: "button", class: "problem-fix", "data-seat": d.seat,
     onclick: () => { selected = d.key; render(); } }, text, el("span", { class: "problem-fix-cue" }, "Fix ›")));
