@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from tools.half_weights import store_half
 from tools.render.dice import pip_layout
 from vision.bench import Entry, load_manifest, matched_pairs
 from vision.detector import find_candidates
@@ -432,6 +433,7 @@ def main() -> None:
     torch.onnx.export(net, (torch.zeros(1, 1, CROP_PX, CROP_PX),), str(args.out),
                       input_names=["crop"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    store_half(args.out)
     HOLDOUT_PATH.write_text(json.dumps(sorted(held), indent=0) + "\n")
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes) and {HOLDOUT_PATH}")
 

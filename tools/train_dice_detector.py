@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from tools.half_weights import store_half, weights_by_name
 from tools.impulse_noise import salt_and_pepper, switching_median
 from vision.bench import load_manifest
 from vision.detector import (
@@ -356,11 +357,10 @@ def load_export(net: Any, path: Path) -> None:
     batch norms in eval mode (:func:`freeze_batch_norms`): their statistics were folded away."""
     import onnx
     import torch
-    from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
-               for t in model.graph.initializer}
+    weights = {name: torch.from_numpy(array.copy())
+               for name, array in weights_by_name(model).items()}
     convs = [(n.input[1], n.input[2] if len(n.input) > 2 else None)
              for n in model.graph.node if n.op_type == "Conv"]
     # the exporter names a convolution's weights after its module unless it folded a batch
@@ -763,6 +763,7 @@ def export(net: Any, path: Path, state: Path | None = None) -> None:
                       output_names=["maps"], opset_version=17,
                       dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "mh", 3: "mw"}},
                       dynamo=False)
+    store_half(path)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from tools.half_weights import store_half
 from tools.train_dice_detector import _colour, _face
 from vision.detector import find_candidates, normalise
 from vision.io import load_image
@@ -279,6 +280,7 @@ def export(net: Any, path: Path) -> None:
     torch.onnx.export(net, (torch.zeros(1, 3, CROP_PX, CROP_PX),), str(path),
                       input_names=["crops"], output_names=["logit"], opset_version=17,
                       dynamic_axes={"crops": {0: "n"}, "logit": {0: "n"}}, dynamo=False)
+    store_half(path)
 
 
 if __name__ == "__main__":

@@ -119,3 +119,19 @@ def test_a_run_out_of_time_pauses_with_a_checkpoint(tmp_path: Path) -> None:
     assert f"paused after step 0: go on with --resume {tmp_path / 'run.pt'}" in paused.stdout
     assert torch.load(tmp_path / "run.pt", weights_only=True)["step"] == 0
     assert (tmp_path / "net.onnx").exists()
+
+
+def test_a_run_starts_from_an_export_with_half_precision_weights(tmp_path: Path) -> None:
+    """Every export stores its weights at half precision (tools/half_weights.py); ``--init``
+    reads one back and checks that the network it starts computes what the export does."""
+    pytest.importorskip("torch")
+    onnx = pytest.importorskip("onnx")
+    manifest = _photos(tmp_path)
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert _train(manifest, first).returncode == 0
+    stored = [t.data_type for t in onnx.load(str(first / "net.onnx")).graph.initializer
+              if len(t.dims) >= 2]
+    assert stored and set(stored) == {onnx.TensorProto.FLOAT16}
+    started = _train(manifest, second, "--init", str(first / "net.onnx"))
+    assert started.returncode == 0, started.stderr
+    assert f"started from {first / 'net.onnx'}" in started.stdout
