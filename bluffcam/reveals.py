@@ -59,6 +59,10 @@ class RevealStore:
             raise UnknownRevealError(f"no image for reveal {reveal_id}")
         return path
 
+    def has_image(self, reveal_id: str) -> bool:
+        """Whether the reveal's photo was kept (a capture can fail to encode one)."""
+        return self._path(reveal_id, ".jpg").is_file()
+
     def save_image(self, reveal_id: str, jpeg: bytes) -> None:
         self._write(self._path(reveal_id, ".jpg"), jpeg)
 

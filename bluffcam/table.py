@@ -117,7 +117,10 @@ class _Message:
     game: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"level": self.level, "text": self.text, "at": round(self.at, 3)}
+        body: dict[str, Any] = {"level": self.level, "text": self.text, "at": round(self.at, 3)}
+        if self.review is not None:
+            body["review"] = self.review  # a screen showing that review's own notice skips it
+        return body
 
 
 #: reads a reveal: (frames, the engine's expected hands per player in seat order) -> reading
@@ -671,6 +674,8 @@ class Table:
             game=self._game,
             actions=self._actions,
             reveal_ids=self._reveal_ids,
+            photographed=frozenset(i for i in self._reveal_ids.values()
+                                   if self.reveals.has_image(i)),
             review=self._review.to_json() if self._review else None,
             last_reveal=self._last_reveal,
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},

@@ -6,7 +6,7 @@ anything, so the same state can be rebuilt any time (GET /api/state, every SSE e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from engine import Game
@@ -23,6 +23,7 @@ def build_state(
     actions: list[dict[str, Any]],
     reveal_ids: Mapping[int, str],
     review: dict[str, Any] | None,
+    photographed: Collection[str],
     last_reveal: dict[str, Any] | None,
     camera: dict[str, Any],
     messages: list[dict[str, Any]],
@@ -57,7 +58,7 @@ def build_state(
         "lowest_raises": list(details.get("lowest_raises", [])),
         "expected_reveal": details.get("expected_reveal", {}),
     }
-    state["history"] = _history(details.get("history", []), actions, reveal_ids)
+    state["history"] = _history(details.get("history", []), actions, reveal_ids, photographed)
     if game.kind == "bluff":
         state["board"] = _board(game)
     state["odds"] = _odds(game, details.get("odds"))
@@ -81,9 +82,11 @@ def _add_losses(game_json: dict[str, Any], game: Game) -> None:
 
 
 def _history(
-    entries: list[dict[str, Any]], actions: list[dict[str, Any]], reveal_ids: Mapping[int, str]
+    entries: list[dict[str, Any]], actions: list[dict[str, Any]], reveal_ids: Mapping[int, str],
+    photographed: Collection[str],
 ) -> list[dict[str, Any]]:
-    """Each finished round plus the id of the reveal (photo) that settled it."""
+    """Each finished round plus the id of the reveal that settled it and, where its photo
+    was kept, the photo's address: every round's evidence, not only the last one's."""
     reveal_order = [reveal_ids.get(i) for i, a in enumerate(actions) if "reveal" in a]
     out = []
     for number, entry in enumerate(entries, start=1):
@@ -91,6 +94,8 @@ def _history(
         item.setdefault("round", number)
         reveal_id = reveal_order[number - 1] if number - 1 < len(reveal_order) else None
         item.setdefault("reveal_id", reveal_id)
+        if reveal_id is not None and reveal_id in photographed:
+            item["image_url"] = f"/api/reveals/{reveal_id}/image"
         out.append(item)
     return out
 

@@ -20,6 +20,26 @@ DEFAULT_PORT = 8080
 PAUSE_BETWEEN_GAMES_S = 20.0
 
 
+def play_on(player: Any, table: Any, stop: threading.Event, *, speed: float,
+            once: bool) -> None:
+    """Play the recorded game again and again (once with ``once``) until ``stop`` is set,
+    pausing between games; a failure is shown on the dashboard rather than ending it. The
+    pause's note names the pause as played at ``speed`` and belongs to the game just ended,
+    so the board drops it when the next game starts."""
+    pause = PAUSE_BETWEEN_GAMES_S / max(speed, 0.01)
+    while not stop.is_set():
+        try:
+            player.play(stop)
+        except Exception as exc:  # keep the dashboard up and say what went wrong
+            table.note(f"demo stopped: {exc}", "error")
+            print(f"demo stopped: {exc}", file=sys.stderr, flush=True)
+            return
+        if once or stop.is_set():
+            return
+        table.note(f"demo: the game starts again in {pause:.0f} s", about_game=True)
+        stop.wait(pause)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"dashboard port (default: {DEFAULT_PORT}; 0 picks a free one)")
@@ -110,17 +130,7 @@ def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespac
 
     def loop() -> None:
         stop.wait(2.0 / max(args.speed, 0.01))  # a moment to open the browser
-        while not stop.is_set():
-            try:
-                player.play(stop)
-            except Exception as exc:  # keep the dashboard up and say what went wrong
-                table.note(f"demo stopped: {exc}", "error")
-                print(f"demo stopped: {exc}", file=sys.stderr, flush=True)
-                return
-            if args.once or stop.is_set():
-                return
-            table.note(f"demo: the game starts again in {PAUSE_BETWEEN_GAMES_S:g} s")
-            stop.wait(PAUSE_BETWEEN_GAMES_S / max(args.speed, 0.01))
+        play_on(player, table, stop, speed=args.speed, once=args.once)
 
     thread = threading.Thread(target=loop, name="demo-player", daemon=True)
     thread.start()

@@ -118,6 +118,10 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     phone.click("#capture")
     phone.wait_for_url(re.compile(r"/review/r\d+$"))
     expect(tv.locator(".message-review")).to_be_visible()
+    # ...said once: the table's "needs a look" warning is for screens without that card
+    sent = tv.evaluate("fetch('/api/state').then((r) => r.json()).then((s) => s.messages)")
+    assert any("needs a look before its verdict" in m["text"] for m in sent), sent
+    expect(tv.locator("#messages")).not_to_contain_text("needs a look before its verdict")
     misread = SCENE[MISREAD_INDEX]
     marks = phone.locator(f".mark[data-seat={misread.seat}]")
     expect(marks).to_have_count(3)
@@ -153,6 +157,10 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     expect(tv.locator(".player[data-player=Ann] .lost")).to_have_text("−1 this game")
     expect(tv.locator("#history .round")).to_have_count(1)
     expect(tv.locator(".reveal-photo img")).to_have_js_property("complete", True)
+    # each round keeps a link to the photo it was read from, not only the last one
+    round_photo = tv.locator("#history .round .round-photo")
+    expect(round_photo).to_have_attribute("href", tv.locator(".reveal-photo").get_attribute("href"))
+    assert tv.request.get(round_photo.get_attribute("href")).headers["content-type"] == "image/jpeg"
     tv.screenshot(path=str(screenshot_dir / "board-after-reveal.png"), full_page=True)
     tv.set_viewport_size({"width": 412, "height": 915})
     tv.screenshot(path=str(screenshot_dir / "board-phone.png"), full_page=True)

@@ -7,14 +7,16 @@ player's flow; `test_demo_cli.py` runs the real recorded game through the real r
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
-from web_api_helpers import StubReader
+from web_api_helpers import SETUP, StubReader
 
+import bluffcam.commands.demo as demo_command
 from bluffcam.demo_player import DemoPlayer, RecordingError, expected_outcome, load_recording
 from bluffcam.table import Table
 
@@ -116,3 +118,46 @@ def test_a_misread_reroll_is_entered_by_hand_not_applied(tmp_path: Path) -> None
     finally:
         player.close()
         table.close()
+
+
+class _RecordedGames:
+    """Stands in for the demo player: each game is a new game on the table; the second one
+    stops the demo. Notes what the board showed as each game began."""
+
+    def __init__(self, table: Table, stop: threading.Event) -> None:
+        self.table, self.stop, self.seen = table, stop, []
+
+    def play(self, stop: threading.Event) -> None:
+        self.seen.append([m["text"] for m in self.table.state()["messages"]])
+        self.table.new_game(SETUP)
+        self.seen.append([m["text"] for m in self.table.state()["messages"]])
+        if len(self.seen) == 4:
+            self.stop.set()
+
+
+def test_the_demo_plays_again_and_its_pause_note_goes_with_the_next_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(demo_command, "PAUSE_BETWEEN_GAMES_S", 2.0)
+    table = Table(tmp_path / "journal.sqlite", None)
+    stop = threading.Event()
+    games = _RecordedGames(table, stop)
+    try:
+        demo_command.play_on(games, table, stop, speed=2.0, once=False)
+    finally:
+        table.close()
+    first_start, first_game, second_start, second_game = games.seen
+    # the pause is told as played at the demo's speed, and only until the next game starts
+    assert "demo: the game starts again in 1 s" in second_start
+    assert not any("starts again" in text for text in first_game + second_game)
+
+
+def test_the_demo_played_once_stops_after_one_game(tmp_path: Path) -> None:
+    table = Table(tmp_path / "journal.sqlite", None)
+    stop = threading.Event()
+    games = _RecordedGames(table, stop)
+    try:
+        demo_command.play_on(games, table, stop, speed=1.0, once=True)
+    finally:
+        table.close()
+    assert len(games.seen) == 2 and not stop.is_set()

@@ -157,7 +157,10 @@ function renderMessages(state) {
   }
   // Newest first, only a few, and only fresh ones: the board is for glancing at.
   const now = Date.now() / 1000;
-  const fresh = (state.messages || []).filter((m) => typeof m.at !== "number" || now - m.at < MESSAGE_SHOWN_S);
+  // A message announcing the pending review says what its card above already says.
+  const pending = state.review ? state.review.id : null;
+  const fresh = (state.messages || []).filter((m) => (typeof m.at !== "number" || now - m.at < MESSAGE_SHOWN_S)
+    && !(pending && m.review === pending));
   for (const message of fresh.slice(-3).reverse()) {
     const level = ["info", "warning", "error"].includes(message.level) ? message.level : "info";
     items.push(el("div", { class: `message message-${level}` }, message.text));
@@ -340,7 +343,9 @@ function renderHistory(state) {
     el("div", { class: "round-head" },
       el("span", { class: "round-no" }, `Round ${round.round ?? ""}`),
       round.bid ? el("span", { class: "round-bid" }, `${round.bidder ?? "?"} bid ${bidWords(round.bid)}`) : null,
-      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} doubted`) : null),
+      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} doubted`) : null,
+      round.image_url ? el("a", { class: "round-photo", href: round.image_url, target: "_blank",
+        "aria-label": `the photo of round ${round.round ?? ""}` }, "photo ↗") : null),
     el("div", { class: "round-verdict" }, round.verdict || ""))) : [el("li", { class: "muted" }, "No rounds played yet.")]);
 }
 
