@@ -148,7 +148,8 @@ class Table:
         self.camera = camera
         self.profile = profile
         self.reveals = RevealStore(self.data_dir / "reveals")
-        self._reveal_reader = reveal_reader or (lambda f, e: read_reveal(f, e, self.profile))
+        self._reveal_reader = reveal_reader or (
+            lambda f, e: read_reveal(f, e, self.profile, seating=self._seating()))
         self._set_aside_reader = set_aside_reader or (
             lambda f, seat: read_front_of_cup(f, seat, self.profile)
         )
@@ -571,6 +572,11 @@ class Table:
             self._messages.append(_Message(
                 "warning", f"reveal {reveal_id}: its record could not be updated ({exc}); "
                            "the game is not affected"))
+
+    def _seating(self) -> list[str] | None:
+        """Every player of the game in seat order, those out included: a player's zone on the
+        table stays theirs when a neighbour drops out."""
+        return list(self._game.players) if self._game is not None else None
 
     def _read_camera(self, hands: Mapping[str, Any]) -> RevealReading | None:
         """Run the reader over camera frames; a camera fault becomes a message, not an error."""

@@ -6,7 +6,7 @@ and so tests can hand the Table a stand-in reader with the same shape.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,13 +47,16 @@ def encode_jpeg(image: Any, quality: int = REVEAL_JPEG_QUALITY) -> bytes | None:
     return bytes(buffer.tobytes()) if ok else None
 
 
-def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any) -> RevealReading:
-    """Run `vision.reveal.capture_reveal`; players map to the profile's seats in order."""
+def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any,
+                seating: Sequence[str] | None = None) -> RevealReading:
+    """Run `vision.reveal.capture_reveal`: the game's players (``seating``, those out
+    included) map to the profile's seats in order; ``expected`` holds those still in."""
     if profile is None:
         raise NoProfileError("no calibration profile: the camera cannot tell the seats apart")
     from vision.reveal import capture_reveal
 
-    result = capture_reveal(frames, profile.zones, dict(expected), profile.reader_params)
+    result = capture_reveal(frames, profile.zones, dict(expected), profile.reader_params,
+                            seating=seating)
     seats: dict[str, list[dict[str, Any]]] = {}
     for name in expected:
         in_zone = [d.to_json() for d in result.seats.get(name, [])]

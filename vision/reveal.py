@@ -320,19 +320,29 @@ def capture_reveal(
     reader: Reader | None = None,
     min_confidence: float | None = None,
     match_radius: float | None = None,
+    seating: Sequence[str] | None = None,
 ) -> RevealResult:
     """Wait for a still scene, vote over several frames, and check dice against expectations.
 
-    ``expected_counts`` maps players, in seat order, to their dice (an int, or the engine's
-    ``ExpectedHand`` with ``.count`` and ``.set_aside``); player *i* sits at zone *i*.
+    ``expected_counts`` maps the players still in the game to their dice (an int, or the
+    engine's ``ExpectedHand`` with ``.count`` and ``.set_aside``). ``seating`` lists every
+    player of the game in seat order, those already out included: player *i* sits at zone
+    *i*, so a player's zone stays theirs when a neighbour drops out, and a die in the zone
+    of a player who is out is a problem. Without ``seating``, the players of
+    ``expected_counts``, in its order, sit at zones 0, 1, ….
     ``stillness=None`` skips the wait (frames known to be still, e.g. one photo).
     Reading stops after ``min_vote_frames`` when they agree on every die, else goes on to
     ``vote_frames`` (reading is the slow part). ``reader`` defaults to `vision.read_dice`;
     tests pass a stand-in.
     """
     players = list(expected_counts)
-    if len(players) > len(zones.names):
-        raise ValueError(f"{len(players)} players but only {len(zones.names)} seat zones")
+    seats_in_order = list(seating) if seating is not None else players
+    if len(seats_in_order) > len(zones.names):
+        raise ValueError(
+            f"{len(seats_in_order)} players but only {len(zones.names)} seat zones")
+    strangers = [p for p in players if p not in seats_in_order]
+    if strangers:
+        raise ValueError(f"{', '.join(strangers)} not in the seating {seats_in_order}")
     read = reader or _default_reader()
     try:
         chosen = _read_frames(_as_frames(frames), vote_frames, stillness)
@@ -348,7 +358,8 @@ def capture_reveal(
     zones = _zones_in(zones, chosen[-1])
     dice = [d for d in vote(readings, match_radius=match_radius) if not _masked(zones, d)]
 
-    seats, set_aside, outside, problems = _place_dice(dice, zones, players, threshold)
+    seats, set_aside, outside, problems = _place_dice(dice, zones, seats_in_order, players,
+                                                      threshold)
     for player in players:
         problems.extend(
             _count_problems(player, expected_counts[player], seats[player], set_aside[player])
@@ -356,16 +367,20 @@ def capture_reveal(
     frame = chosen[-1]
     advice = frame_advice(frame, readings[-1], params)
     result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
-    annotated = draw_reveal(frame, zones, result, players)
+    labels = seat_labels(zones, seats_in_order, out=[p for p in seats_in_order
+                                                     if p not in expected_counts])
+    annotated = draw_reveal(frame, zones, result, labels)
     return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside,
                         advice)
 
 
 def _place_dice(
-    dice: list[SeatDie], zones: ZoneMap, players: list[str], threshold: float
+    dice: list[SeatDie], zones: ZoneMap, seating: list[str], players: list[str],
+    threshold: float,
 ) -> tuple[dict[str, list[SeatDie]], dict[str, list[SeatDie]], list[SeatDie], list[Problem]]:
-    """Each die to its owner's cup zone or set-aside front, or outside every played seat;
-    with a problem for each die outside and each read under ``threshold``."""
+    """Each die to its owner's cup zone or set-aside front (zone *i* is ``seating[i]``'s),
+    or outside the zones of the ``players`` still in the game; with a problem for each die
+    outside and each read under ``threshold``."""
     seats: dict[str, list[SeatDie]] = {p: [] for p in players}
     set_aside: dict[str, list[SeatDie]] = {p: [] for p in players}
     outside: list[SeatDie] = []
@@ -373,13 +388,14 @@ def _place_dice(
     for die in dice:
         front = zones.front_seat_of(die.x, die.y)
         seat = zones.seat_of(die.x, die.y) if front is None else front
-        owner = players[seat] if seat is not None and seat < len(players) else None
+        sitter = seating[seat] if seat is not None and seat < len(seating) else None
+        owner = sitter if sitter in seats else None
         if owner is None:
             outside.append(die)
             where = (
-                f"in the zone of {zones.names[seat]}, where nobody plays"
-                if seat is not None
-                else "outside every seat zone"
+                "outside every seat zone" if seat is None
+                else f"in the zone of {zones.names[seat]}, where nobody plays" if sitter is None
+                else f"in the zone of {sitter}, who is out of the game"
             )
             problems.append(
                 Problem(
@@ -585,32 +601,49 @@ def _draw_die(image: Frame, die: SeatDie, uncertain: bool) -> None:
     )
 
 
-def draw_reveal(
-    frame: Frame, zones: ZoneMap, result: RevealResult, players: Sequence[str]
-) -> Frame:
-    """A copy of the frame with zones, voted dice and problems drawn on it."""
-    image = frame.copy()
+def seat_labels(zones: ZoneMap, seating: Sequence[str], out: Sequence[str] = ()) -> list[str]:
+    """Each zone's label in a picture: the player who sits there (marked if ``out`` of the
+    game), or the seat's own name marked empty where the game has fewer players than the
+    table has seats."""
+    return [(f"{seating[i]} (out)" if seating[i] in out else seating[i]) if i < len(seating)
+            else f"{name} (empty)" for i, name in enumerate(zones.names)]
+
+
+def draw_zones(image: Frame, zones: ZoneMap, labels: Sequence[str]) -> None:
+    """Draw each seat's zone, its front-of-cup area and its label on ``image`` (in place),
+    in the seat's colour: the same look on the calibration page, in the calibration picture
+    and on every reveal photo, so a player finds their zone by its colour on each."""
     scale = max(image.shape[:2]) / 1000
     thick = max(1, round(2 * scale))
-    font = 0.7 * max(scale, 0.5)
-    threshold_hits = {(p.x, p.y) for p in result.problems if p.kind == "uncertain"}
-    for index, name in enumerate(zones.names):
+    for index, label in enumerate(labels):
         colour = seat_colour(index)
         polygon = zones.zone(index)
         _draw_polygon(image, polygon, colour, thick)
         _draw_polygon(image, zones.front_of_cup(index), colour, max(1, thick // 2))
-        label = players[index] if index < len(players) else f"{name} (empty)"
         x, y = np.asarray(polygon, dtype=np.float64).min(axis=0)
         cv2.putText(
             image,
             label,
             (round(x) + 5, round(y) + round(25 * scale) + 5),
             cv2.FONT_HERSHEY_SIMPLEX,
-            font,
+            0.7 * max(scale, 0.5),
             colour,
             thick,
             cv2.LINE_AA,
         )
+
+
+def draw_reveal(
+    frame: Frame, zones: ZoneMap, result: RevealResult, labels: Sequence[str]
+) -> Frame:
+    """A copy of the frame with zones (labelled as :func:`seat_labels` says), voted dice and
+    problems drawn on it."""
+    image = frame.copy()
+    scale = max(image.shape[:2]) / 1000
+    thick = max(1, round(2 * scale))
+    font = 0.7 * max(scale, 0.5)
+    threshold_hits = {(p.x, p.y) for p in result.problems if p.kind == "uncertain"}
+    draw_zones(image, zones, labels)
     for dice in [*result.seats.values(), *result.set_aside.values()]:
         for die in dice:
             _draw_die(image, die, (die.x, die.y) in threshold_hits)

@@ -94,7 +94,7 @@ def camera_snapshot() -> Response:
     if frame is None:
         raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
     if request.args.get("zones", "1") != "0" and t.profile is not None:
-        frame = draw_zones(frame, t.profile)
+        frame = with_zones(frame, t)
     return Response(encode_jpeg(frame), mimetype="image/jpeg",
                     headers={"Cache-Control": "no-store"})
 
@@ -190,7 +190,7 @@ def calibration_read() -> Response:
     advice = frame_advice(frame, reading, params)
     annotated = draw_reading(frame, reading)
     if t.profile is not None:
-        annotated = draw_zones(annotated, t.profile)
+        annotated = with_zones(annotated, t)
     image = base64.b64encode(encode_jpeg(annotated)).decode()
     return jsonify({
         "dice": reading.to_json(),
@@ -289,24 +289,24 @@ def encode_jpeg(frame: Any) -> bytes:
     return bytes(buffer.tobytes())
 
 
-def draw_zones(frame: Any, profile: Any) -> Any:
-    """The profile's seat zones (and front-of-cup areas) over a copy of the frame."""
+def with_zones(frame: Any, t: Table) -> Any:
+    """The table profile's seat zones (and front-of-cup areas) over a copy of the frame, in
+    the colours of the reveal photos, each labelled with the player who sits there while a
+    game is on (as on the reveal photos), else with the seat's name."""
+    from vision.reveal import draw_zones, seat_labels
+
     out = frame.copy()
+    if t.profile is None:
+        return out
     try:
-        zones = profile.zones_for_frame(frame)
+        zones = t.profile.zones_for_frame(frame)
     except Exception:
         return out
-    palette = [(0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233),
-               (213, 94, 0)]  # Okabe-Ito, colour-blind safe (BGR order does not matter here)
-    for index, seat in enumerate(zones):
-        colour = palette[index % len(palette)]
-        points = np.array(seat.zone, dtype=np.int32).reshape(-1, 1, 2)
-        cv2.polylines(out, [points], True, colour, 3)
-        if seat.front:
-            front = np.array(seat.front, dtype=np.int32).reshape(-1, 1, 2)
-            cv2.polylines(out, [front], True, colour, 2, lineType=cv2.LINE_AA)
-        x, y = points[:, 0, :].mean(axis=0)
-        cv2.putText(out, seat.name, (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 1.2, colour, 3)
+    game = t.state()["game"]
+    players = (game or {}).get("players") or []
+    labels = seat_labels(zones, [p["name"] for p in players],
+                         out=[p["name"] for p in players if p.get("out")])
+    draw_zones(out, zones, labels if players else zones.names)
     return out
 
 

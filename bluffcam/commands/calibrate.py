@@ -29,7 +29,7 @@ from calibration.markers import (
 )
 from hardware.cameras import CameraError, open_camera, parse_resolution
 from vision import Reading
-from vision.reveal import seat_colour
+from vision.reveal import draw_zones
 
 DEFAULT_MARKER_IDS = (0, 1, 2, 3)
 
@@ -178,22 +178,7 @@ def draw_profile(
     thick = max(1, round(2 * scale))
     _poly(image, profile.image_table_area, (255, 255, 255), thick)
     zones: SeatZones = profile.zones
-    for index, seat in enumerate(zones):
-        colour = seat_colour(index)
-        _poly(image, seat.zone, colour, thick)
-        _poly(image, seat.front, colour, max(1, thick // 2))
-        pts = np.asarray(seat.zone)
-        label_at = pts.mean(axis=0)
-        cv2.putText(
-            image,
-            seat.name,
-            (round(label_at[0]), round(label_at[1])),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.8 * max(scale, 0.5),
-            colour,
-            thick,
-            cv2.LINE_AA,
-        )
+    draw_zones(image, zones, zones.names)
     for die in dice or []:
         cv2.circle(
             image, (round(die.x), round(die.y)), max(4, round(8 * scale)), (0, 0, 255), thick

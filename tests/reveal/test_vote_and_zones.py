@@ -153,6 +153,32 @@ def test_a_die_in_an_empty_seats_zone_is_not_given_to_anyone() -> None:
     assert "Seat 2, where nobody plays" in result.problems[0].message
 
 
+def test_a_player_keeps_their_zone_when_a_neighbour_is_out() -> None:
+    """Ann (zone 1) is out: Ben's dice are still read in zone 2, not in Ann's empty zone."""
+    frame_dice = reading(die(2, 250, 150), die(6, 280, 150))
+    result = reveal([frame_dice] * 3, {"Ben": 2}, seating=["Ann", "Ben"])
+    assert result.problems == []
+    assert {p: [d.value for d in ds] for p, ds in result.seats.items()} == {"Ben": [2, 6]}
+    # without the seating Ben would sit at zone 1, Ann's: his dice outside his zone
+    shifted = reveal([frame_dice] * 3, {"Ben": 2})
+    assert [p.kind for p in shifted.problems][:2] == ["outside_zones", "outside_zones"]
+
+
+def test_a_die_in_the_zone_of_a_player_who_is_out_is_a_problem() -> None:
+    frame_dice = reading(die(4, 30, 150), die(2, 250, 150))
+    result = reveal([frame_dice] * 3, {"Ben": 1}, seating=["Ann", "Ben"])
+    [problem] = result.problems
+    assert problem.kind == "outside_zones" and problem.seat is None
+    assert "in the zone of Ann, who is out of the game" in problem.message
+    assert [d.value for d in result.outside] == [4]
+    assert [d.value for d in result.seats["Ben"]] == [2]
+
+
+def test_a_player_missing_from_the_seating_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="Cho not in the seating"):
+        reveal([reading()] * 3, {"Ben": 1, "Cho": 1}, seating=["Ann", "Ben"])
+
+
 def test_uncertain_dice_need_review_and_are_never_dropped() -> None:
     readings = [reading(die(4, 30, 150), die(2, 250, 150, 0.4)) for _ in range(3)]
     result = reveal(readings, {"Ann": 1, "Ben": 1})
