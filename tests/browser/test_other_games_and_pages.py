@@ -20,14 +20,11 @@ def remember_pin(page: Any, pin: str) -> None:
     page.add_init_script(f"localStorage.setItem('bluffcam.pin', {pin!r})")
 
 
-def tap_die_to(page: Any, seat: str, index: int, value: int) -> None:
-    """Hand entry: each tap turns the die one face on (1 → 2 → … → 6 → 1)."""
-    button = page.locator(f".seat-entry[data-seat={seat}] .die-btn").nth(index)
-    for _ in range(6):
-        if button.get_attribute("aria-label").endswith(f": {value}"):
-            return
-        button.click()
-    raise AssertionError(f"{seat}'s die {index} never showed {value}")
+def enter_dice(page: Any, hands: dict[str, list[int]]) -> None:
+    """Hand entry: one tap on the seat's face pad for each die."""
+    for seat, faces in hands.items():
+        for face in faces:
+            page.click(f"button[aria-label='{seat}: add a {face}']")
 
 
 def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
@@ -37,6 +34,8 @@ def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
     phone.click("[data-game=scam]")
     while phone.locator(".player-row input").count() < 3:
         phone.click("#add-player")
+    while phone.locator(".player-row input").count() > 3:  # the form keeps the last game's
+        phone.locator(".player-row button[aria-label^=remove]").last.click()
     for index, name in enumerate(["Ann", "Ben", "Cho"]):
         phone.locator(".player-row input").nth(index).fill(name)
     phone.select_option("#starter", "Ann")
@@ -70,13 +69,45 @@ def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
 
     # Two 3s on the table: the bid holds, and a bid that held against "Scam!" scores 3 (S8).
     phone.click("#hand-reveal summary")
-    tap_die_to(phone, "Ann", 0, 3)
-    tap_die_to(phone, "Cho", 2, 3)
+    expect(phone.locator("#reveal-submit")).to_have_text("9 more dice to enter")
+    expect(phone.locator("#reveal-submit")).to_be_disabled()
+    enter_dice(phone, {"Ann": [3, 1, 5], "Ben": [1, 1, 2], "Cho": [1, 6]})
+    # a die entered wrongly is taken back with a tap, and the seat's pad stops when it is full
+    phone.click("button[aria-label=\"take back Ann's 5\"]")
+    enter_dice(phone, {"Ann": [1], "Cho": [3]})
+    ann = phone.locator(".seat-entry[data-seat=Ann]")
+    expect(ann.get_by_test_id("entered")).to_have_text("3 of 3")
+    expect(ann.locator("button[aria-label='Ann: add a 2']")).to_be_disabled()
     phone.screenshot(path=str(screenshot_dir / "control-reveal-by-hand.png"), full_page=True)
+    expect(phone.locator("#reveal-submit")).to_have_text("Apply this reveal")
     phone.click("#reveal-submit")
     expect(tv.locator(".player[data-player=Ann] [data-testid=score]")).to_have_text("3")
     expect(tv.get_by_test_id("verdict")).not_to_be_empty()
     expect(tv.locator("#history .round")).to_have_count(1)
+
+
+def test_hand_entry_keeps_the_dice_set_aside_in_front_of_a_cup(
+        phone: Any, live_server: LiveServer) -> None:
+    """Ben raised and re-rolled with two 4s in front of his cup: the hand entry shows them
+    already entered, and they cannot be taken back."""
+    remember_pin(phone, live_server.pin)
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                                   "options": {"dice_per_player": 3}})
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x4"})
+    live_server.post("/api/action", {"player": "Ben", "bid": "3x4", "set_aside": [4, 4]})
+    live_server.post("/api/action", {"player": "Ann", "challenge": True})
+    phone.goto("/control")
+    phone.click("#hand-reveal summary")
+    ben = phone.locator(".seat-entry[data-seat=Ben]")
+    expect(ben.get_by_test_id("entered")).to_have_text("2 of 3")
+    expect(ben.locator(".die-fixed")).to_have_count(2)
+    expect(ben.locator("button[aria-label^='take back']")).to_have_count(0)
+    enter_dice(phone, {"Ann": [4, 2, 6], "Ben": [1]})
+    phone.click("#reveal-submit")
+    # 4s and ★ (1s): Ann's 4, Ben's 4, 4 and ★ = 4 against a bid of 3: Ann loses a die
+    expect(phone.locator("#status-turn")).not_to_have_text("Lift the cups!")
+    round_one = live_server.table.state()["history"][0]
+    assert round_one["reveal"] == {"Ann": [4, 2, 6], "Ben": [4, 4, 1]}
 
 
 def test_impus_renders_cards_pile_and_claim(phone: Any, tv: Any, live_server: LiveServer,
@@ -205,6 +236,8 @@ def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_tak
     phone.click("[data-game=impus]")
     while phone.locator(".player-row input").count() < 3:
         phone.click("#add-player")
+    while phone.locator(".player-row input").count() > 3:  # the form keeps the last game's
+        phone.locator(".player-row button[aria-label^=remove]").last.click()
     for index, name in enumerate(["Ann", "Ben", "Cho"]):
         phone.locator(".player-row input").nth(index).fill(name)
     phone.select_option("#starter", "Ann")
@@ -310,6 +343,8 @@ def test_a_short_scam_game_to_the_target_from_the_control_page(
     phone.click("[data-game=scam]")
     while phone.locator(".player-row input").count() < 3:
         phone.click("#add-player")
+    while phone.locator(".player-row input").count() > 3:  # the form keeps the last game's
+        phone.locator(".player-row button[aria-label^=remove]").last.click()
     for index, name in enumerate(["Ann", "Ben", "Cho"]):
         phone.locator(".player-row input").nth(index).fill(name)
     phone.select_option("#starter", "Ann")
@@ -325,8 +360,7 @@ def test_a_short_scam_game_to_the_target_from_the_control_page(
     phone.click("#scam")  # Ben: "Scam!"
     expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
     phone.click("#hand-reveal summary")
-    tap_die_to(phone, "Ann", 0, 4)
-    tap_die_to(phone, "Ben", 1, 4)
+    enter_dice(phone, {"Ann": [4, 1, 1], "Ben": [1, 4, 1], "Cho": [1, 1, 1]})
     phone.click("#reveal-submit")
     # S8: the bid held against "Scam!": Ann scores 3 and reaches the target.
     expect(tv.locator(".player[data-player=Ann] [data-testid=score]")).to_have_text("3")

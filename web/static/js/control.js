@@ -19,6 +19,8 @@ const picker = { count: 1, face: 2, pickedFor: null, reroll: false, aside: [] };
 let handReveal = null;
 let handRevealFor = null;
 let handRevealOpen = false;
+// Per seat of a hand-entered dice reveal: {count, fixed} (fixed: the set-aside dice first).
+let handSeats = {};
 
 // ------------------------------------------------------------------ PIN
 
@@ -334,8 +336,10 @@ function impusRevealCard() {
 function revealCard() {
   const game = state.game;
   if (game.game === "impus") return impusRevealCard();
-  if (!handReveal || handRevealFor !== game.bid) {
-    handRevealFor = game.bid;
+  // a new reveal (another round, maybe on the same bid) starts a new entry
+  const revealKey = JSON.stringify([game.bid, (state.history || []).length]);
+  if (!handReveal || handRevealFor !== revealKey) {
+    handRevealFor = revealKey;
     handReveal = {};
     // What the engine expects per seat (dice in the cup + those set aside, which are known).
     const expected = (state.legal && state.legal.expected_reveal) || {};
@@ -343,12 +347,15 @@ function revealCard() {
     const seats = Object.keys(expected).length
       ? Object.entries(expected).map(([name, hand]) => [name, hand.count, hand.set_aside || aside[name] || []])
       : (game.players || []).filter((p) => !p.out).map((p) => [p.name, playerTally(p)?.value || 0, aside[p.name] || []]);
+    handSeats = {};
     for (const [name, count, shownFaces] of seats) {
       if (!count) continue;
       const shown = shownFaces.slice(0, count);
-      handReveal[name] = shown.concat(Array(Math.max(0, count - shown.length)).fill(1));
+      handReveal[name] = shown.slice();
+      handSeats[name] = { count, fixed: shown.length };
     }
   }
+  const missing = Object.entries(handSeats).reduce((n, [name, seat]) => n + seat.count - handReveal[name].length, 0);
   const items = [el("h2", {}, "Reveal")];
   if (state.review) {
     items.push(el("a", { class: "btn primary big", href: `/review/${encodeURIComponent(state.review.id)}`, id: "open-review" },
@@ -364,17 +371,30 @@ function revealCard() {
   items.push(el("details", { class: "stack", open: handRevealOpen || !hasCamera || null, id: "hand-reveal",
     ontoggle: (e) => { handRevealOpen = e.target.open; } },
     el("summary", { class: "btn ghost" }, "Enter the dice by hand"),
-    el("p", { class: "hint" }, "Tap a die to change its face."),
-    Object.entries(handReveal).map(([name, values]) => el("div", { class: "seat-entry", "data-seat": name },
-      el("strong", {}, name),
-      el("div", { class: "seat-entry-dice" }, values.map((v, i) => el("button", {
-        type: "button", class: "btn die-btn", "aria-label": `${name} die ${i + 1}: ${v}`,
-        onclick: () => { values[i] = (values[i] % 6) + 1; render(); },
-      }, die(v, { size: 40 })))))),
-    el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: busy,
-      onclick: () => act({ reveal: structuredClone(handReveal) }, "Reveal entered") }, "Apply this reveal")));
+    el("p", { class: "hint" }, "Tap the face of each die you see; tap an entered die to take it back."),
+    Object.entries(handReveal).map(([name, values]) => handSeatEntry(name, values, handSeats[name])),
+    el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: busy || missing > 0,
+      onclick: () => act({ reveal: structuredClone(handReveal) }, "Reveal entered") },
+      missing > 0 ? `${missing} more ${missing === 1 ? "die" : "dice"} to enter` : "Apply this reveal")));
   items.push(errorSlot());
   return el("section", { class: "card stack", id: "reveal-card" }, items);
+}
+
+/** One seat of a hand-entered reveal: the dice entered so far (those set aside in front of
+ * the cup are known and come first), and a pad of the six faces that adds a die per tap:
+ * one tap a die, where turning each die to its face took up to five. */
+function handSeatEntry(name, values, seat) {
+  const full = values.length >= seat.count;
+  return el("div", { class: "seat-entry", "data-seat": name },
+    el("div", { class: "seat-entry-head" }, el("strong", {}, name),
+      el("span", { class: full ? "count-ok" : "count-bad", "data-testid": "entered" }, `${values.length} of ${seat.count}`)),
+    el("div", { class: "seat-entry-dice" }, values.map((v, i) => i < seat.fixed
+      ? el("span", { class: "die-fixed", title: "set aside in front of the cup" }, die(v, { size: 34 }))
+      : el("button", { type: "button", class: "btn die-btn", "aria-label": `take back ${name}'s ${v}`,
+        onclick: () => { values.splice(i, 1); render(); } }, die(v, { size: 34 })))),
+    el("div", { class: "face-pad", role: "group", "aria-label": `${name}'s dice` }, [1, 2, 3, 4, 5, 6].map((face) =>
+      el("button", { type: "button", class: "btn die-btn", disabled: full, "aria-label": `${name}: add a ${face}`,
+        onclick: () => { values.push(face); render(); } }, die(face, { size: 34 })))));
 }
 
 // ------------------------------------------------------------------ setup
