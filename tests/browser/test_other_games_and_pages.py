@@ -108,6 +108,14 @@ def test_hand_entry_keeps_the_dice_set_aside_in_front_of_a_cup(
     expect(phone.locator("#status-turn")).not_to_have_text("Lift the cups!")
     round_one = live_server.table.state()["history"][0]
     assert round_one["reveal"] == {"Ann": [4, 2, 6], "Ben": [4, 4, 1]}
+    # the next round ends on the same bid: its entry starts empty, at the new dice counts
+    turn = live_server.table.state()["game"]["turn"]
+    other = "Ben" if turn == "Ann" else "Ann"
+    live_server.post("/api/action", {"player": turn, "bid": "3x4"})
+    live_server.post("/api/action", {"player": other, "challenge": True})
+    expect(phone.locator(".seat-entry[data-seat=Ann]").get_by_test_id("entered")).to_have_text(
+        "0 of 2")
+    expect(ben.get_by_test_id("entered")).to_have_text("0 of 3")
 
 
 def test_impus_renders_cards_pile_and_claim(phone: Any, tv: Any, live_server: LiveServer,
