@@ -312,11 +312,18 @@ function playCard() {
 
 // ------------------------------------------------------------------ reveal
 
+/** Which reveal a hand entry is for: no action is taken while a reveal is due, so the game
+ * and its count of actions name it (another round on the same bid, or the challenge undone
+ * and made again, starts a new entry). */
+function revealEntryKey() {
+  return `${state.game.game}:${state.actions_count}`;
+}
+
 function impusRevealCard() {
   const game = state.game;
   const batch = game.last_batch || { count: 1, claim: game.claim };
-  if (!handReveal || handRevealFor !== JSON.stringify(batch)) {
-    handRevealFor = JSON.stringify(batch);
+  if (!handReveal || handRevealFor !== revealEntryKey()) {
+    handRevealFor = revealEntryKey();
     handReveal = Array(batch.count).fill(batch.claim || (game.kinds || ["orc"])[0]);
   }
   const choices = game.card_kinds || (game.kinds || []).concat(["imp", "polymorph"]);
@@ -336,10 +343,8 @@ function impusRevealCard() {
 function revealCard() {
   const game = state.game;
   if (game.game === "impus") return impusRevealCard();
-  // a new reveal (another round, maybe on the same bid) starts a new entry
-  const revealKey = JSON.stringify([game.bid, (state.history || []).length]);
-  if (!handReveal || handRevealFor !== revealKey) {
-    handRevealFor = revealKey;
+  if (!handReveal || handRevealFor !== revealEntryKey()) {
+    handRevealFor = revealEntryKey();
     handReveal = {};
     // What the engine expects per seat (dice in the cup + those set aside, which are known).
     const expected = (state.legal && state.legal.expected_reveal) || {};
