@@ -1,0 +1,145 @@
+"""Whole Bluff games at a simulated table, every reveal and re-roll read through the camera path.
+
+The table's truth (each player's dice in their cup and in front of it) is laid out in the
+seat zones of a calibration profile, and a stand-in reader reports exactly those dice, surely.
+So the reader's own quality is out of the question here: what is checked is everything around
+it — players to seats (all of them, those out included), cup zones against front-of-cup
+areas, the engine's expected dice, the table applying a sure reading — over random games with
+eliminations, raises and re-rolls. Each camera reveal must apply, with exactly the dice on
+the table, and never wait for review.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import vision.reveal
+from bluffcam.table import Table
+from vision import ReaderParams
+from vision.types import Die, Reading
+from vision.zones import PolygonZones
+
+NAMES = ["Ann", "Ben", "Cho", "Dev", "Eve", "Fay"]
+SEAT_W = 100.0
+#: six seats side by side: each a cup zone below a front-of-cup strip
+ZONES = PolygonZones(
+    tuple(f"Seat {i + 1}" for i in range(6)),
+    tuple(((i * SEAT_W, 100.0), ((i + 1) * SEAT_W, 100.0), ((i + 1) * SEAT_W, 400.0),
+           (i * SEAT_W, 400.0)) for i in range(6)),
+    tuple(((i * SEAT_W, 0.0), ((i + 1) * SEAT_W, 0.0), ((i + 1) * SEAT_W, 90.0),
+           (i * SEAT_W, 90.0)) for i in range(6)),
+)
+
+
+class TableTop:
+    """The dice on the table: in each player's cup zone and in front of their cup."""
+
+    def __init__(self, players: list[str]) -> None:
+        self.seat = {name: index for index, name in enumerate(players)}
+        self.cup: dict[str, list[int]] = {}
+        self.aside: dict[str, list[int]] = {}
+
+    def reading(self) -> Reading:
+        dice = []
+        for name, faces in self.cup.items():
+            left = self.seat[name] * SEAT_W
+            dice += [_die(f, left + 20 + 30 * (k % 3), 140 + 60 * (k // 3))
+                     for k, f in enumerate(faces)]
+        for name, faces in self.aside.items():
+            left = self.seat[name] * SEAT_W
+            dice += [_die(f, left + 12 + 15 * k, 45) for k, f in enumerate(faces)]
+        return Reading(dice=tuple(dice), width=600, height=400)
+
+
+def _die(value: int, x: float, y: float) -> Die:
+    square = np.array([[-6, -6], [6, -6], [6, 6], [-6, 6]], dtype=np.float64) + [x, y]
+    return Die(value, x, y, 0.99, square)
+
+
+class StillCamera:
+    spec = "simulated:"
+    status = "ok"
+
+    def frames(self) -> Iterator[Any]:
+        for _ in range(12):
+            yield np.zeros((400, 600, 3), np.uint8)
+
+
+def _roll(rng: random.Random, count: int) -> list[int]:
+    return [rng.randint(1, 6) for _ in range(count)]
+
+
+def _play(table: Table, top: TableTop, rng: random.Random) -> int:
+    """Play the game to its end; the number of camera reveals applied."""
+    reveals = 0
+    for _round in range(200):
+        state = table.state()
+        game = state["game"]
+        if game["phase"] == "over":
+            return reveals
+        # a new round: every player still in rolls their dice
+        top.cup = {p["name"]: _roll(rng, p["dice"]) for p in game["players"] if not p["out"]}
+        top.aside = {name: [] for name in top.cup}
+        for _bid in range(rng.randint(1, 4)):
+            state = table.state()
+            turn = state["game"]["turn"]
+            bid = rng.choice(state["legal"]["lowest_raises"])
+            if "set_aside" in state["legal"]["kinds"] and len(top.cup[turn]) > 1 \
+                    and rng.random() < 0.4:
+                # raise and re-roll: some dice to the front of the cup, the rest re-rolled;
+                # the camera reads which dice were set aside
+                moved = rng.sample(top.cup[turn], rng.randint(1, len(top.cup[turn]) - 1))
+                rest = list((Counter(top.cup[turn]) - Counter(moved)).elements())
+                top.aside[turn] += moved
+                top.cup[turn] = _roll(rng, len(rest))
+                table.submit({"player": turn, "bid": bid, "reroll": True}, source="panel")
+                assert sorted(table.state()["set_aside"][turn]) == sorted(top.aside[turn])
+            else:
+                table.submit({"player": turn, "bid": bid})
+        table.submit({"player": table.state()["game"]["turn"], "challenge": True})
+        truth = {name: sorted(top.cup[name] + top.aside[name]) for name in top.cup}
+        after = table.capture_reveal()
+        assert after["review"] is None, after["review"]["problems"]
+        applied = after["last_reveal"]
+        assert applied["how"] == "camera"
+        assert {n: sorted(v) for n, v in applied["seats"].items()} == truth
+        reveals += 1
+    raise AssertionError("the game did not end in 200 rounds")
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6), dice=st.integers(1, 3))
+def test_whole_games_read_by_the_camera_apply_exactly_the_dice_on_the_table(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+    seed: int, players: int, dice: int,
+) -> None:
+    rng = random.Random(seed)
+    names = NAMES[:players]
+    top = TableTop(names)
+    monkeypatch.setattr(vision.reveal, "_default_reader",
+                        lambda: lambda frame, params: top.reading())
+    profile = SimpleNamespace(zones=ZONES, reader_params=ReaderParams())
+    folder: Path = tmp_path_factory.mktemp("simulated")
+    table = Table(folder / "journal.sqlite", camera=StillCamera(), profile=profile,
+                  data_dir=folder)
+    try:
+        table.new_game({"game": "bluff", "players": names, "starter": rng.choice(names),
+                        "options": {"dice_per_player": dice}})
+        reveals = _play(table, top, rng)
+        final = table.state()["game"]
+    finally:
+        table.close()
+    assert final["winner"] in names and reveals >= 1
+    # someone was out before the last reveal whenever more than two played
+    assert sum(p["out"] for p in final["players"]) == players - 1
