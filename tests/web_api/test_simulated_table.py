@@ -80,13 +80,12 @@ def _roll(rng: random.Random, count: int) -> list[int]:
 
 
 def _play(table: Table, top: TableTop, rng: random.Random) -> int:
-    """Play the game to its end; the number of camera reveals applied."""
-    reveals = 0
-    for _round in range(200):
+    """Play the game to its end; the number of camera reveals applied (one a round)."""
+    for played in range(200):
         state = table.state()
         game = state["game"]
         if game["phase"] == "over":
-            return reveals
+            return played
         # a new round: every player still in rolls their dice
         top.cup = {p["name"]: _roll(rng, p["dice"]) for p in game["players"] if not p["out"]}
         top.aside = {name: [] for name in top.cup}
@@ -113,7 +112,6 @@ def _play(table: Table, top: TableTop, rng: random.Random) -> int:
         applied = after["last_reveal"]
         assert applied["how"] == "camera"
         assert {n: sorted(v) for n, v in applied["seats"].items()} == truth
-        reveals += 1
     raise AssertionError("the game did not end in 200 rounds")
 
 
