@@ -1,4 +1,4 @@
-"""Whole Bluff games at a simulated table, every reveal and re-roll read through the camera path.
+"""Whole Bluff and Scam games at a simulated table, each reveal and re-roll read by the camera.
 
 The table's truth (each player's dice in their cup and in front of it) is laid out in the
 seat zones of a calibration profile, and a stand-in reader reports exactly those dice, surely.
@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import vision.reveal
 from bluffcam.table import Table
+from engine.scam import DICE_EACH as SCAM_DICE
 from vision import ReaderParams
 from vision.types import Die, Reading
 from vision.zones import PolygonZones
@@ -141,3 +142,51 @@ def test_whole_games_read_by_the_camera_apply_exactly_the_dice_on_the_table(
     assert final["winner"] in names and reveals >= 1
     # someone was out before the last reveal whenever more than two played
     assert sum(p["out"] for p in final["players"]) == players - 1
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 4))
+def test_whole_scam_games_read_by_the_camera_apply_exactly_the_dice_on_the_table(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+    seed: int, players: int,
+) -> None:
+    rng = random.Random(seed)
+    names = NAMES[:players]
+    top = TableTop(names)
+    monkeypatch.setattr(vision.reveal, "_default_reader",
+                        lambda: lambda frame, params: top.reading())
+    profile = SimpleNamespace(zones=ZONES, reader_params=ReaderParams())
+    folder: Path = tmp_path_factory.mktemp("simulated-scam")
+    table = Table(folder / "journal.sqlite", camera=StillCamera(), profile=profile,
+                  data_dir=folder)
+    reveals = 0
+    try:
+        table.new_game({"game": "scam", "players": names, "starter": rng.choice(names),
+                        "options": {"target": 4}})
+        for _step in range(2000):
+            state = table.state()
+            game = state["game"]
+            if game["phase"] == "over":
+                break
+            if game["phase"] == "reveal":
+                truth = {name: sorted(top.cup[name]) for name in top.cup}
+                after = table.capture_reveal()
+                assert after["review"] is None, after["review"]["problems"]
+                assert {n: sorted(v) for n, v in after["last_reveal"]["seats"].items()} == truth
+                reveals += 1
+                top.cup = {}
+                continue
+            if not top.cup:  # a new round: everyone rolls their dice
+                top.cup = {name: _roll(rng, SCAM_DICE) for name in names}
+            kinds = state["legal"]["kinds"]
+            move = rng.choice([k for k in ("bid", "pass", "scam") if k in kinds])
+            turn = game["turn"]
+            if move == "bid":
+                table.submit({"player": turn, "bid": rng.choice(state["legal"]["lowest_raises"])})
+            else:
+                table.submit({"player": turn, move: True})
+        final = table.state()["game"]
+    finally:
+        table.close()
+    assert final["phase"] == "over" and final["winner"] in names and reveals >= 1
