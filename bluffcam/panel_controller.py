@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bluffcam.seating import SEATS_KEY, seat_index
 from hardware.panel import Key, PanelEvent
 
 log = logging.getLogger(__name__)
@@ -171,9 +172,11 @@ class PanelController:
     def _show_turn(self, state: Mapping[str, Any]) -> None:
         self._announce_verdict(state)
         game = self._game(state)
-        names = [p.get("name") if isinstance(p, Mapping) else p for p in game.get("players", [])]
+        names = [str(p.get("name")) if isinstance(p, Mapping) else str(p)
+                 for p in game.get("players", [])]
         turn = game.get("turn")
-        self.panel.show_turn(names.index(turn) if turn in names else None)
+        seats = (state.get("setup") or {}).get(SEATS_KEY)  # a player's LED is their seat's
+        self.panel.show_turn(seat_index(names, seats, turn) if turn in names else None)
 
     # ------------------------------------------------------------------ events
 

@@ -34,6 +34,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam.reveals import RevealStore, UnknownRevealError, corrections
+from bluffcam.seating import (
+    DEFAULT_SEAT_COUNT,
+    SEATS_KEY,
+    SeatingError,
+    check_seats,
+    seat_index,
+    seat_map,
+)
 from bluffcam.vision_adapter import RevealReading, read_front_of_cup, read_reveal
 from engine import (
     EngineError,
@@ -149,7 +157,7 @@ class Table:
         self.profile = profile
         self.reveals = RevealStore(self.data_dir / "reveals")
         self._reveal_reader = reveal_reader or (
-            lambda f, e: read_reveal(f, e, self.profile, seating=self._seating()))
+            lambda f, e: read_reveal(f, e, self.profile, seating=self.seating()))
         self._set_aside_reader = set_aside_reader or (
             lambda f, seat: read_front_of_cup(f, seat, self.profile)
         )
@@ -314,8 +322,14 @@ class Table:
             raise TableError("a game setup must be a JSON object", rule="format", status=400)
         script = json.loads(json.dumps(dict(setup)))
         script.pop("comment", None)
+        seats = script.pop(SEATS_KEY, None)
         game = Game.from_script(script)  # an exported game (with "actions") resumes as it was
         setup_json = game.setup_json()
+        if seats is not None:
+            try:
+                setup_json[SEATS_KEY] = check_seats(seats, game.players, self.seat_count())
+            except SeatingError as exc:
+                raise TableError(str(exc), rule="format", status=400) from None
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
             with self._storing("the new game"):
@@ -325,6 +339,10 @@ class Table:
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._games_started += 1
+            short = self._seats_short()
+            if short:
+                self._post(f"{short}: reveals are entered by hand (or calibrate the table "
+                           "for more seats)", "warning", about_game=True)
             self._changed()
             return self._state_unlocked()
 
@@ -414,6 +432,10 @@ class Table:
                     raise TableError(
                         "no camera: enter the reveal by hand", rule="camera", status=409
                     )
+                short = self._seats_short()
+                if short:
+                    raise TableError(f"{short}: enter the reveal by hand", rule="camera",
+                                     status=409)
                 hands = self._require_game().expected_reveal()
                 if not hands:
                     raise TableError("the camera reads dice reveals only: enter this reveal "
@@ -573,10 +595,32 @@ class Table:
                 "warning", f"reveal {reveal_id}: its record could not be updated ({exc}); "
                            "the game is not affected"))
 
-    def _seating(self) -> list[str] | None:
-        """Every player of the game in seat order, those out included: a player's zone on the
-        table stays theirs when a neighbour drops out."""
-        return list(self._game.players) if self._game is not None else None
+    def seat_names(self) -> list[str] | None:
+        """The calibration profile's seats in order (None without a profile)."""
+        names = getattr(getattr(self.profile, "zones", None), "names", None)
+        return list(names) if names else None
+
+    def seat_count(self) -> int:
+        """How many seats the table has: the calibration profile's zones, else the panel's."""
+        names = self.seat_names()
+        return len(names) if names else DEFAULT_SEAT_COUNT
+
+    def _seats_short(self) -> str:
+        """Why the camera cannot place this game's players at the profile's seats ("" if it
+        can): more players, or a higher seat number, than the profile has seats."""
+        names, sitting = self.seat_names(), self.seating()
+        if not names or not sitting or len(sitting) <= len(names):
+            return ""
+        return (f"the calibration profile has {len(names)} seats and this game needs "
+                f"{len(sitting)}")
+
+    def seating(self) -> list[str | None] | None:
+        """Who sits at each seat of the table (None: nobody), every player of the game, those
+        out included: a player's zone stays theirs when a neighbour drops out. None without a
+        game."""
+        if self._game is None:
+            return None
+        return seat_map(self._game.players, (self._setup or {}).get(SEATS_KEY))
 
     def _read_camera(self, hands: Mapping[str, Any]) -> RevealReading | None:
         """Run the reader over camera frames; a camera fault becomes a message, not an error."""
@@ -605,7 +649,7 @@ class Table:
             game = self._require_game()
             if player not in game.players:
                 raise TableError(f"{player} is not at this table", rule="format", status=400)
-            seat = game.players.index(player)
+            seat = seat_index(game.players, (self._setup or {}).get(SEATS_KEY), player)
             before = list(_set_aside_of(game).get(player, []))
         if self.camera is None:
             raise TableError(
@@ -682,6 +726,7 @@ class Table:
             reveal_ids=self._reveal_ids,
             photographed=frozenset(i for i in self._reveal_ids.values()
                                    if self.reveals.has_image(i)),
+            table_seats=self.seat_names(),
             review=self._review.to_json() if self._review else None,
             last_reveal=self._last_reveal,
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
@@ -721,8 +766,8 @@ class Table:
 
 
 def _start(setup: Mapping[str, Any]) -> Game:
-    """A fresh game from a stored setup (the engine validates it)."""
-    return game_from_setup({k: v for k, v in setup.items() if k != "actions"})
+    """A fresh game from a stored setup (the engine validates it; the seats are the table's)."""
+    return game_from_setup({k: v for k, v in setup.items() if k not in ("actions", SEATS_KEY)})
 
 
 def _wants_camera_set_aside(action: Mapping[str, Any]) -> bool:

@@ -24,6 +24,7 @@ def build_state(
     reveal_ids: Mapping[int, str],
     review: dict[str, Any] | None,
     photographed: Collection[str],
+    table_seats: list[str] | None,
     last_reveal: dict[str, Any] | None,
     camera: dict[str, Any],
     messages: list[dict[str, Any]],
@@ -43,6 +44,9 @@ def build_state(
         "camera": camera,
         "messages": messages,
         "pin_required": True,
+        # the calibration profile's seats, in order (null without a profile): where players
+        # may sit ("seats" in a setup numbers them from 1)
+        "table_seats": table_seats,
         "actions_count": len(actions),
         "undo": None,
     }

@@ -48,7 +48,7 @@ def encode_jpeg(image: Any, quality: int = REVEAL_JPEG_QUALITY) -> bytes | None:
 
 
 def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any,
-                seating: Sequence[str] | None = None) -> RevealReading:
+                seating: Sequence[str | None] | None = None) -> RevealReading:
     """Run `vision.reveal.capture_reveal`: the game's players (``seating``, those out
     included) map to the profile's seats in order; ``expected`` holds those still in."""
     if profile is None:

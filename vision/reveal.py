@@ -320,15 +320,15 @@ def capture_reveal(
     reader: Reader | None = None,
     min_confidence: float | None = None,
     match_radius: float | None = None,
-    seating: Sequence[str] | None = None,
+    seating: Sequence[str | None] | None = None,
 ) -> RevealResult:
     """Wait for a still scene, vote over several frames, and check dice against expectations.
 
     ``expected_counts`` maps the players still in the game to their dice (an int, or the
-    engine's ``ExpectedHand`` with ``.count`` and ``.set_aside``). ``seating`` lists every
-    player of the game in seat order, those already out included: player *i* sits at zone
-    *i*, so a player's zone stays theirs when a neighbour drops out, and a die in the zone
-    of a player who is out is a problem. Without ``seating``, the players of
+    engine's ``ExpectedHand`` with ``.count`` and ``.set_aside``). ``seating`` names who
+    sits at zone 0, 1, …: every player of the game, those already out included, and None
+    for a seat nobody took. So a player's zone stays theirs when a neighbour drops out, and
+    a die in the zone of a player who is out is a problem. Without ``seating``, the players of
     ``expected_counts``, in its order, sit at zones 0, 1, ….
     ``stillness=None`` skips the wait (frames known to be still, e.g. one photo).
     Reading stops after ``min_vote_frames`` when they agree on every die, else goes on to
@@ -336,10 +336,12 @@ def capture_reveal(
     tests pass a stand-in.
     """
     players = list(expected_counts)
-    seats_in_order = list(seating) if seating is not None else players
+    seats_in_order: list[str | None] = list(seating) if seating is not None else list(players)
     if len(seats_in_order) > len(zones.names):
         raise ValueError(
-            f"{len(seats_in_order)} players but only {len(zones.names)} seat zones")
+            f"{len(players)} players but only {len(zones.names)} seat zones" if seating is None
+            else f"someone sits at seat {len(seats_in_order)} but there are only "
+                 f"{len(zones.names)} seat zones")
     strangers = [p for p in players if p not in seats_in_order]
     if strangers:
         raise ValueError(f"{', '.join(strangers)} not in the seating {seats_in_order}")
@@ -367,15 +369,15 @@ def capture_reveal(
     frame = chosen[-1]
     advice = frame_advice(frame, readings[-1], params)
     result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
-    labels = seat_labels(zones, seats_in_order, out=[p for p in seats_in_order
-                                                     if p not in expected_counts])
+    out = [p for p in seats_in_order if p is not None and p not in expected_counts]
+    labels = seat_labels(zones, seats_in_order, out=out)
     annotated = draw_reveal(frame, zones, result, labels)
     return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside,
                         advice)
 
 
 def _place_dice(
-    dice: list[SeatDie], zones: ZoneMap, seating: list[str], players: list[str],
+    dice: list[SeatDie], zones: ZoneMap, seating: list[str | None], players: list[str],
     threshold: float,
 ) -> tuple[dict[str, list[SeatDie]], dict[str, list[SeatDie]], list[SeatDie], list[Problem]]:
     """Each die to its owner's cup zone or set-aside front (zone *i* is ``seating[i]``'s),
@@ -601,12 +603,18 @@ def _draw_die(image: Frame, die: SeatDie, uncertain: bool) -> None:
     )
 
 
-def seat_labels(zones: ZoneMap, seating: Sequence[str], out: Sequence[str] = ()) -> list[str]:
+def seat_labels(
+    zones: ZoneMap, seating: Sequence[str | None], out: Sequence[str] = ()
+) -> list[str]:
     """Each zone's label in a picture: the player who sits there (marked if ``out`` of the
-    game), or the seat's own name marked empty where the game has fewer players than the
-    table has seats."""
-    return [(f"{seating[i]} (out)" if seating[i] in out else seating[i]) if i < len(seating)
-            else f"{name} (empty)" for i, name in enumerate(zones.names)]
+    game), or the seat's own name marked empty where nobody sits (``seating`` shorter than
+    the zones, or None there)."""
+    labels = []
+    for index, name in enumerate(zones.names):
+        sitter = seating[index] if index < len(seating) else None
+        labels.append(f"{name} (empty)" if sitter is None
+                      else f"{sitter} (out)" if sitter in out else sitter)
+    return labels
 
 
 def draw_zones(image: Frame, zones: ZoneMap, labels: Sequence[str]) -> None:

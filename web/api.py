@@ -302,11 +302,13 @@ def with_zones(frame: Any, t: Table) -> Any:
         zones = t.profile.zones_for_frame(frame)
     except Exception:
         return out
-    game = t.state()["game"]
-    players = (game or {}).get("players") or []
-    labels = seat_labels(zones, [p["name"] for p in players],
-                         out=[p["name"] for p in players if p.get("out")])
-    draw_zones(out, zones, labels if players else zones.names)
+    seating = t.seating()
+    if seating is None:
+        draw_zones(out, zones, zones.names)
+        return out
+    game = t.state()["game"] or {}
+    gone = [p["name"] for p in game.get("players", []) if p.get("out")]
+    draw_zones(out, zones, seat_labels(zones, seating, out=gone))
     return out
 
 

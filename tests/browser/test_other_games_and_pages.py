@@ -118,6 +118,40 @@ def test_hand_entry_keeps_the_dice_set_aside_in_front_of_a_cup(
     expect(ben.get_by_test_id("entered")).to_have_text("0 of 3")
 
 
+def test_players_pick_their_seats_where_the_table_has_more(
+        phone: Any, live_server: LiveServer) -> None:
+    """Two players at a table calibrated for four: the setup form asks each for their seat."""
+    from types import SimpleNamespace
+
+    from vision.zones import PolygonZones
+
+    remember_pin(phone, live_server.pin)
+    table = live_server.table
+    profile = table.profile
+    table.profile = SimpleNamespace(zones=PolygonZones(
+        ("North", "East", "South", "West"),
+        tuple(((x, 0.0), (x + 10.0, 0.0), (x + 10.0, 10.0)) for x in (0.0, 20.0, 40.0, 60.0))))
+    try:
+        live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"],
+                                       "starter": "Ann"})
+        phone.goto("/setup")
+        expect(phone.locator(".player-row .seat-pick")).to_have_count(2)
+        expect(phone.locator("select[aria-label=\"Ben's seat\"]")).to_have_value("2")
+        phone.select_option("select[aria-label=\"Ben's seat\"]", label="South")
+        phone.click("#start-game")
+        expect(phone.locator("#status-turn")).to_have_text("Ann's turn")
+        assert table.state()["setup"]["seats"] == [1, 3]
+        assert table.seating() == ["Ann", None, "Ben"]
+        # seats in an order the players do not sit in are refused with the reason
+        phone.goto("/setup")
+        phone.select_option("select[aria-label=\"Ann's seat\"]", label="West")
+        phone.click("#start-game")
+        expect(phone.locator("#control-error")).to_contain_text(
+            "Ben's seat must come after Ann's 4, not 3")
+    finally:
+        table.profile = profile
+
+
 def test_impus_renders_cards_pile_and_claim(phone: Any, tv: Any, live_server: LiveServer,
                                             screenshot_dir: Path) -> None:
     live_server.post("/api/game", {"game": "impus", "players": ["Ann", "Ben", "Cho"],

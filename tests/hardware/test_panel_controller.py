@@ -211,3 +211,21 @@ def test_the_real_table_takes_panel_actions(mock_factory: MockFactory, tmp_path:
     finally:
         rig.panel.close()
         table.close()
+
+
+def test_a_players_led_is_the_one_at_their_seat(mock_factory: MockFactory,
+                                                tmp_path: Path) -> None:
+    """Ann at seat 2 and Ben at seat 5 of the panel's six: their turns light LEDs 2 and 5."""
+    from bluffcam.table import Table
+
+    table = Table(tmp_path / "journal.sqlite")
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                    "seats": [2, 5]})
+    rig = Rig(mock_factory, table)
+    try:
+        assert rig.lit() == [1]
+        assert rig.press(Key.BID)
+        assert rig.lit() == [4]
+    finally:
+        rig.panel.close()
+        table.close()

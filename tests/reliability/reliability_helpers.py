@@ -134,8 +134,9 @@ def next_action(state: dict[str, Any], rng: random.Random,
 
 
 def write_review_table(folder: Path) -> tuple[Path, Path]:
-    """A two-seat calibration profile and still, empty frames: every camera reveal reads no
-    dice, so the count never matches and each capture waits for a person (a review)."""
+    """A three-seat calibration profile (one seat for each player of `SETUP`) and still, empty
+    frames: every camera reveal reads no dice, so the count never matches and each capture
+    waits for a person (a review)."""
     frames = folder / "frames"
     frames.mkdir(parents=True, exist_ok=True)
     noise = np.random.default_rng(7)
@@ -148,8 +149,9 @@ def write_review_table(folder: Path) -> tuple[Path, Path]:
         'name = "review-table"\n'
         f'[camera]\nspec = "files:{frames}"\nresolution = [320, 240]\n'
         "[table]\narea = [[0, 0], [320, 0], [320, 240], [0, 240]]\n"
-        '[[seats]]\nname = "West"\nzone = [[0, 0], [160, 0], [160, 240], [0, 240]]\n'
-        '[[seats]]\nname = "East"\nzone = [[160, 0], [320, 0], [320, 240], [160, 240]]\n',
+        '[[seats]]\nname = "West"\nzone = [[0, 0], [107, 0], [107, 240], [0, 240]]\n'
+        '[[seats]]\nname = "North"\nzone = [[107, 0], [213, 0], [213, 240], [107, 240]]\n'
+        '[[seats]]\nname = "East"\nzone = [[213, 0], [320, 0], [320, 240], [213, 240]]\n',
         encoding="utf-8",
     )
     return profile, frames

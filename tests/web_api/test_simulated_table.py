@@ -43,10 +43,11 @@ ZONES = PolygonZones(
 
 
 class TableTop:
-    """The dice on the table: in each player's cup zone and in front of their cup."""
+    """The dice on the table: in each player's cup zone and in front of their cup (players at
+    the seats numbered in ``seats``, else at the first ones in order)."""
 
-    def __init__(self, players: list[str]) -> None:
-        self.seat = {name: index for index, name in enumerate(players)}
+    def __init__(self, players: list[str], seats: list[int] | None = None) -> None:
+        self.seat = {name: (seats[i] - 1 if seats else i) for i, name in enumerate(players)}
         self.cup: dict[str, list[int]] = {}
         self.aside: dict[str, list[int]] = {}
 
@@ -116,16 +117,19 @@ def _play(table: Table, top: TableTop, rng: random.Random) -> int:
     raise AssertionError("the game did not end in 200 rounds")
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6), dice=st.integers(1, 3))
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6), dice=st.integers(1, 3),
+       choose_seats=st.booleans())
 def test_whole_games_read_by_the_camera_apply_exactly_the_dice_on_the_table(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
-    seed: int, players: int, dice: int,
+    seed: int, players: int, dice: int, choose_seats: bool,
 ) -> None:
     rng = random.Random(seed)
     names = NAMES[:players]
-    top = TableTop(names)
+    # the players take the first seats, or seats of their choosing round the table for six
+    seats = sorted(rng.sample(range(1, 7), players)) if choose_seats else None
+    top = TableTop(names, seats)
     monkeypatch.setattr(vision.reveal, "_default_reader",
                         lambda: lambda frame, params: top.reading())
     profile = SimpleNamespace(zones=ZONES, reader_params=ReaderParams())
@@ -133,8 +137,11 @@ def test_whole_games_read_by_the_camera_apply_exactly_the_dice_on_the_table(
     table = Table(folder / "journal.sqlite", camera=StillCamera(), profile=profile,
                   data_dir=folder)
     try:
-        table.new_game({"game": "bluff", "players": names, "starter": rng.choice(names),
-                        "options": {"dice_per_player": dice}})
+        setup: dict[str, Any] = {"game": "bluff", "players": names, "starter": rng.choice(names),
+                                 "options": {"dice_per_player": dice}}
+        if seats:
+            setup["seats"] = seats
+        table.new_game(setup)
         reveals = _play(table, top, rng)
         final = table.state()["game"]
     finally:

@@ -408,6 +408,8 @@ const setupForm = {
   game: "bluff",
   players: [],
   starter: "",
+  // the table seat (1 = the calibration profile's first) of each player row; empty: in order
+  seats: [],
   options: {
     bluff: { dice_per_player: 5, joker_face: 1, exact: "all_others_lose_one", protect_last_die: false, reroll: true },
     scam: { target: 10, allow_any_players: false },
@@ -425,6 +427,7 @@ function seedSetup() {
     setupForm.game = last.game || "bluff";
     setupForm.players = (last.players || []).slice();
     setupForm.starter = last.starter || "";
+    setupForm.seats = Array.isArray(last.seats) ? last.seats.slice() : [];
     Object.assign(setupForm.options[setupForm.game] || {}, last.options || {});
   }
   while (setupForm.players.length < 2) setupForm.players.push("");
@@ -505,11 +508,27 @@ function impusOptionFields(opts, check) {
   ];
 }
 
+/** The seat picked for player row ``i`` (the rows' own order where none was picked). */
+function seatOf(i) {
+  return setupForm.seats[i] || i + 1;
+}
+
+/** Where the table has more seats than the game has players (a mat for six, four playing), a
+ * player row picks its seat by the calibration profile's names; else the rows take the seats
+ * in order and show their number. */
+function seatPicker(i, name) {
+  const tableSeats = (state && state.table_seats) || [];
+  if (tableSeats.length <= setupForm.players.length) return el("span", { class: "seat-no" }, i + 1);
+  return el("select", { class: "seat-pick", "aria-label": `${name || `player ${i + 1}`}'s seat`,
+    onchange: (e) => { setupForm.seats[i] = Number(e.target.value); } },
+    tableSeats.map((seatName, k) => el("option", { value: k + 1, selected: seatOf(i) === k + 1 }, seatName)));
+}
+
 function setupCard() {
   seedSetup();
   const names = () => setupForm.players.map((n) => n.trim()).filter(Boolean);
   const playerRows = setupForm.players.map((name, i) => el("div", { class: "player-row" },
-    el("span", { class: "seat-no" }, i + 1),
+    seatPicker(i, name),
     el("input", { value: name, placeholder: `Player ${i + 1}`, "aria-label": `Player ${i + 1} name`, maxlength: 24,
       autocomplete: "off", autocapitalize: "words",
       oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); } }),
@@ -518,7 +537,7 @@ function setupCard() {
     el("button", { type: "button", class: "btn small", "aria-label": `move ${name || `player ${i + 1}`} down`, disabled: i === setupForm.players.length - 1,
       onclick: () => { [setupForm.players[i + 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i + 1]]; renderSetup(); } }, "↓"),
     el("button", { type: "button", class: "btn small", "aria-label": `remove ${name || `player ${i + 1}`}`, disabled: setupForm.players.length <= 2,
-      onclick: () => { setupForm.players.splice(i, 1); renderSetup(); } }, "✕")));
+      onclick: () => { setupForm.players.splice(i, 1); setupForm.seats.splice(i, 1); renderSetup(); } }, "✕")));
   const starterSelect = el("select", { id: "starter", "aria-label": "Who starts",
     onchange: (e) => { setupForm.starter = e.target.value; } });
   function refreshStarter() {
@@ -549,6 +568,10 @@ function setupCard() {
         onclick: async () => {
           const players = names();
           const body = { game: setupForm.game, players, options: { ...setupForm.options[setupForm.game] } };
+          const tableSeats = (state && state.table_seats) || [];
+          const seats = setupForm.players.map((n, i) => [n.trim(), seatOf(i)]).filter(([n]) => n).map(([, seat]) => seat);
+          // seats only where the table has more than the players take, and not simply in order
+          if (tableSeats.length > setupForm.players.length && seats.some((seat, i) => seat !== i + 1)) body.seats = seats;
           if (setupForm.starter) body.starter = setupForm.starter;
           else if (players.length) body.starter = players[Math.floor(Math.random() * players.length)];
           const result = await send("POST", "/api/game", body, { note: "New game started" });
