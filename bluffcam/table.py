@@ -606,10 +606,12 @@ class Table:
         return len(names) if names else DEFAULT_SEAT_COUNT
 
     def _seats_short(self) -> str:
-        """Why the camera cannot place this game's players at the profile's seats ("" if it
-        can): more players, or a higher seat number, than the profile has seats."""
+        """Why the camera cannot place this dice game's players at the profile's seats (""
+        if it can, or for a card game, whose turned-up cards need no seats): more players,
+        or a higher seat number, than the profile has seats."""
         names, sitting = self.seat_names(), self.seating()
-        if not names or not sitting or len(sitting) <= len(names):
+        if not names or not sitting or len(sitting) <= len(names) or self._game is None \
+                or self._game.kind == "impus":
             return ""
         return (f"the calibration profile has {len(names)} seats and this game needs "
                 f"{len(sitting)}")

@@ -83,3 +83,9 @@ def test_a_game_with_more_players_than_seats_is_told_to_enter_reveals_by_hand(
     assert capture.status_code == 409
     assert capture.json["error"]["message"] == f"{warning}: enter the reveal by hand"
     assert client.get("/api/state").json["review"] is None
+
+
+def test_a_card_game_needs_no_seats_for_its_reveals(client: FlaskClient, table: Table) -> None:
+    table.profile = SimpleNamespace(zones=PolygonZones(("North", "South"), FOUR_SEATS.zones[:2]))
+    state = post(client, "/api/game", {**GAME, "game": "impus"}).json
+    assert not any("seats" in m["text"] for m in state["messages"]), state["messages"]
