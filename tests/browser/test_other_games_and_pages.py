@@ -142,6 +142,10 @@ def test_players_pick_their_seats_where_the_table_has_more(
         expect(phone.locator("#setup-card")).to_have_count(0)  # the new game was taken
         assert table.state()["setup"]["seats"] == [1, 3]
         assert table.seating() == ["Ann", None, "Ben"]
+        # the board names each player's seat
+        phone.goto("/")
+        expect(phone.locator(".player[data-player=Ben]").get_by_test_id("seat")).to_have_text(
+            " · South")
         # seats in an order the players do not sit in are refused with the reason
         phone.goto("/setup")
         phone.select_option("select[aria-label=\"Ann's seat\"]", label="West")

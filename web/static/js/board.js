@@ -198,6 +198,11 @@ function renderPlayers(state) {
   const kind = game.game;
   const setAside = state.set_aside || {};
   const target = (state.details && state.details.target) || (state.setup && state.setup.options && state.setup.options.target) || null;
+  // where the table has more seats than players, each card names the seat its player took
+  const tableSeats = state.table_seats || [];
+  const seatNumbers = (state.setup && state.setup.seats) || null;
+  const seatName = (index) => (tableSeats.length > (game.players || []).length
+    ? tableSeats[(seatNumbers ? seatNumbers[index] : index + 1) - 1] || null : null);
   const cards = (game.players || []).map((player, seat) => {
     const tally = playerTally(player);
     const aside = setAside[player.name] || [];
@@ -243,7 +248,9 @@ function renderPlayers(state) {
       body.push(el("div", { class: "player-extra" }, `${key.replace(/_/g, " ")}: ${value}`));
     }
     return el("article", { class: classes.join(" "), "data-player": player.name, style: `--seat:${seat}` },
-      el("header", { class: "player-head" }, el("h3", {}, player.name), el("div", { class: "tags" }, tags)),
+      el("header", { class: "player-head" }, el("h3", {}, player.name,
+        seatName(seat) ? el("span", { class: "player-seat", "data-testid": "seat" }, ` · ${seatName(seat)}`) : null),
+      el("div", { class: "tags" }, tags)),
       body);
   });
   fill(node, cards);
