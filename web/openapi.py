@@ -212,6 +212,10 @@ def describe() -> dict[str, Any]:
                     "players": {"type": "array", "items": {"type": "string", "minLength": 1}},
                     "starter": {"type": "string"},
                     "options": {"type": "object"},
+                    "seats": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                              "description": "each player's seat at the table, 1 = the "
+                                             "calibration profile's first (docs/api.md, "
+                                             "Seats); the table's, not the rules'"},
                     "actions": {"type": "array",
                                 "items": {"$ref": "#/components/schemas/Action"}}}},
                 "State": {
@@ -237,8 +241,12 @@ def describe() -> dict[str, Any]:
                             "status": {"type": "string"}}},
                         "messages": {"type": "array", "items": {"type": "object", "properties": {
                             "level": {"type": "string"}, "text": {"type": "string"},
-                            "at": {"type": "number"}}}},
+                            "at": {"type": "number"},
+                            "review": {"type": "string", "description": "the pending review "
+                                                                        "it announces"}}}},
                         "pin_required": {"type": "boolean"},
+                        "table_seats": {"type": ["array", "null"],
+                                        "items": {"type": "string"}},
                         "actions_count": {"type": "integer"},
                         "undo": {"type": ["object", "null"]},
                     },
