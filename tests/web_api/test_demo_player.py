@@ -125,7 +125,8 @@ class _RecordedGames:
     stops the demo. Notes what the board showed as each game began."""
 
     def __init__(self, table: Table, stop: threading.Event) -> None:
-        self.table, self.stop, self.seen = table, stop, []
+        self.table, self.stop = table, stop
+        self.seen: list[list[str]] = []
 
     def play(self, stop: threading.Event) -> None:
         self.seen.append([m["text"] for m in self.table.state()["messages"]])
@@ -135,17 +136,23 @@ class _RecordedGames:
             self.stop.set()
 
 
+def _play_on(folder: Path, *, speed: float, once: bool) -> tuple[_RecordedGames, bool]:
+    """The demo's loop over stand-in games; what they saw, and whether it was stopped."""
+    table = Table(folder / "journal.sqlite", None)
+    stop = threading.Event()
+    games = _RecordedGames(table, stop)
+    try:
+        demo_command.play_on(games, table, stop, speed=speed, once=once)
+    finally:
+        table.close()
+    return games, stop.is_set()
+
+
 def test_the_demo_plays_again_and_its_pause_note_goes_with_the_next_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(demo_command, "PAUSE_BETWEEN_GAMES_S", 2.0)
-    table = Table(tmp_path / "journal.sqlite", None)
-    stop = threading.Event()
-    games = _RecordedGames(table, stop)
-    try:
-        demo_command.play_on(games, table, stop, speed=2.0, once=False)
-    finally:
-        table.close()
+    games, _ = _play_on(tmp_path, speed=2.0, once=False)
     first_start, first_game, second_start, second_game = games.seen
     # the pause is told as played at the demo's speed, and only until the next game starts
     assert "demo: the game starts again in 1 s" in second_start
@@ -153,11 +160,5 @@ def test_the_demo_plays_again_and_its_pause_note_goes_with_the_next_game(
 
 
 def test_the_demo_played_once_stops_after_one_game(tmp_path: Path) -> None:
-    table = Table(tmp_path / "journal.sqlite", None)
-    stop = threading.Event()
-    games = _RecordedGames(table, stop)
-    try:
-        demo_command.play_on(games, table, stop, speed=1.0, once=True)
-    finally:
-        table.close()
-    assert len(games.seen) == 2 and not stop.is_set()
+    games, stopped = _play_on(tmp_path, speed=1.0, once=True)
+    assert len(games.seen) == 2 and not stopped

@@ -77,6 +77,15 @@ class StillCamera:
             yield np.zeros((400, 600, 3), np.uint8)
 
 
+def _table_at(top: TableTop, folder: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
+    """A real Table whose camera looks at ``top`` (through a reader that reports its dice)."""
+    monkeypatch.setattr(vision.reveal, "_default_reader",
+                        lambda: lambda frame, params: top.reading())
+    profile = SimpleNamespace(zones=ZONES, reader_params=ReaderParams())
+    return Table(folder / "journal.sqlite", camera=StillCamera(), profile=profile,
+                 data_dir=folder)
+
+
 def _roll(rng: random.Random, count: int) -> list[int]:
     return [rng.randint(1, 6) for _ in range(count)]
 
@@ -130,12 +139,7 @@ def test_whole_games_read_by_the_camera_apply_exactly_the_dice_on_the_table(
     # the players take the first seats, or seats of their choosing round the table for six
     seats = sorted(rng.sample(range(1, 7), players)) if choose_seats else None
     top = TableTop(names, seats)
-    monkeypatch.setattr(vision.reveal, "_default_reader",
-                        lambda: lambda frame, params: top.reading())
-    profile = SimpleNamespace(zones=ZONES, reader_params=ReaderParams())
-    folder: Path = tmp_path_factory.mktemp("simulated")
-    table = Table(folder / "journal.sqlite", camera=StillCamera(), profile=profile,
-                  data_dir=folder)
+    table = _table_at(top, tmp_path_factory.mktemp("simulated"), monkeypatch)
     try:
         setup: dict[str, Any] = {"game": "bluff", "players": names, "starter": rng.choice(names),
                                  "options": {"dice_per_player": dice}}
@@ -161,12 +165,7 @@ def test_whole_scam_games_read_by_the_camera_apply_exactly_the_dice_on_the_table
     rng = random.Random(seed)
     names = NAMES[:players]
     top = TableTop(names)
-    monkeypatch.setattr(vision.reveal, "_default_reader",
-                        lambda: lambda frame, params: top.reading())
-    profile = SimpleNamespace(zones=ZONES, reader_params=ReaderParams())
-    folder: Path = tmp_path_factory.mktemp("simulated-scam")
-    table = Table(folder / "journal.sqlite", camera=StillCamera(), profile=profile,
-                  data_dir=folder)
+    table = _table_at(top, tmp_path_factory.mktemp("simulated-scam"), monkeypatch)
     reveals = 0
     try:
         table.new_game({"game": "scam", "players": names, "starter": rng.choice(names),
@@ -197,3 +196,27 @@ def test_whole_scam_games_read_by_the_camera_apply_exactly_the_dice_on_the_table
     finally:
         table.close()
     assert final["phase"] == "over" and final["winner"] in names and reveals >= 1
+
+
+def test_after_a_player_is_out_each_other_player_is_read_in_their_own_zone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann (the first seat) is out: Ben's die is still read in his zone, not in hers."""
+    top = TableTop(["Ann", "Ben", "Cho"])
+    table = _table_at(top, tmp_path, monkeypatch)
+    try:
+        table.new_game({"game": "bluff", "players": ["Ann", "Ben", "Cho"], "starter": "Ann",
+                        "options": {"dice_per_player": 1}})
+        for action in ({"player": "Ann", "bid": "3x5"}, {"player": "Ben", "challenge": True},
+                       {"reveal": {"Ann": [1], "Ben": [2], "Cho": [3]}}):
+            table.submit(action)
+        assert [p["out"] for p in table.state()["game"]["players"]] == [True, False, False]
+        top.cup = {"Ben": [4], "Cho": [6]}
+        turn = table.state()["game"]["turn"]
+        table.submit({"player": turn, "bid": "1x4"})
+        table.submit({"player": "Cho" if turn == "Ben" else "Ben", "challenge": True})
+        state = table.capture_reveal()
+    finally:
+        table.close()
+    assert state["review"] is None, state["review"]
+    assert state["last_reveal"]["seats"] == {"Ben": [4], "Cho": [6]}
