@@ -118,6 +118,26 @@ def test_hand_entry_keeps_the_dice_set_aside_in_front_of_a_cup(
     expect(ben.get_by_test_id("entered")).to_have_text("0 of 3")
 
 
+def test_a_table_without_a_camera_offers_the_hand_entry_at_once(
+        phone: Any, live_server: LiveServer) -> None:
+    remember_pin(phone, live_server.pin)
+    table = live_server.table
+    camera = table.camera
+    table.set_camera(None)
+    try:
+        live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"],
+                                       "starter": "Ann"})
+        live_server.post("/api/action", {"player": "Ann", "bid": "2x4"})
+        live_server.post("/api/action", {"player": "Ben", "challenge": True})
+        phone.goto("/control")
+        expect(phone.locator("#no-camera")).to_have_text(
+            "No camera at this table: enter the dice below.")
+        expect(phone.locator("#capture")).to_have_count(0)
+        expect(phone.locator("button[aria-label='Ann: add a 1']")).to_be_visible()
+    finally:
+        table.set_camera(camera)
+
+
 def test_players_pick_their_seats_where_the_table_has_more(
         phone: Any, live_server: LiveServer) -> None:
     """Two players at a table calibrated for four: the setup form asks each for their seat."""
@@ -136,6 +156,8 @@ def test_players_pick_their_seats_where_the_table_has_more(
                                        "starter": "Ann"})
         phone.goto("/setup")
         expect(phone.locator(".player-row .seat-pick")).to_have_count(2)
+        expect(phone.locator("#setup-card h2").first).to_have_text(
+            "Players, clockwise, and their seats")
         expect(phone.locator("select[aria-label=\"Ben's seat\"]")).to_have_value("2")
         phone.select_option("select[aria-label=\"Ben's seat\"]", label="South")
         phone.click("#start-game")

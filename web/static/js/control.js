@@ -367,12 +367,13 @@ function revealCard() {
       "Check the reading"));
   }
   const hasCamera = state.camera && state.camera.status && state.camera.status !== "none";
-  items.push(el("button", { type: "button", class: `btn big ${state.review ? "" : "primary"}`, id: "capture", disabled: busy || !hasCamera,
+  items.push(hasCamera ? el("button", { type: "button", class: `btn big ${state.review ? "" : "primary"}`, id: "capture", disabled: busy,
     onclick: async () => {
       const result = await send("POST", "/api/reveal/capture", {}, { note: "Reveal captured" });
       const review = result && (result.review || (result.id && result.image_url ? result : null));
       if (review && review.id) window.location.href = `/review/${encodeURIComponent(review.id)}`;
-    } }, hasCamera ? "Capture with the camera" : "No camera: enter the dice below"));
+    } }, "Capture with the camera")
+    : el("p", { class: "hint", id: "no-camera" }, "No camera at this table: enter the dice below."));
   items.push(el("details", { class: "stack", open: handRevealOpen || !hasCamera || null, id: "hand-reveal",
     ontoggle: (e) => { handRevealOpen = e.target.open; } },
     el("summary", { class: "btn ghost" }, "Enter the dice by hand"),
@@ -554,7 +555,8 @@ function setupCard() {
   return el("section", { class: "card stack", id: "setup-card" },
     el("h1", {}, "New game"),
     el("div", { class: "segmented", role: "group", "aria-label": "Game" }, gameButtons),
-    el("h2", {}, "Players, clockwise from the first seat"),
+    el("h2", {}, ((state && state.table_seats) || []).length > setupForm.players.length
+      ? "Players, clockwise, and their seats" : "Players, clockwise from the first seat"),
     el("div", { class: "player-rows" }, playerRows),
     el("button", { type: "button", class: "btn", id: "add-player", disabled: setupForm.players.length >= 6,
       onclick: () => { setupForm.players.push(""); renderSetup(); } }, "+ Add a player"),
