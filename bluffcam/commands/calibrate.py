@@ -18,18 +18,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration import MarkerConfig, Profile, SeatZones, save_profile
-from calibration.fit import FitError, fit_table
+from bluffcam.zone_fit import DEFAULT_MARKER_DICT, draw_profile, fit_from_frames
+from calibration import MarkerConfig, Profile, save_profile
+from calibration.fit import FitError
 from calibration.geometry import Polygon, apply_homography, homography_from_points
-from calibration.markers import (
-    detect_marker_quads,
-    marker_footprints,
-    on_a_marker,
-    quad_centre,
-)
+from calibration.markers import quad_centre
 from hardware.cameras import CameraError, open_camera, parse_resolution
 from vision import Reading
-from vision.reveal import draw_zones
 
 DEFAULT_MARKER_IDS = (0, 1, 2, 3)
 
@@ -52,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--markers", action="store_true", help="use ArUco markers at the mat's corners"
     )
     parser.add_argument(
-        "--marker-dict", default="DICT_4X4_50", help="ArUco dictionary (default DICT_4X4_50)"
+        "--marker-dict", default=DEFAULT_MARKER_DICT,
+        help=f"ArUco dictionary (default {DEFAULT_MARKER_DICT})"
     )
     parser.add_argument(
         "--marker-ids",
@@ -87,45 +83,21 @@ def calibrate(
 ) -> tuple[Profile, NDArray[np.uint8], list[Any], Reading]:
     """The profile, the frame it was fitted on, the dice read (voted over a few frames) and
     that frame's own reading (for the picture's advice: smeared or small dice)."""
-    from vision import ReaderParams, read_dice
-    from vision.reveal import vote
-
     resolution = parse_resolution(args.resolution) if args.resolution else None
     with open_camera(args.camera, resolution=resolution) as camera:
         frames = [camera.read() for _ in range(max(1, args.frames))]
-    frame = frames[-1]
-    params = ReaderParams()
-    readings = [read_dice(f, params) for f in frames]
-    # a printed marker may be read as a die: nothing on one counts
-    quads = detect_marker_quads(frame, args.marker_dict)
-    footprints = marker_footprints(quads.values())
-    dice = [d for d in vote(readings) if not on_a_marker(footprints, d.x, d.y)]
-    if not dice:
-        raise FitError("no dice seen: put each player's dice in their area, in good light")
-    sizes = [
-        d.side_px
-        for r in readings
-        for d in r.dice
-        if not on_a_marker(footprints, d.x, d.y)
-    ]
-    height, width = frame.shape[:2]
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if names is not None and (len(names) != args.seats or not all(names)):
         raise ValueError(f"--names: give {args.seats} non-empty names, got {args.names!r}")
-    fitted = fit_table(
-        [(d.x, d.y) for d in dice],
-        args.seats,
-        frame_size=(width, height),
-        die_size_px=float(np.median(sizes)) if sizes else 40.0,
-        names=names,
-    )
+    fit = fit_from_frames(frames, args.seats, names=names, marker_dict=args.marker_dict)
+    height, width = fit.frame.shape[:2]
     name = args.name or Path(args.out).stem
-    markers = _markers(quads, args) if args.markers else None
-    zones, table_area = fitted.zones, fitted.table_area
+    markers = _markers(fit.quads, args) if args.markers else None
+    zones, table_area = fit.fitted.zones, fit.fitted.table_area
     if markers is not None:
         to_mat = np.asarray(np.linalg.inv(markers.calibration_homography), dtype=np.float64)
-        zones = fitted.zones.transformed(to_mat)
-        table_area = apply_homography(to_mat, fitted.table_area)
+        zones = fit.fitted.zones.transformed(to_mat)
+        table_area = apply_homography(to_mat, fit.fitted.table_area)
     profile = Profile(
         name=name,
         camera=args.camera,
@@ -134,7 +106,7 @@ def calibrate(
         seat_zones=zones,
         markers=markers,
     )
-    return profile, frame, dice, readings[-1]
+    return profile, fit.frame, fit.dice, fit.reading
 
 
 def _markers(quads: dict[int, Polygon], args: argparse.Namespace) -> MarkerConfig:
@@ -159,38 +131,3 @@ def _markers(quads: dict[int, Polygon], args: argparse.Namespace) -> MarkerConfi
     image_points = tuple(seen[i] for i in ids)
     homography_from_points(mat_points, image_points)  # raises if degenerate
     return MarkerConfig(args.marker_dict, ids, mat_points, image_points)
-
-
-def _poly(
-    image: NDArray[np.uint8], polygon: Polygon | None, colour: tuple[int, int, int], thick: int
-) -> None:
-    if polygon:
-        pts = np.round(np.asarray(polygon)).astype(np.int32).reshape(-1, 1, 2)
-        cv2.polylines(image, [pts], True, colour, thick, cv2.LINE_AA)
-
-
-def draw_profile(
-    frame: NDArray[np.uint8], profile: Profile, dice: list[Any] | None = None
-) -> NDArray[np.uint8]:
-    """The frame with the table area, seat zones, front areas and dice drawn (in pixels)."""
-    image = frame.copy()
-    scale = max(image.shape[:2]) / 1000
-    thick = max(1, round(2 * scale))
-    _poly(image, profile.image_table_area, (255, 255, 255), thick)
-    zones: SeatZones = profile.zones
-    draw_zones(image, zones, zones.names)
-    for die in dice or []:
-        cv2.circle(
-            image, (round(die.x), round(die.y)), max(4, round(8 * scale)), (0, 0, 255), thick
-        )
-    if profile.markers is not None:
-        for x, y in profile.markers.image_points:
-            cv2.drawMarker(
-                image,
-                (round(x), round(y)),
-                (0, 255, 255),
-                cv2.MARKER_CROSS,
-                round(30 * scale) + 5,
-                thick,
-            )
-    return image
