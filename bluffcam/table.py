@@ -678,6 +678,17 @@ class Table:
 
     # ------------------------------------------------------------------ camera
 
+    def set_profile(self, profile: Any) -> None:
+        """Read the next reveals by another calibration profile (its zones refitted on the
+        calibration page); refused while a reveal is due, whose dice are placed by the zones
+        it began with."""
+        with self._lock:
+            if self._in_reveal() or self._review is not None:
+                raise TableError("a reveal is due: settle it before moving the zones",
+                                 rule="calibration")
+            self.profile = profile
+            self._changed()
+
     def set_camera(self, camera: Camera | None) -> None:
         """Swap the camera (the demo points it at each recorded reveal)."""
         with self._lock:

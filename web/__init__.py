@@ -51,13 +51,14 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | Non
     pin = str(app.config["TABLE_PIN"] or generate_pin())
     app.config["TABLE_PIN"] = pin
 
-    from web import api, cards, events, openapi, security
+    from web import api, cards, events, openapi, security, zones
 
     security.init_app(app, pin)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(openapi.bp)  # GET /api/openapi.json
     app.register_blueprint(cards.bp)  # the card art for Impus (web/cards.py)
+    app.register_blueprint(zones.bp)  # refitting the seat zones (web/zones.py)
     api.register_error_handlers(app)
 
     from web import pages

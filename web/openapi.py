@@ -30,7 +30,8 @@ def _refusals(*codes: int) -> dict[str, Any]:
         401: "no table PIN", 403: "wrong PIN, or a cross-site request",
         404: "no such reveal or route", 409: "refused by the rules (rule = RULES.md id) or "
         "by the table (\"table\", \"camera\")", 413: "too large",
-        415: "not application/json", 429: "too many wrong PINs: wait (Retry-After)",
+        415: "not application/json", 422: "no zones can be fitted to what the camera sees "
+        "(too few dice)", 429: "too many wrong PINs: wait (Retry-After)",
         503: "no camera frame, or the disk refused the write (rule \"storage\"); "
         "nothing changed",
     }
@@ -155,6 +156,21 @@ def describe() -> dict[str, Any]:
                             "required": ["value"]}]}}}}}, extra=(404,)),
                 "parameters": [_REVEAL_ID]}},
             **_card_art_paths(),
+            "/api/calibration/zones/fit": {"post": _change(
+                "fit the seat zones to the dice on the table: a proposal, nothing changes yet",
+                {"type": "object", "required": ["seats"], "properties": {
+                    "seats": {"type": "integer", "minimum": 1, "maximum": 6}}},
+                extra=(422, 503), answer={"type": "object", "properties": {
+                    "proposal": {"type": "string"}, "dice": {"type": "integer"},
+                    "seats": {"type": "array", "items": {"type": "string"}},
+                    "image": {"type": "string", "description": "a JPEG data URL"}}})},
+            "/api/calibration/zones/apply": {"post": _change(
+                "write a proposal's zones into the table's profile file and read by them",
+                {"type": "object", "required": ["proposal"],
+                 "properties": {"proposal": {"type": "string"}}},
+                answer={"type": "object", "properties": {
+                    "saved": {"type": "string"},
+                    "seats": {"type": "array", "items": {"type": "string"}}}})},
             "/api/calibration/read": {"post": {
                 "summary": "test the reader on an uploaded photo (multipart `image`; at most "
                            "8 MiB and 24 megapixels, JPEG/PNG/BMP/WebP) or the camera",

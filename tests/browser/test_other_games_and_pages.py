@@ -213,6 +213,38 @@ def test_calibration_shows_the_snapshot_and_a_test_read(phone: Any, screenshot_d
     phone.screenshot(path=str(screenshot_dir / "calibration.png"), full_page=True)
 
 
+def test_calibration_refits_the_seat_zones_to_the_dice_on_the_table(
+        phone: Any, live_server: LiveServer, tmp_path: Path, screenshot_dir: Path) -> None:
+    """The scene's two groups of dice: the page proposes two zones around them and, asked,
+    writes them into the table's profile file."""
+    from calibration import load_profile, save_profile
+
+    remember_pin(phone, live_server.pin)
+    table = live_server.table
+    previous = table.profile
+    path = save_profile(previous, tmp_path / "scene.toml")
+    table.profile = load_profile(path)  # the table as `bluffcam serve --profile FILE` opens it
+    try:
+        phone.goto("/calibration")
+        expect(phone.locator("#fit-seats")).to_have_value("2")
+        phone.click("#fit-zones")
+        expect(phone.locator("#zones-proposal")).to_have_text(
+            "Proposed on the photo: Seat 1, Seat 2, fitted to 6 dice.")
+        expect(phone.locator("#snapshot")).to_have_attribute("src", re.compile("^data:image/jpeg"))
+        phone.screenshot(path=str(screenshot_dir / "calibration-zones.png"), full_page=True)
+        before = path.read_text()
+        phone.click("#keep-zones")  # nothing is written unless asked
+        expect(phone.locator("#zones-proposal")).to_have_count(0)
+        assert path.read_text() == before
+        phone.click("#fit-zones")
+        phone.click("#apply-zones")
+        expect(phone.locator("#zones-note")).to_contain_text(f"Saved: Seat 1, Seat 2 ({path})")
+        assert load_profile(path).zones.names == ["Seat 1", "Seat 2"]
+        assert table.state()["table_seats"] == ["Seat 1", "Seat 2"]
+    finally:
+        table.profile = previous
+
+
 def test_a_review_in_a_dim_room_says_to_add_light(phone: Any, live_server: LiveServer,
                                                   screenshot_dir: Path) -> None:
     live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})

@@ -14,6 +14,9 @@ let snapshotError = "";
 let reading = null;         // the last test read: {dice, values, uncertain, width, height, image}
 let busy = false;
 let error = "";
+let seatCount = null;       // the seats to fit the zones for (default: the profile's)
+let proposal = null;        // a fit waiting to be used: {proposal, seats, dice, image}
+let zonesNote = "";
 
 function takeSnapshot() {
   snapshotError = "";
@@ -60,6 +63,58 @@ async function testUpload(file) {
   } finally {
     busy = false; render();
   }
+}
+
+// Refit the seat zones to the dice the players put where their cups will stand: a proposal
+// first (drawn on the photo), used only when asked (POST /api/calibration/zones/...).
+async function fitZones() {
+  busy = true; error = ""; zonesNote = ""; render();
+  try {
+    proposal = await api("POST", "/api/calibration/zones/fit", { seats: currentSeatCount() });
+    reading = null;
+    snapshotUrl = proposal.image;
+  } catch (e) {
+    error = describeError(e);
+  } finally {
+    busy = false; render();
+  }
+}
+
+async function applyZones() {
+  busy = true; error = ""; render();
+  try {
+    const saved = await api("POST", "/api/calibration/zones/apply", { proposal: proposal.proposal });
+    zonesNote = `Saved: ${saved.seats.join(", ")} (${saved.saved})`;
+    proposal = null;
+    takeSnapshot();
+  } catch (e) {
+    error = describeError(e);
+  } finally {
+    busy = false; render();
+  }
+}
+
+function currentSeatCount() {
+  return seatCount || ((state && state.table_seats) || []).length || 2;
+}
+
+function zonesCard() {
+  const seats = el("select", { id: "fit-seats", "aria-label": "Seats to fit",
+    onchange: (e) => { seatCount = Number(e.target.value); } },
+    [1, 2, 3, 4, 5, 6].map((n) => el("option", { value: n, selected: n === currentSeatCount() }, `${n} ${n === 1 ? "seat" : "seats"}`)));
+  const items = [el("h2", {}, "Seat zones"),
+    el("p", { class: "hint" }, "Each player puts a few dice where their cup will stand; then fit the zones around them."),
+    el("div", { class: "row" }, seats,
+      el("button", { type: "button", class: "btn grow", id: "fit-zones", disabled: busy, onclick: fitZones }, "Fit the zones"))];
+  if (proposal) {
+    items.push(el("p", { id: "zones-proposal" }, `Proposed on the photo: ${proposal.seats.join(", ")}, fitted to ${proposal.dice} dice.`),
+      el("div", { class: "row" },
+        el("button", { type: "button", class: "btn primary grow", id: "apply-zones", disabled: busy, onclick: applyZones }, "Use these zones"),
+        el("button", { type: "button", class: "btn grow", id: "keep-zones", disabled: busy,
+          onclick: () => { proposal = null; takeSnapshot(); } }, "Keep the old ones")));
+  }
+  if (zonesNote) items.push(el("p", { class: "count-ok", id: "zones-note" }, zonesNote));
+  return el("div", { class: "card stack", id: "zones-card" }, items);
 }
 
 function photo() {
@@ -121,8 +176,8 @@ function render() {
           el("label", { class: "btn big", for: "upload" }, "Test a photo…"),
           el("input", { type: "file", id: "upload", accept: "image/*", hidden: true,
             onchange: (e) => testUpload(e.target.files && e.target.files[0]) }),
-          el("p", { class: "error", role: "alert" }, error),
-          el("p", { class: "hint" }, "To move the zones, run ", el("code", {}, "bluffcam calibrate"), " on the table's computer.")),
+          el("p", { class: "error", role: "alert" }, error)),
+        hasCamera ? zonesCard() : null,
         readingSummary())));
 }
 

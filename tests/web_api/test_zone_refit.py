@@ -1,0 +1,159 @@
+"""Refitting the seat zones from the calibration page: a proposal first, then the profile file
+and the running table take it; the profile's other settings stay."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from flask.testing import FlaskClient
+from web_api_helpers import PIN, SETUP, post
+
+from bluffcam.table import Table
+from calibration import Profile, SeatZone, SeatZones, load_profile, save_profile
+from calibration.geometry import as_polygon
+from web import create_app
+
+_spec = importlib.util.spec_from_file_location(
+    "drawn_dice", Path(__file__).resolve().parents[1] / "reveal" / "drawn_dice.py")
+assert _spec and _spec.loader
+drawn_dice = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("drawn_dice", drawn_dice)
+_spec.loader.exec_module(drawn_dice)
+
+#: three players' dice on a felt table: bottom, top left, top right
+CLUSTERS = [[(370, 470, 4), (420, 475, 2), (400, 430, 6)],
+            [(180, 150, 3), (230, 170, 5)],
+            [(560, 150, 1), (610, 180, 6), (570, 200, 2)]]
+
+
+def _table_photo(with_dice: bool = True) -> np.ndarray:
+    image = np.full((600, 800, 3), (40, 110, 40), np.uint8)
+    for cluster in CLUSTERS if with_dice else []:
+        for x, y, value in cluster:
+            drawn_dice.draw_die(image, drawn_dice.DrawnDie(x, y, value), size=34)
+    return image
+
+
+class PhotoCamera:
+    spec = "photo:"
+    status = "ok"
+
+    def __init__(self) -> None:
+        self.image = _table_photo()
+
+    def frames(self) -> Iterator[Any]:
+        for _ in range(12):
+            yield self.image
+
+    def read(self) -> Any:
+        return self.image
+
+
+def _two_seat_profile(path: Path) -> Path:
+    def box(x0: float, y0: float, x1: float, y1: float) -> Any:
+        return as_polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+
+    profile = Profile(name="felt", camera="photo:", resolution=(800, 600),
+                      table_area=box(0, 0, 800, 600),
+                      seat_zones=SeatZones((SeatZone("North", box(0, 0, 800, 300)),
+                                            SeatZone("South", box(0, 300, 800, 600)))),
+                      reader={"detector_side": 384}, panel={"buzzer": 18})
+    return save_profile(profile, path)
+
+
+@pytest.fixture
+def profile_file(tmp_path: Path) -> Path:
+    return _two_seat_profile(tmp_path / "felt.toml")
+
+
+@pytest.fixture
+def table(tmp_path: Path, profile_file: Path) -> Iterator[Table]:
+    t = Table(tmp_path / "journal.sqlite", camera=PhotoCamera(),
+              profile=load_profile(profile_file), data_dir=tmp_path)
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def client(table: Table) -> FlaskClient:
+    app = create_app({"TESTING": True, "TABLE_PIN": PIN}, table=table)
+    return app.test_client()
+
+
+def test_a_fit_is_a_proposal_and_applying_it_rewrites_the_zones_only(
+    client: FlaskClient, table: Table, profile_file: Path
+) -> None:
+    before = profile_file.read_text()
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    assert fitted.status_code == 200, fitted.json
+    assert fitted.json["seats"] == ["Seat 1", "Seat 2", "Seat 3"]
+    assert fitted.json["dice"] == 8
+    assert fitted.json["image"].startswith("data:image/jpeg;base64,")
+    # nothing changed yet
+    assert profile_file.read_text() == before
+    assert client.get("/api/state").json["table_seats"] == ["North", "South"]
+
+    applied = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
+    assert applied.status_code == 200, applied.json
+    assert client.get("/api/state").json["table_seats"] == ["Seat 1", "Seat 2", "Seat 3"]
+    saved = load_profile(profile_file)
+    assert saved.zones.names == ["Seat 1", "Seat 2", "Seat 3"]
+    assert saved.reader == {"detector_side": 384} and saved.panel == {"buzzer": 18}
+    # each cluster lies in a zone of its own (their order is calibration.fit's, tested there)
+    seats = [{saved.zones.seat_of(x, y) for x, y, _ in cluster} for cluster in CLUSTERS]
+    assert all(len(s) == 1 and None not in s for s in seats), seats
+    assert len(set.union(*seats)) == 3
+    assert table.profile is not None and table.profile.zones.names == saved.zones.names
+    # a proposal is applied once
+    again = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
+    assert again.status_code == 409 and "fit the zones again" in again.json["error"]["message"]
+
+
+def test_the_seats_keep_their_names_when_their_number_stays(client: FlaskClient) -> None:
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 2})
+    # two clusters asked for three piles of dice: the fit still names the seats as before
+    assert fitted.status_code == 200 and fitted.json["seats"] == ["North", "South"]
+
+
+@pytest.mark.parametrize("seats", [0, 7, "3", True, None])
+def test_a_bad_seat_count_is_refused_by_name(client: FlaskClient, seats: Any) -> None:
+    refused = post(client, "/api/calibration/zones/fit", {"seats": seats})
+    assert refused.status_code == 400
+    assert "seats: give the number of seats, 1 to 6" in refused.json["error"]["message"]
+
+
+def test_no_dice_no_zones(client: FlaskClient, table: Table) -> None:
+    table.camera.image = _table_photo(with_dice=False)  # type: ignore[union-attr]
+    refused = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    assert refused.status_code == 422
+    assert "no dice seen" in refused.json["error"]["message"]
+
+
+def test_zones_do_not_move_while_a_reveal_is_due(
+    client: FlaskClient, table: Table, profile_file: Path
+) -> None:
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 3}).json
+    table.new_game({**SETUP, "players": ["Ann", "Ben"], "starter": "Ann"})
+    table.submit({"player": "Ann", "bid": "2x3"})
+    table.submit({"player": "Ben", "challenge": True})
+    before = profile_file.read_text()
+    for path, body in (("fit", {"seats": 3}), ("apply", {"proposal": fitted["proposal"]})):
+        refused = post(client, f"/api/calibration/zones/{path}", body)
+        assert refused.status_code == 409
+        assert "a reveal is due" in refused.json["error"]["message"]
+    assert profile_file.read_text() == before
+
+
+def test_refitting_needs_the_pin_and_a_profile_file(client: FlaskClient, table: Table) -> None:
+    assert post(client, "/api/calibration/zones/fit", {"seats": 3}, pin=None).status_code in (
+        401, 403)
+    table.profile = None
+    refused = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    assert refused.status_code == 409
+    assert "start bluffcam serve with --profile FILE" in refused.json["error"]["message"]

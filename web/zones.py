@@ -1,0 +1,101 @@
+"""Refitting the table's seat zones from the calibration page, as `bluffcam calibrate` does.
+
+The players put their dice where their cups will stand; ``POST /api/calibration/zones/fit``
+(``{"seats": 4}``) reads a few camera frames, fits one zone per seat around the dice
+(`bluffcam.zone_fit`) and answers with a picture of the proposal; nothing changes yet.
+``POST /api/calibration/zones/apply`` (``{"proposal": id}``) writes it into the running
+table's profile file and the table reads the next reveal by it. Only the zones and the table
+area change: the profile's camera, reader and panel settings stay. Both need the table PIN;
+neither is taken while a reveal is due (its dice are read by the zones it began with).
+A profile that follows mat markers is refitted with ``bluffcam calibrate --markers``.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import itertools
+import secrets
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify
+
+from bluffcam.table import Table
+from bluffcam.zone_fit import draw_profile, fit_from_frames
+from calibration import load_profile, save_profile
+from calibration.fit import FitError
+from web.api import encode_jpeg, json_body, table
+from web.security import Refused, guard_change
+
+bp = Blueprint("zones", __name__, url_prefix="/api/calibration/zones")
+
+#: frames read and voted over for a fit (as `bluffcam calibrate`'s default)
+FIT_FRAMES = 3
+#: where the app keeps the one proposal waiting to be applied
+PROPOSAL_KEY = "bluffcam.zone_proposal"
+
+
+def _refitting_allowed(t: Table) -> Any:
+    """The table's profile, if its zones may be refitted now; else a refusal saying why."""
+    profile = t.profile
+    if profile is None or getattr(profile, "path", None) is None:
+        raise Refused(409, "no calibration profile file to refit: start bluffcam serve with "
+                           "--profile FILE (bluffcam calibrate makes one)", rule="calibration")
+    if profile.markers is not None:
+        raise Refused(409, "this profile's zones follow mat markers: refit them with "
+                           "bluffcam calibrate --markers", rule="calibration")
+    state = t.state()
+    if (state["game"] or {}).get("phase") == "reveal" or state["review"] is not None:
+        raise Refused(409, "a reveal is due: settle it before moving the zones",
+                      rule="calibration")
+    return profile
+
+
+@bp.post("/fit")
+def fit() -> Response:
+    guard_change()
+    body = json_body()
+    seats = body.get("seats") if isinstance(body, dict) else None
+    if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 6:
+        raise Refused(400, f"seats: give the number of seats, 1 to 6, got {seats!r}",
+                      rule="format")
+    t = table()
+    profile = _refitting_allowed(t)
+    if t.camera is None:
+        raise Refused(503, "no camera: the zones are fitted to the dice the camera sees",
+                      rule="camera")
+    frames = [f for f in itertools.islice(t.camera.frames(), FIT_FRAMES) if f is not None]
+    if not frames:
+        raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
+    names = profile.zones.names if len(profile.zones.names) == seats else None
+    try:
+        fitted = fit_from_frames(frames, seats, names=names)
+    except FitError as exc:
+        raise Refused(422, str(exc), rule="calibration") from None
+    height, width = fitted.frame.shape[:2]
+    proposal = dataclasses.replace(profile, resolution=(width, height),
+                                   table_area=fitted.fitted.table_area,
+                                   seat_zones=fitted.fitted.zones)
+    token = secrets.token_urlsafe(8)
+    current_app.extensions[PROPOSAL_KEY] = (token, proposal)
+    picture = base64.b64encode(encode_jpeg(draw_profile(fitted.frame, proposal,
+                                                        fitted.dice))).decode()
+    return jsonify({"proposal": token, "seats": proposal.zones.names, "dice": len(fitted.dice),
+                    "image": f"data:image/jpeg;base64,{picture}"})
+
+
+@bp.post("/apply")
+def apply() -> Response:
+    guard_change()
+    body = json_body()
+    token = body.get("proposal") if isinstance(body, dict) else None
+    waiting = current_app.extensions.get(PROPOSAL_KEY)
+    if waiting is None or token != waiting[0]:
+        raise Refused(409, "no such proposal: fit the zones again", rule="calibration")
+    t = table()
+    profile = _refitting_allowed(t)
+    path = save_profile(dataclasses.replace(waiting[1], path=None), profile.path)
+    refitted = load_profile(path)
+    t.set_profile(refitted)
+    current_app.extensions.pop(PROPOSAL_KEY, None)
+    return jsonify({"saved": str(path), "seats": refitted.zones.names})
