@@ -157,3 +157,16 @@ def test_refitting_needs_the_pin_and_a_profile_file(client: FlaskClient, table: 
     refused = post(client, "/api/calibration/zones/fit", {"seats": 3})
     assert refused.status_code == 409
     assert "start bluffcam serve with --profile FILE" in refused.json["error"]["message"]
+
+
+def test_the_table_keeps_its_zones_through_a_reveal(table: Table) -> None:
+    """The table itself refuses new zones while a reveal is due, however they come."""
+    from bluffcam.table import TableError
+
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
+    table.submit({"player": "Ann", "bid": "2x3"})
+    table.submit({"player": "Ben", "challenge": True})
+    kept = table.profile
+    with pytest.raises(TableError, match="a reveal is due"):
+        table.set_profile(None)
+    assert table.profile is kept
