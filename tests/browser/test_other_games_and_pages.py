@@ -225,8 +225,10 @@ def test_calibration_refits_the_seat_zones_to_the_dice_on_the_table(
     path = save_profile(previous, tmp_path / "scene.toml")
     table.profile = load_profile(path)  # the table as `bluffcam serve --profile FILE` opens it
     try:
+        live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"],
+                                       "starter": "Ann"})
         phone.goto("/calibration")
-        expect(phone.locator("#fit-seats")).to_have_value("2")
+        expect(phone.locator("#fit-seats")).to_have_value("2")  # a seat for each player
         phone.click("#fit-zones")
         expect(phone.locator("#zones-proposal")).to_have_text(
             "Proposed on the photo: Seat 1, Seat 2, fitted to 6 dice.")

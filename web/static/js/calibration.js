@@ -94,8 +94,10 @@ async function applyZones() {
   }
 }
 
+// Default: a seat for each player of the game on, else the profile's seats.
 function currentSeatCount() {
-  return seatCount || ((state && state.table_seats) || []).length || 2;
+  const players = (state && state.game && state.game.players) || [];
+  return seatCount || players.length || ((state && state.table_seats) || []).length || 2;
 }
 
 function zonesCard() {
