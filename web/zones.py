@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import itertools
 import secrets
 from typing import Any
 
@@ -64,7 +63,8 @@ def fit() -> Response:
     if t.camera is None:
         raise Refused(503, "no camera: the zones are fitted to the dice the camera sees",
                       rule="camera")
-    frames = [f for f in itertools.islice(t.camera.frames(), FIT_FRAMES) if f is not None]
+    # one frame at a time, as the snapshot takes it: a camera fault is a refusal, not a crash
+    frames = [f for f in (t.snapshot() for _ in range(FIT_FRAMES)) if f is not None]
     if not frames:
         raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
     names = profile.zones.names if len(profile.zones.names) == seats else None

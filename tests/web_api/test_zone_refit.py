@@ -170,3 +170,16 @@ def test_the_table_keeps_its_zones_through_a_reveal(table: Table) -> None:
     with pytest.raises(TableError, match="a reveal is due"):
         table.set_profile(None)
     assert table.profile is kept
+
+
+def test_a_camera_that_fails_is_a_refusal_that_says_so(client: FlaskClient, table: Table) -> None:
+    class BrokenCamera(PhotoCamera):
+        status = "camera offline: unplugged"
+
+        def read(self) -> Any:
+            raise OSError("unplugged")
+
+    table.set_camera(BrokenCamera())
+    refused = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    assert refused.status_code == 503
+    assert refused.json["error"]["message"] == "no camera frame: camera offline: unplugged"
