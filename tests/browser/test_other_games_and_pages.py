@@ -36,6 +36,9 @@ def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
         phone.click("#add-player")
     while phone.locator(".player-row input").count() > 3:  # the form keeps the last game's
         phone.locator(".player-row button[aria-label^=remove]").last.click()
+    # the browser tests' table is calibrated for two seats: three players are told so
+    expect(phone.locator("#too-few-seats")).to_contain_text(
+        "The table is calibrated for 2 seats: the camera cannot tell 3 players apart")
     for index, name in enumerate(["Ann", "Ben", "Cho"]):
         phone.locator(".player-row input").nth(index).fill(name)
     phone.select_option("#starter", "Ann")
@@ -340,6 +343,8 @@ def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_tak
         phone.click("#add-player")
     while phone.locator(".player-row input").count() > 3:  # the form keeps the last game's
         phone.locator(".player-row button[aria-label^=remove]").last.click()
+    # a card game needs no seat zones: three players at the two-seat table are not warned
+    expect(phone.locator("#too-few-seats")).to_have_count(0)
     for index, name in enumerate(["Ann", "Ben", "Cho"]):
         phone.locator(".player-row input").nth(index).fill(name)
     phone.select_option("#starter", "Ann")

@@ -525,6 +525,17 @@ function seatPicker(i, name) {
     tableSeats.map((seatName, k) => el("option", { value: k + 1, selected: seatOf(i) === k + 1 }, seatName)));
 }
 
+/** Where the form lists more players than the table's calibration has seats, say what that
+ * means before the game starts rather than at its first reveal. */
+function tooFewSeats() {
+  const tableSeats = (state && state.table_seats) || [];
+  const players = setupForm.players.length;  // rows: typing a name does not redraw the form
+  if (!tableSeats.length || players <= tableSeats.length || setupForm.game === "impus") return null;
+  return el("p", { class: "hint count-bad", id: "too-few-seats" },
+    `The table is calibrated for ${tableSeats.length} seats: the camera cannot tell ${players} players apart, `
+    + "so their reveals are entered by hand. Fit the zones for more seats on the calibration page.");
+}
+
 function setupCard() {
   seedSetup();
   const names = () => setupForm.players.map((n) => n.trim()).filter(Boolean);
@@ -558,6 +569,7 @@ function setupCard() {
     el("h2", {}, ((state && state.table_seats) || []).length > setupForm.players.length
       ? "Players, clockwise, and their seats" : "Players, clockwise from the first seat"),
     el("div", { class: "player-rows" }, playerRows),
+    tooFewSeats(),
     el("button", { type: "button", class: "btn", id: "add-player", disabled: setupForm.players.length >= 6,
       onclick: () => { setupForm.players.push(""); renderSetup(); } }, "+ Add a player"),
     el("label", {}, "Who starts", starterSelect),
