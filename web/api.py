@@ -92,7 +92,7 @@ def camera_snapshot() -> Response:
     t = table()
     frame = t.snapshot()
     if frame is None:
-        raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
+        raise no_frame(t)
     if request.args.get("zones", "1") != "0" and t.profile is not None:
         frame = with_zones(frame, t)
     return Response(encode_jpeg(frame), mimetype="image/jpeg",
@@ -181,7 +181,7 @@ def calibration_read() -> Response:
     else:
         frame = t.snapshot()
         if frame is None:
-            raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
+            raise no_frame(t)
     from vision import ReaderParams, draw_reading, read_dice
     from vision.frame_check import frame_advice
 
@@ -280,6 +280,14 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
         height = int.from_bytes(data[27:30], "little") + 1
         return width, height
     return None
+
+
+def no_frame(t: Table) -> Refused:
+    """The refusal when the camera gives no frame, with its status where that says why (a
+    camera that reports "ok" yet gives nothing, e.g. between the demo's recorded scenes)."""
+    status = t.camera_status()
+    why = "the camera gave none; try again" if status == "ok" else status
+    return Refused(503, f"no camera frame: {why}", rule="camera")
 
 
 def encode_jpeg(frame: Any) -> bytes:

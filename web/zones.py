@@ -23,7 +23,7 @@ from bluffcam.table import Table
 from bluffcam.zone_fit import draw_profile, fit_from_frames
 from calibration import load_profile, save_profile
 from calibration.fit import FitError
-from web.api import encode_jpeg, json_body, table
+from web.api import encode_jpeg, json_body, no_frame, table
 from web.security import Refused, guard_change
 
 bp = Blueprint("zones", __name__, url_prefix="/api/calibration/zones")
@@ -66,7 +66,7 @@ def fit() -> Response:
     # one frame at a time, as the snapshot takes it: a camera fault is a refusal, not a crash
     frames = [f for f in (t.snapshot() for _ in range(FIT_FRAMES)) if f is not None]
     if not frames:
-        raise Refused(503, f"no camera frame: {t.camera_status()}", rule="camera")
+        raise no_frame(t)
     names = profile.zones.names if len(profile.zones.names) == seats else None
     try:
         fitted = fit_from_frames(frames, seats, names=names)

@@ -77,7 +77,15 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bluffcam-demo-") as data:
         if args.headless:
             return _headless(recording, profile, Path(data))
-        return _dashboard(recording, profile, Path(data), args)
+        return _dashboard(recording, own_copy(profile, Path(data)), Path(data), args)
+
+
+def own_copy(profile: Any, data: Path) -> Any:
+    """The demo's profile as a file in the demo's temporary folder: fitting the zones again on
+    the calibration page rewrites that copy, never the shipped calibration/demo.toml."""
+    from calibration import load_profile, save_profile
+
+    return load_profile(save_profile(profile, data / "profile.toml"))
 
 
 def _headless(recording: Any, profile: Any, data: Path) -> int:

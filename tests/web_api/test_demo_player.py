@@ -162,3 +162,16 @@ def test_the_demo_plays_again_and_its_pause_note_goes_with_the_next_game(
 def test_the_demo_played_once_stops_after_one_game(tmp_path: Path) -> None:
     games, stopped = _play_on(tmp_path, speed=1.0, once=True)
     assert len(games.seen) == 2 and not stopped
+
+
+def test_the_dashboard_demo_refits_a_copy_of_its_profile_never_the_shipped_one(
+    tmp_path: Path
+) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    demo_command.add_arguments(parser)
+    _, shipped = demo_command._load(parser.parse_args([]))
+    copy = demo_command.own_copy(shipped, tmp_path)
+    assert copy.path == tmp_path / "profile.toml" and shipped.path != copy.path
+    assert copy.zones.names == shipped.zones.names and copy.reader == shipped.reader

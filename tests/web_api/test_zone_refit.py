@@ -183,3 +183,18 @@ def test_a_camera_that_fails_is_a_refusal_that_says_so(client: FlaskClient, tabl
     refused = post(client, "/api/calibration/zones/fit", {"seats": 3})
     assert refused.status_code == 503
     assert refused.json["error"]["message"] == "no camera frame: camera offline: unplugged"
+
+
+def test_a_camera_that_says_ok_yet_gives_nothing_is_told_as_such(
+    client: FlaskClient, table: Table
+) -> None:
+    class EmptyCamera(PhotoCamera):
+        def read(self) -> Any:
+            return None
+
+    table.set_camera(EmptyCamera())
+    refused = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    assert refused.status_code == 503
+    assert refused.json["error"]["message"] == "no camera frame: the camera gave none; try again"
+    snapshot = client.get("/api/camera/snapshot")
+    assert snapshot.status_code == 503 and "try again" in snapshot.json["error"]["message"]
