@@ -314,7 +314,7 @@ def with_zones(frame: Any, t: Table) -> Any:
     if seating is None:
         draw_zones(out, zones, zones.names)
         return out
-    game = t.state()["game"] or {}
+    game = t.game.to_json() if t.game is not None else {}
     gone = [p["name"] for p in game.get("players", []) if p.get("out")]
     draw_zones(out, zones, seat_labels(zones, seating, out=gone))
     return out
