@@ -1,12 +1,13 @@
 """Whole Bluff and Scam games at a simulated table, each reveal and re-roll read by the camera.
 
 The table's truth (each player's dice in their cup and in front of it) is laid out in the
-seat zones of a calibration profile, and a stand-in reader reports exactly those dice, surely.
-So the reader's own quality is out of the question here: what is checked is everything around
-it — players to seats (all of them, those out included), cup zones against front-of-cup
-areas, the engine's expected dice, the table applying a sure reading — over random games with
-eliminations, raises and re-rolls. Each camera reveal must apply, with exactly the dice on
-the table, and never wait for review.
+seat zones of a calibration profile, and a stand-in reader reports exactly those dice, surely
+(now and then one die misread and unsure). So the reader's own quality is out of the question
+here: what is checked is everything around it — players to seats (all of them, those out
+included), cup zones against front-of-cup areas, the engine's expected dice, the table
+applying a sure reading and holding an unsure one for a person — over random games with
+eliminations, raises and re-rolls. Each sure camera reveal must apply at once with exactly the
+dice on the table; each unsure one must wait for review and never be applied as read.
 """
 
 from __future__ import annotations
@@ -50,12 +51,16 @@ class TableTop:
         self.seat = {name: (seats[i] - 1 if seats else i) for i, name in enumerate(players)}
         self.cup: dict[str, list[int]] = {}
         self.aside: dict[str, list[int]] = {}
+        #: a player whose first cup die the camera misreads, unsure (one face on, at 40%)
+        self.misread: str | None = None
 
     def reading(self) -> Reading:
         dice = []
         for name, faces in self.cup.items():
             left = self.seat[name] * SEAT_W
             dice += [_die(f, left + 20 + 30 * (k % 3), 140 + 60 * (k // 3))
+                     if k or name != self.misread
+                     else _die(f % 6 + 1, left + 20, 140, confidence=0.4)
                      for k, f in enumerate(faces)]
         for name, faces in self.aside.items():
             left = self.seat[name] * SEAT_W
@@ -63,9 +68,9 @@ class TableTop:
         return Reading(dice=tuple(dice), width=600, height=400)
 
 
-def _die(value: int, x: float, y: float) -> Die:
+def _die(value: int, x: float, y: float, confidence: float = 0.99) -> Die:
     square = np.array([[-6, -6], [6, -6], [6, 6], [-6, 6]], dtype=np.float64) + [x, y]
-    return Die(value, x, y, 0.99, square)
+    return Die(value, x, y, confidence, square)
 
 
 class StillCamera:
@@ -118,10 +123,22 @@ def _play(table: Table, top: TableTop, rng: random.Random) -> int:
                 table.submit({"player": turn, "bid": bid})
         table.submit({"player": table.state()["game"]["turn"], "challenge": True})
         truth = {name: sorted(top.cup[name] + top.aside[name]) for name in top.cup}
+        # now and then the camera misreads a die, unsure: a person confirms the truth
+        top.misread = rng.choice([n for n in top.cup if top.cup[n]] or [None]) \
+            if rng.random() < 0.25 else None
+        settled = len(table.state()["history"])
         after = table.capture_reveal()
-        assert after["review"] is None, after["review"]["problems"]
+        if top.misread is not None:  # never applied as read: it waits for a person
+            review = after["review"]
+            assert review is not None and len(after["history"]) == settled
+            assert [p["kind"] for p in review["problems"]] == ["uncertain"]
+            assert review["problems"][0]["seat"] == top.misread
+            after = table.confirm_review(review["id"], truth)
+            assert after["last_reveal"]["how"] == "confirmed"
+        else:
+            assert after["review"] is None, after["review"]["problems"]
+            assert after["last_reveal"]["how"] == "camera"
         applied = after["last_reveal"]
-        assert applied["how"] == "camera"
         assert {n: sorted(v) for n, v in applied["seats"].items()} == truth
     raise AssertionError("the game did not end in 200 rounds")
 
