@@ -5,7 +5,7 @@ ONNX Runtime runs them 1.4-1.9 times as fast as OpenCV's dnn on the development 
 same outputs to 2e-5 (BENCHMARKS.md, session 16), and the networks' forward passes are most
 of a read's time. It has no wheel for 32-bit ARM (Raspberry Pi OS 32-bit), so the project
 depends on it everywhere else (pyproject.toml); on 32-bit ARM the reader falls back to
-OpenCV, which it needs anyway.
+OpenCV, which it needs anyway — OpenCV 5 for the detectors (:func:`read_onnx`).
 """
 
 from __future__ import annotations
@@ -41,11 +41,23 @@ def _check(path: Path, what: str, script: str) -> None:
 
 def read_onnx(path: Path, what: str, script: str) -> Any:
     """The network in ``path`` as an OpenCV dnn net, or a clear error naming the model and
-    the script that makes it."""
+    the script that makes it.
+
+    OpenCV 4 (4.9 to 4.12 tried, session 27) refuses the detectors' graph at import (a shape
+    check on the feature pyramid's sum with the input size left open); OpenCV 5 and ONNX
+    Runtime read it. Where that happens the error says what to install rather than passing
+    on OpenCV's own."""
     _check(path, what, script)
-    if CLASSIC_ENGINE is None:
-        return cv2.dnn.readNetFromONNX(str(path))
-    return cv2.dnn.readNetFromONNX(str(path), engine=CLASSIC_ENGINE)
+    try:
+        if CLASSIC_ENGINE is None:
+            return cv2.dnn.readNetFromONNX(str(path))
+        return cv2.dnn.readNetFromONNX(str(path), engine=CLASSIC_ENGINE)
+    except cv2.error as exc:
+        raise RuntimeError(
+            f"{path}: OpenCV {cv2.__version__} cannot read the {what} network "
+            f"({str(exc).strip().splitlines()[-1].strip('> ')[:160]}); install onnxruntime "
+            "(it has wheels for 64-bit systems: on a Raspberry Pi, the 64-bit OS) or OpenCV 5"
+        ) from None
 
 
 def open_session(path: Path, what: str, script: str) -> Any:

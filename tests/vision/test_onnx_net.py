@@ -86,6 +86,17 @@ def test_a_missing_model_is_named_with_the_script_that_makes_it(
         net.run(np.zeros((1, 3, 40, 40), np.float32))
 
 
+def test_a_network_opencv_cannot_read_is_named_with_what_to_install(tmp_path: Path) -> None:
+    """OpenCV 4 refuses the detectors' graph (session 27): its error comes out in words that
+    say what would read it, as for any graph OpenCV cannot parse."""
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"\x08\x07not a graph at all")
+    with pytest.raises(RuntimeError, match=rf"broken.onnx: OpenCV {cv2.__version__} cannot "
+                                           r"read the die detector network .*install "
+                                           r"onnxruntime .* or OpenCV 5"):
+        onnx_net.read_onnx(broken, "die detector", "tools/train_dice_detector.py")
+
+
 @needs_engines
 def test_networks_are_read_with_the_classic_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[dict[str, Any]] = []
