@@ -405,7 +405,8 @@ def _place_dice(
                     None,
                     die.x,
                     die.y,
-                    f"a die showing {die.value} at ({die.x:.0f}, {die.y:.0f}) lies {where}",
+                    # in words: the review page marks the die at x, y on the photo
+                    f"a die showing {die.value} lies {where}",
                 )
             )
             continue
