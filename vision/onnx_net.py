@@ -5,7 +5,7 @@ ONNX Runtime runs them 1.4-1.9 times as fast as OpenCV's dnn on the development 
 same outputs to 2e-5 (BENCHMARKS.md, session 16), and the networks' forward passes are most
 of a read's time. It has no wheel for 32-bit ARM (Raspberry Pi OS 32-bit), so the project
 depends on it everywhere else (pyproject.toml); on 32-bit ARM the reader falls back to
-OpenCV, which it needs anyway — OpenCV 5 for the detectors (:func:`read_onnx`).
+OpenCV, which it needs anyway (OpenCV 4 given each input size in the file: :func:`read_onnx`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from typing import Any
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+from vision.onnx_shape import with_input_size
 
 try:
     import onnxruntime  # type: ignore[import-untyped]
@@ -39,16 +41,24 @@ def _check(path: Path, what: str, script: str) -> None:
         raise FileNotFoundError(f"{path}: the {what} model is missing; run {script} to make it")
 
 
-def read_onnx(path: Path, what: str, script: str) -> Any:
-    """The network in ``path`` as an OpenCV dnn net, or a clear error naming the model and
-    the script that makes it.
+#: OpenCV 4 works out every layer's shape as it imports a network and refuses the detectors'
+#: feature pyramid with their input size left open (4.9 to 4.12 tried, session 27): it is
+#: given each input size written into the file (`vision.onnx_shape`); OpenCV 5 reads them as
+#: they are
+OPENCV_NEEDS_SIZE = CLASSIC_ENGINE is None
+#: the input size a network is read at only to check it (`LazyNet.load` on OpenCV 4)
+CHECK_SIZE = (64, 64)
 
-    OpenCV 4 (4.9 to 4.12 tried, session 27) refuses the detectors' graph at import (a shape
-    check on the feature pyramid's sum with the input size left open); OpenCV 5 and ONNX
-    Runtime read it. Where that happens the error says what to install rather than passing
-    on OpenCV's own."""
+
+def read_onnx(path: Path, what: str, script: str, size: tuple[int, int] | None = None) -> Any:
+    """The network in ``path`` as an OpenCV dnn net (for inputs of ``size``, height and
+    width, where OpenCV needs to know it), or a clear error naming the model and the script
+    that makes it, or what would read a graph OpenCV cannot."""
     _check(path, what, script)
     try:
+        if OPENCV_NEEDS_SIZE and size is not None:
+            sized = with_input_size(path.read_bytes(), *size)
+            return cv2.dnn.readNetFromONNX(np.frombuffer(sized, np.uint8))
         if CLASSIC_ENGINE is None:
             return cv2.dnn.readNetFromONNX(str(path))
         return cv2.dnn.readNetFromONNX(str(path), engine=CLASSIC_ENGINE)
@@ -56,7 +66,8 @@ def read_onnx(path: Path, what: str, script: str) -> Any:
         raise RuntimeError(
             f"{path}: OpenCV {cv2.__version__} cannot read the {what} network "
             f"({str(exc).strip().splitlines()[-1].strip('> ')[:160]}); install onnxruntime "
-            "(it has wheels for 64-bit systems: on a Raspberry Pi, the 64-bit OS) or OpenCV 5"
+            "(it has wheels for 64-bit systems: on a Raspberry Pi, the 64-bit OS) or a newer "
+            "OpenCV"
         ) from None
 
 
@@ -105,7 +116,7 @@ class LazyNet:
             if RUNTIME == "onnxruntime":
                 self._open_session()
             else:
-                read_onnx(self.path, self.what, self.script)
+                read_onnx(self.path, self.what, self.script, size=CHECK_SIZE)
 
     def run(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
         """The network's (first) output for an (n, c, h, w) input blob."""
@@ -134,7 +145,7 @@ class LazyNet:
         shape = tuple(blob.shape[1:])
         net = self._nets.pop(shape, None)
         if net is None:
-            net = read_onnx(self.path, self.what, self.script)
+            net = read_onnx(self.path, self.what, self.script, size=blob.shape[2:4])
             while len(self._nets) >= self.MAX_SHAPES:
                 del self._nets[next(iter(self._nets))]
         self._nets[shape] = net  # most recently used last

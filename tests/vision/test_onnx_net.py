@@ -56,9 +56,9 @@ def loads(monkeypatch: pytest.MonkeyPatch, loader: str) -> list[Path]:
     loaded: list[Path] = []
     real = getattr(onnx_net, loader)
 
-    def counting(path: Path, what: str, script: str) -> Any:
+    def counting(path: Path, what: str, script: str, **options: Any) -> Any:
         loaded.append(path)
-        return real(path, what, script)
+        return real(path, what, script, **options)
 
     monkeypatch.setattr(onnx_net, loader, counting)
     return loaded
@@ -87,13 +87,13 @@ def test_a_missing_model_is_named_with_the_script_that_makes_it(
 
 
 def test_a_network_opencv_cannot_read_is_named_with_what_to_install(tmp_path: Path) -> None:
-    """OpenCV 4 refuses the detectors' graph (session 27): its error comes out in words that
-    say what would read it, as for any graph OpenCV cannot parse."""
+    """A graph OpenCV cannot parse: its error comes out in words that say what would read
+    it."""
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"\x08\x07not a graph at all")
     with pytest.raises(RuntimeError, match=rf"broken.onnx: OpenCV {cv2.__version__} cannot "
                                            r"read the die detector network .*install "
-                                           r"onnxruntime .* or OpenCV 5"):
+                                           r"onnxruntime .* or a newer OpenCV"):
         onnx_net.read_onnx(broken, "die detector", "tools/train_dice_detector.py")
 
 
@@ -200,3 +200,62 @@ def test_load_networks_loads_what_the_settings_read_with(
     load_networks(ReaderParams(method=method, learned_check=check,
                                detector_networks=detectors))
     assert loaded == expected
+
+
+@needs_onnxruntime
+def test_opencv_4s_way_each_input_size_written_into_the_file_reads_alike(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenCV 4 is given each input size written into the network's file (vision.onnx_shape);
+    here OpenCV 5 runs those files, which must compute what ONNX Runtime does on the
+    originals (OpenCV 4.12 itself, session 27: held-out photos read as with ONNX Runtime
+    but for one phone die)."""
+    from tests.vision.test_detector import rendered
+    from vision import ReaderParams, read_dice
+
+    image, _ = rendered("tables/board")
+    fast = read_dice(image, ReaderParams())
+    sizes: list[tuple[int, int]] = []
+    real = onnx_net.with_input_size
+
+    def sized(model: bytes, height: int, width: int) -> bytes:
+        sizes.append((height, width))
+        return real(model, height, width)
+
+    from vision import detector, learned, verifier
+
+    monkeypatch.setattr(onnx_net, "RUNTIME", "opencv")
+    monkeypatch.setattr(onnx_net, "OPENCV_NEEDS_SIZE", True)
+    monkeypatch.setattr(onnx_net, "with_input_size", sized)
+    for net in (detector.NET, detector.WIDE_NET, verifier.NET, *learned.NETS):
+        monkeypatch.setattr(net, "_nets", {})  # no net an earlier test read as it is
+    slow = read_dice(image, ReaderParams())
+    assert sizes, "the files were read as they are"
+    assert [d.value for d in slow.dice] == [d.value for d in fast.dice]
+    assert np.allclose([d.confidence for d in slow.dice], [d.confidence for d in fast.dice],
+                       atol=1e-3)
+
+
+def test_an_open_input_size_is_written_into_the_file_and_nothing_else(tmp_path: Path) -> None:
+    from vision.onnx_shape import with_input_size
+
+    original = DETECTOR.read_bytes()
+    sized = with_input_size(original, 160, 224)
+    assert len(sized) == len(original) and sized != original
+    # the classifier's input is numbered (48 x 48): it stays as it was
+    assert with_input_size(CLASSIFIER.read_bytes(), 160, 224) == CLASSIFIER.read_bytes()
+    onnx = pytest.importorskip("onnx")
+    model = onnx.load_from_string(sized)
+    dims = [d.dim_value or d.dim_param for d in model.graph.input[0].type.tensor_type.shape.dim]
+    assert dims == [1, 3, 160, 224]
+    reference = onnx.load_from_string(original)
+    for dim, size in zip(reference.graph.input[0].type.tensor_type.shape.dim[2:], (160, 224),
+                         strict=True):
+        dim.dim_value = size
+    assert reference.SerializeToString() == sized
+
+
+def test_a_file_that_is_not_onnx_is_refused_by_the_rewrite() -> None:
+    from vision.onnx_shape import with_input_size
+
+    with pytest.raises(ValueError, match="not an ONNX"):
+        with_input_size(b"\x0f\xff\xff", 64, 64)
