@@ -658,6 +658,10 @@ class Table:
                 "raise and re-roll: no camera to read the set-aside dice; "
                 "give their faces (\"set_aside\": [4, 4])", rule="camera", status=409,
             )
+        short = self._seats_short()
+        if short:
+            raise TableError(f"raise and re-roll: {short}; give their faces by hand",
+                             rule="camera", status=409)
         try:
             seen, problems = self._set_aside_reader(
                 _limited(self.camera.frames(), REVEAL_MAX_FRAMES), seat

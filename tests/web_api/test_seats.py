@@ -85,6 +85,20 @@ def test_a_game_with_more_players_than_seats_is_told_to_enter_reveals_by_hand(
     assert client.get("/api/state").json["review"] is None
 
 
+def test_a_reroll_read_by_the_camera_is_refused_too_where_the_seats_are_too_few(
+    client: FlaskClient, table: Table
+) -> None:
+    table.profile = SimpleNamespace(zones=PolygonZones(("North", "South"), FOUR_SEATS.zones[:2]))
+    post(client, "/api/game", GAME)
+    before = client.get("/api/state").json
+    refused = post(client, "/api/action", {"player": "Ann", "bid": "2x3", "reroll": True})
+    assert refused.status_code == 409
+    assert refused.json["error"]["message"] == (
+        "raise and re-roll: the calibration profile has 2 seats and this game needs 3; "
+        "give their faces by hand")
+    assert client.get("/api/state").json["actions_count"] == before["actions_count"]
+
+
 def test_a_card_game_needs_no_seats_for_its_reveals(client: FlaskClient, table: Table) -> None:
     table.profile = SimpleNamespace(zones=PolygonZones(("North", "South"), FOUR_SEATS.zones[:2]))
     state = post(client, "/api/game", {**GAME, "game": "impus"}).json
