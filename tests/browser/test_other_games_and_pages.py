@@ -269,6 +269,30 @@ def test_a_review_in_a_dim_room_says_to_add_light(phone: Any, live_server: LiveS
     phone.screenshot(path=str(screenshot_dir / "review-dim.png"), full_page=True)
 
 
+def test_the_board_says_a_reveal_was_checked_by_hand(tv: Any, live_server: LiveServer) -> None:
+    """The reveal photo keeps the camera's "NEEDS REVIEW" stamp: a reading a person checked
+    and confirmed as read says so beside it, so a settled round does not look unsettled."""
+    # the browser tests' scene: three dice a seat, a 4 in front of Ann's cup
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                                   "options": {"dice_per_player": 3}})
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x4", "set_aside": [4]})
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    review = live_server.post("/api/reveal/capture", {})["review"]
+    assert review["problems"], "the browser tests' scene has an unsure die to check"
+    as_read = {seat: [d["value"] for d in dice] for seat, dice in review["seats"].items()}
+    live_server.post(f"/api/reveals/{review['id']}/confirm", {"seats": as_read})
+    tv.goto("/")
+    expect(tv.locator("#last-reveal .corrected")).to_have_text(
+        "✓ checked by hand: the camera's reading stood")
+    # the same line says what a person changed, or that the dice were entered by hand
+    texts = tv.evaluate("""import('/assets/js/board.js').then((m) => [
+        m.settledText({how: "camera", corrections: {}}),
+        m.settledText({how: "confirmed", corrections: {Ann: {removed: [3], added: [5]}}}),
+        m.settledText({how: "entered by hand (control page)", corrections: {}}),
+        m.settledText(null)])""")
+    assert texts == [None, "✎ corrected by hand — Ann: 3 → 5", "✎ entered by hand", None]
+
+
 def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: Path,
                                                          screenshot_dir: Path) -> None:
     dark = tmp_path / "dark.png"

@@ -311,6 +311,18 @@ function correctionsText(photo) {
   return changes.map(([seat, c]) => `${seat}: ${(c.removed || []).join(", ") || "—"} → ${(c.added || []).join(", ") || "—"}`).join("; ");
 }
 
+/** How a person settled the reveal, where one did. The photo keeps the camera's own stamp
+ * ("NEEDS REVIEW"), so without this line a reveal checked and confirmed as read looks
+ * unsettled on the board. */
+export function settledText(photo) {
+  const corrected = correctionsText(photo);
+  if (corrected) return `✎ corrected by hand — ${corrected}`;
+  const how = photo && typeof photo.how === "string" ? photo.how : "";
+  if (how === "confirmed") return "✓ checked by hand: the camera's reading stood";
+  if (how.startsWith("entered by hand")) return "✎ entered by hand";
+  return null;
+}
+
 function renderLastReveal(state) {
   const node = $("last-reveal");
   const view = lastRevealView(state);
@@ -332,7 +344,7 @@ function renderLastReveal(state) {
             title: hit ? `${value}: counts` : `${value}` });
         }))));
   }
-  const corrected = correctionsText(view.photo);
+  const settled = settledText(view.photo);
   fill(node,
     el("div", { class: `reveal-grid${view.photo && view.photo.image_url ? "" : " no-photo"}` },
       view.photo && view.photo.image_url ? el("a", { class: "reveal-photo", href: view.photo.image_url, target: "_blank" },
@@ -341,7 +353,7 @@ function renderLastReveal(state) {
         el("p", { class: "verdict", "data-testid": "verdict" }, view.verdict),
         view.count !== null ? el("p", { class: "reveal-count" }, `Counted ${view.count}${bid ? ` for ${bidWords(bid)}` : ""}`) : null,
         el("div", { class: "seat-readings" }, seats),
-        corrected ? el("p", { class: "corrected" }, `✎ corrected by hand — ${corrected}`) : null)));
+        settled ? el("p", { class: "corrected" }, settled) : null)));
 }
 
 function renderHistory(state) {
