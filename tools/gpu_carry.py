@@ -2,8 +2,8 @@
 a git-ignored folder of the repo, for a lent GPU machine: only the repo travels there, not the
 ``../shared`` beside it (docs/vision_detector.md, "A long run over short GPU loans").
 
-The copies must never be committed: the folder has to be listed in ``.git/info/exclude``
-(this refuses a folder git would track).
+The copies must never be committed: the folder must be one git ignores (``.gitignore`` lists
+``/.gpu/``; this refuses a folder git would track).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def main() -> None:
     args = ap.parse_args()
     ignored = subprocess.run(["git", "check-ignore", "-q", str(args.folder)]).returncode == 0
     if not ignored:
-        raise SystemExit(f"{args.folder} is not ignored by git: add it to .git/info/exclude "
+        raise SystemExit(f"{args.folder} is not ignored by git: add it to .gitignore "
                          "first (the shared photos must never be committed)")
     count = copy_training_photos(args.manifest, args.folder)
     print(f"copied {count} training photos to {args.folder}")
