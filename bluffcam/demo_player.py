@@ -166,11 +166,16 @@ class RoundReport:
     settled: str
     verdict: str
     problems: list[str] = field(default_factory=list)
+    #: how the camera read it (``{"frames": 3, "ms": 412}``; empty without a reading)
+    timing: dict[str, int] = field(default_factory=dict)
 
     def line(self) -> str:
         seats = "  ".join(f"{name} [{' '.join(map(str, sorted(dice)))}]"
                           for name, dice in self.read.items())
-        head = f"round {self.number}: camera read {seats or '(nothing)'} — {self.settled}"
+        frames = self.timing.get("frames", 0)
+        took = "" if "ms" not in self.timing else (
+            f" ({frames} frames, " if frames else " (") + f"{self.timing['ms'] / 1000:.2f} s)"
+        head = f"round {self.number}: camera read {seats or '(nothing)'}{took} — {self.settled}"
         return f"{head}\n         verdict: {self.verdict}"
 
 
@@ -337,6 +342,7 @@ class DemoPlayer:
         state = self.table.state()
         number = len(self.rounds) + 1
         review = state.get("review")
+        timing = dict((review or state.get("last_reveal") or {}).get("timing") or {})
         if review is not None:
             read = {s: [int(d["value"]) for d in dice] for s, dice in review["seats"].items()}
             problems = [str(p.get("message")) for p in review.get("problems", [])]
@@ -349,7 +355,7 @@ class DemoPlayer:
             settled = (f"needs review ({len(problems)} problem{'s' * (len(problems) != 1)}: "
                        f"{shown}) → confirmed with the recorded dice")
         elif state["game"]["phase"] == "reveal":
-            read, problems = {}, ["no reading"]
+            read, problems, timing = {}, ["no reading"], {}
             state = self.table.submit({"reveal": recorded.truth}, source="demo")
             settled = "camera gave no reading → entered by hand"
         else:
@@ -358,7 +364,7 @@ class DemoPlayer:
             settled = "read with confidence, matches the recorded dice"
         self.table.expect_truth(None)
         verdict = state["history"][-1]["verdict"] if state["history"] else "?"
-        report = RoundReport(number, read, recorded.truth, settled, verdict, problems)
+        report = RoundReport(number, read, recorded.truth, settled, verdict, problems, timing)
         self.rounds.append(report)
         self.report(report)
 

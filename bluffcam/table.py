@@ -98,6 +98,8 @@ class PendingReview:
     action_index: int
     #: what to fix about the picture (``vision.frame_check``), shown beside the problems
     advice: list[dict[str, str]] = field(default_factory=list)
+    #: how the camera read it: ``{"frames": 3, "ms": 412}`` (empty where not known)
+    timing: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,6 +111,7 @@ class PendingReview:
             "seats": self.seats,
             "set_aside": self.set_aside,
             "expected": self.expected,
+            "timing": self.timing,
         }
 
 
@@ -237,6 +240,7 @@ class Table:
                     expected=record.get("expected", {}),
                     action_index=index,
                     advice=record.get("advice", []),
+                    timing=record.get("timing", {}),
                 )
 
     # ------------------------------------------------------------------ events
@@ -443,9 +447,13 @@ class Table:
                 expected = {name: int(hand.count) for name, hand in hands.items()}
                 action_index = len(self._actions)
                 previous_review = self._review
+            started = time.perf_counter()
             reading = self._read_camera(hands)
             if reading is None:
                 return self.state()
+            # from the press to the reading: the wait for a still scene, the frames, the vote
+            timing = {"frames": reading.frames_voted,
+                      "ms": round((time.perf_counter() - started) * 1000)}
             if truth is not None:
                 reading.problems.extend(_disagreements(reading.values(), truth))
                 reading.needs_review = reading.needs_review or bool(reading.problems)
@@ -469,6 +477,7 @@ class Table:
                     "advice": reading.advice,
                     "expected": expected,
                     "captured_at": time.time(),
+                    "timing": timing,
                     "has_image": reading.annotated_jpeg is not None,
                 }
                 counts_match = all(
@@ -498,7 +507,7 @@ class Table:
         self._review = PendingReview(
             id=reveal_id, seats=reading.seats, set_aside=reading.set_aside,
             problems=reading.problems, expected=expected, action_index=action_index,
-            advice=reading.advice,
+            advice=reading.advice, timing=record.get("timing", {}),
         )
         self.announce_review(reveal_id)
 
@@ -866,6 +875,7 @@ def _last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
         "corrections": record.get("corrections", {}),
         "how": record.get("how"),
         "action_index": record.get("action_index"),
+        "timing": record.get("timing", {}),
     }
 
 

@@ -31,6 +31,8 @@ class RevealReading:
     annotated_jpeg: bytes | None
     #: what to fix about the picture (``vision.frame_check``), as JSON
     advice: list[dict[str, str]] = field(default_factory=list)
+    #: how many frames the vote read (0: not known, e.g. a stand-in reader)
+    frames_voted: int = 0
 
     def values(self) -> dict[str, list[int]]:
         return {seat: [int(d["value"]) for d in dice] for seat, dice in self.seats.items()}
@@ -69,6 +71,7 @@ def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any
         needs_review=result.needs_review,
         annotated_jpeg=encode_jpeg(result.annotated),
         advice=[a.to_json() for a in result.advice],
+        frames_voted=result.frames_voted,
     )
 
 

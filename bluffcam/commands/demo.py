@@ -74,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
     except (RecordingError, OSError, ValueError) as exc:
         print(f"bluffcam demo: the recorded game cannot be loaded: {exc}", file=sys.stderr)
         return 2
+    from bluffcam.commands.serve import load_reader
+
+    problem = load_reader(profile)  # now, so the first reveal takes its usual time
+    if problem is not None:
+        print(f"bluffcam demo: {problem}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="bluffcam-demo-") as data:
         if args.headless:
             return _headless(recording, profile, Path(data))

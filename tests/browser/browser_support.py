@@ -102,7 +102,7 @@ def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any
 
     return RevealReading(seats=seats, set_aside={}, problems=problems, needs_review=True,
                          annotated_jpeg=encode_jpeg(frame),
-                         advice=[a.to_json() for a in frame_advice(frame)])
+                         advice=[a.to_json() for a in frame_advice(frame)], frames_voted=1)
 
 
 class StreamCutter:

@@ -34,4 +34,8 @@ def test_headless_demo_plays_the_recorded_game_through() -> None:
     assert len(rounds) == len(verdicts) == len(reveals) > 0
     assert [int(n) for n in rounds] == list(range(1, len(rounds) + 1))
     assert all(v.strip() != "?" for v in verdicts)
+    # each round says how the camera read it: the vote stops at 3 frames that agree, or 5
+    took = re.findall(r"^round \d+: camera read .* \((\d) frames, (\d+\.\d\d) s\) — ",
+                      done.stdout, flags=re.MULTILINE)
+    assert len(took) == len(rounds) and all(3 <= int(n) <= 5 for n, _ in took), done.stdout
     assert "none adjudicated on a misread" in done.stdout

@@ -107,6 +107,24 @@ def test_a_review_says_what_to_fix_about_the_picture_across_a_restart(
         resumed.close()
 
 
+def test_a_reveal_keeps_how_long_the_camera_took_across_a_restart(
+        client: FlaskClient, reader: StubReader, table: Table) -> None:
+    play_to_reveal(client)
+    reader.hands = HANDS
+    reader.uncertain = {("Ann", 0)}
+    reader.frames_voted, reader.delay_s = 4, 0.05
+    review = post(client, "/api/reveal/capture").json["review"]
+    assert review["timing"]["frames"] == 4
+    assert 50 <= review["timing"]["ms"] < 5000  # the reader's own time is in it
+    resumed = Table(table.journal_path)
+    try:
+        assert resumed.state()["review"]["timing"] == review["timing"]
+        resumed.confirm_review(review["id"], HANDS)
+        assert resumed.state()["last_reveal"]["timing"] == review["timing"]
+    finally:
+        resumed.close()
+
+
 def test_recapture_replaces_the_pending_review(client: FlaskClient, reader: StubReader) -> None:
     play_to_reveal(client)
     reader.hands = HANDS

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -44,6 +46,9 @@ class StubReader:
         self.uncertain: set[tuple[str, int]] = set()
         self.advice: list[dict[str, str]] = []
         self.calls: list[dict[str, int]] = []
+        #: what the reading says the vote read, and how long the reader takes
+        self.frames_voted = 3
+        self.delay_s = 0.0
 
     def __call__(self, frames: Iterator[Any], expected: Mapping[str, Any]) -> RevealReading:
         if not list(frames):
@@ -62,7 +67,9 @@ class StubReader:
                     problems.append({"kind": "uncertain", "seat": name, "x": 10.0 * i, "y": 5.0,
                                      "message": f"{name}: die {i} uncertain"})
         jpeg = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
-        return RevealReading(seats, {}, problems, bool(problems), jpeg, list(self.advice))
+        time.sleep(self.delay_s)
+        return RevealReading(seats, {}, problems, bool(problems), jpeg, list(self.advice),
+                             self.frames_voted)
 
 
 def post(client: FlaskClient, path: str, body: Any = None, *, pin: str | None = PIN,

@@ -129,6 +129,14 @@ function problemItem(problem) {
     onclick: () => { selected = d.key; render(); } }, text, el("span", { class: "problem-fix-cue" }, "Fix ›")));
 }
 
+/** How the camera read this reveal (from the press: the wait for a still scene and the frames
+ * voted on), so a table whose camera is slow to settle can see it. */
+export function timingText(timing) {
+  if (!timing || typeof timing.ms !== "number") return null;
+  const frames = timing.frames > 0 ? ` from ${timing.frames} frame${timing.frames === 1 ? "" : "s"}` : "";
+  return `Read${frames} in ${(timing.ms / 1000).toFixed(1)} s.`;
+}
+
 function photo() {
   const review = state.review;
   const img = el("img", { src: review.image_url, alt: "The reveal photo", id: "review-photo" });
@@ -273,7 +281,8 @@ function render() {
             "Tap a die to fix it, tap the photo where a die was missed."),
           wantedId && wantedId !== review.id ? el("p", { class: "hint" }, `Reading ${wantedId} is done; this is the one waiting now.`) : null,
           photo(),
-          el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")))),
+          el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")),
+          timingText(review.timing) ? el("p", { class: "hint", id: "read-timing" }, timingText(review.timing)) : null)),
       el("section", { class: "stack" },
         (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
           el("ul", { class: "problems", id: "problems" }, review.problems.map(problemItem))) : null,
