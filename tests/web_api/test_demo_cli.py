@@ -39,3 +39,21 @@ def test_headless_demo_plays_the_recorded_game_through() -> None:
                       done.stdout, flags=re.MULTILINE)
     assert len(took) == len(rounds) and all(3 <= int(n) <= 5 for n, _ in took), done.stdout
     assert "none adjudicated on a misread" in done.stdout
+
+
+def test_the_demo_names_a_reader_that_cannot_start_before_the_game(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from bluffcam.commands import demo
+    from vision import detector
+    from vision.onnx_net import LazyNet
+
+    broken = tmp_path / "dice_detector.onnx"
+    broken.write_bytes(b"version https://git-lfs.github.com/spec/v1\n")  # an LFS pointer
+    monkeypatch.setattr(detector, "NET", LazyNet(broken, "die detector", "x"))
+    args = argparse.Namespace(headless=True, recording=None, speed=1.0)
+    assert demo.run(args) == 2
+    err = capsys.readouterr()
+    assert err.err.startswith("bluffcam demo: the dice reader cannot start: ")
+    assert "round 1" not in err.out  # refused before the game, not at its first reveal
