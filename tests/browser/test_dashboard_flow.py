@@ -127,7 +127,8 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     expect(marks).to_have_count(3)
     expect(phone.locator("#problems li")).to_have_count(1)
     # how the camera read it, from the press: this stand-in reader reads one frame
-    expect(phone.locator("#read-timing")).to_have_text(re.compile(r"^Read from 1 frame in \d+\.\d s\.$"))
+    expect(phone.locator("#read-timing")).to_have_text(
+        re.compile(r"^Read from 1 frame in \d+\.\d s\.$"))
     wrong = phone.locator(f".mark[data-seat={misread.seat}][data-value='{MISREAD_VALUE}']")
     expect(wrong).to_have_count(1)
     phone.screenshot(path=str(screenshot_dir / "review-before.png"), full_page=True)

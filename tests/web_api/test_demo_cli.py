@@ -42,7 +42,8 @@ def test_headless_demo_plays_the_recorded_game_through() -> None:
 
 
 def test_the_demo_names_a_reader_that_cannot_start_before_the_game(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
     from bluffcam.commands import demo
