@@ -49,11 +49,14 @@ def build_state(
         "table_seats": table_seats,
         "actions_count": len(actions),
         "undo": None,
+        # the game's chosen variants in words ("6 dice each", "first to 5 points")
+        "house_rules": [],
     }
     if game is None:
         return state
     details = game.details()
     state["game"] = game.to_json()
+    state["house_rules"] = game.house_rules()
     _add_losses(state["game"], game)
     state["bidder"] = details.get("bidder")
     state["set_aside"] = {str(k): list(v) for k, v in (details.get("set_aside") or {}).items() if v}

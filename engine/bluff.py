@@ -369,6 +369,21 @@ class BluffGame(Game):
     def _player_json(self, name: str) -> JsonObject:
         return {"name": name, "dice": self.dice[name], "out": self.is_out(name)}
 
+    def house_rules(self) -> list[str]:
+        """B2's dice, B4's joker, B13's exact hit and B8's re-roll as this table plays them."""
+        shared = " (30 shared out)" if self.options.dice_per_player == "split" else ""
+        rules = [f"{self.start_dice} dice each{shared}",
+                 f"★ = the {self.options.joker_face}s"]
+        if self.options.exact == CHALLENGER_PAYS_BIDDER:
+            rules.append("exact bid: the challenger gives the bidder a die")
+        else:
+            rules.append("exact bid: all but the bidder lose a die")
+        if self.options.protect_last_die:
+            rules.append("a last die is safe on an exact bid")
+        if not self.options.reroll:
+            rules.append("no raise and re-roll")
+        return rules
+
     def details(self) -> JsonObject:
         from engine.odds import bid_probability, expected_count
 

@@ -155,6 +155,11 @@ class Game(ABC):
         """Every legal bid now, up to ``max_count`` (default: all the dice in play)."""
         return []
 
+    def house_rules(self) -> list[str]:
+        """The table's chosen variants in words, for the board: what a player joining the
+        table needs to know and cannot see on the board otherwise. [] for the plain rules."""
+        return []
+
     def details(self) -> JsonObject:
         """Everything a dashboard may want beyond ``to_json()``; subclasses add to it."""
         return {

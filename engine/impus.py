@@ -697,6 +697,11 @@ class ImpusGame(Game):
         )
         return out
 
+    def house_rules(self) -> list[str]:
+        """I2's short game: the kinds taken out of the deck (the board lists those in play)."""
+        removed = self.card_options.removed
+        return [f"short game: no {', '.join(removed)}"] if removed else []
+
     def details(self) -> JsonObject:
         out = super().details()
         out["pile_entries"] = [entry.to_json() for entry in self.table.pile]

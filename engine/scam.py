@@ -238,6 +238,10 @@ class ScamGame(Game):
     def _player_json(self, name: str) -> JsonObject:
         return {"name": name, "score": self.score[name], "out": False}
 
+    def house_rules(self) -> list[str]:
+        """S9's target as this table plays it."""
+        return [f"first to {self.options.target} points"]
+
     def details(self) -> JsonObject:
         from engine.odds import bid_probability, expected_count
 

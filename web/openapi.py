@@ -265,6 +265,8 @@ def describe() -> dict[str, Any]:
                                         "items": {"type": "string"}},
                         "actions_count": {"type": "integer"},
                         "undo": {"type": ["object", "null"]},
+                        "house_rules": {"type": "array", "items": {"type": "string"},
+                                        "description": "the game's chosen variants in words"},
                     },
                 },
             },

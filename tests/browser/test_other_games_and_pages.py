@@ -537,6 +537,7 @@ def test_the_setup_page_offers_every_listed_option(
     assert game is not None
     in_play = ["orc", "gnome", "elf", "faun", "skeleton", "goblin", "wizard"]
     assert game.to_json()["kinds"] == in_play
+    assert live_server.table.state()["house_rules"] == ["short game: no harpy, dragon"]
 
     phone.click("#new-game")
     phone.click("[data-game=bluff]")
@@ -553,6 +554,10 @@ def test_the_setup_page_offers_every_listed_option(
     expect(phone.locator("#status-turn")).to_have_text("Cy's turn")  # the phone has the game
     phone.click("#new-game")
     expect(phone.locator("#opt-dice_per_player")).to_have_value("10")
+    # the board says which house rules are in play
+    phone.goto("/")
+    expect(phone.locator("#game-kind")).to_have_text(
+        "Bluff · 2 players · 10 dice each · ★ = the 1s · exact bid: all but the bidder lose a die")
 
 
 def test_a_late_answer_does_not_draw_over_a_newer_state(

@@ -375,7 +375,10 @@ function renderFooter(state) {
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
     status === "none" ? "no camera (enter reveals by hand)" : `camera: ${status}`);
   const kind = gameKind(state);
-  fill($("game-kind"), kind ? `${GAME_NAMES[kind] || kind}${state.setup ? ` · ${(state.setup.players || []).length} players` : ""}` : "");
+  // the house rules in play, so a player joining the table need not ask
+  const parts = kind ? [GAME_NAMES[kind] || kind,
+    state.setup ? `${(state.setup.players || []).length} players` : null, ...(state.house_rules || [])] : [];
+  fill($("game-kind"), parts.filter(Boolean).join(" · "));
 }
 
 export function renderBoard(state) {
