@@ -658,7 +658,8 @@ def draw_reveal(
             _draw_die(image, die, (die.x, die.y) in threshold_hits)
     for die in result.outside:
         _draw_die(image, die, True)
-    header = f"NEEDS REVIEW: {len(result.problems)} problem(s)" if result.problems else "reading OK"
+    count = len(result.problems)
+    header = f"NEEDS REVIEW: {count} problem{'s' * (count != 1)}" if count else "reading OK"
     cv2.putText(
         image,
         header,
