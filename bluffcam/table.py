@@ -533,6 +533,58 @@ class Table:
             self._apply_reveal(review_id, record, confirmed, how="confirmed")
             return self._state_unlocked()
 
+    def reopenable(self) -> str | None:
+        """The camera reveal that settled the game's last action, if a player may still
+        reopen it (:meth:`reopen_reveal`): dice reveals only, and only until the next action."""
+        index = len(self._actions) - 1
+        if index < 0 or "reveal" not in self._actions[index] or self._game is None \
+                or self._game.kind == "impus":
+            return None
+        return self._reveal_ids.get(index)
+
+    def reopen_reveal(self, reveal_id: str) -> dict[str, Any]:
+        """Take back the verdict of the last reveal and send its reading to review again:
+        for a die the camera was sure of and got wrong, seen on the board before the next
+        round starts. The journal drops the reveal first; were the power to go before the
+        record says so, the resumed table finds an applied record the journal lacks and
+        offers it for review all the same (:meth:`_restore_reveals`)."""
+        with self._lock:
+            current = self._require_game()
+            if self.reopenable() != reveal_id:
+                raise TableError(
+                    f"reveal {reveal_id!r} cannot be reopened: only the last round's camera "
+                    "reveal can, before the next action", status=409)
+            index = len(self._actions) - 1
+            record = self.reveals.load(reveal_id)
+            game = current.without_last()
+            with self._storing(f"reopening reveal {reveal_id}"):
+                dropped = self._journal.drop_last()
+            if dropped != self._actions[index]:
+                raise TableError(f"the journal's last action {dropped} is not the reveal; "
+                                 "restart the server to resume from the journal", status=500)
+            self._game, self._actions = game, self._actions[:index]
+            del self._reveal_ids[index]
+            settled = {k: record.pop(k) for k in ("how", "action", "confirmed", "corrections",
+                                                   "applied_at") if k in record}
+            problems = [p for p in record.get("problems", []) if p.get("kind") != "reopened"]
+            problems.insert(0, {"kind": "reopened", "seat": None, "x": None, "y": None,
+                                "message": "reopened after its verdict: check every die"})
+            record.update(status="needs_review", action_index=index, problems=problems,
+                          reopened=[*record.get("reopened", []),
+                                    {"at": time.time(), "was": settled}])
+            self._save_evidence(reveal_id, record)
+            self._review = PendingReview(
+                id=reveal_id, seats=record["read"], set_aside=record.get("set_aside", {}),
+                problems=problems, expected=record.get("expected", {}), action_index=index,
+                advice=record.get("advice", []), timing=record.get("timing", {}))
+            earlier = max(self._reveal_ids, default=None)
+            self._last_reveal = None if earlier is None else _last_reveal_json(
+                self.reveals.load(self._reveal_ids[earlier]))
+            self._post(f"reveal {reveal_id} reopened: its verdict waits for the dice to be "
+                       "checked again", about_game=True)
+            self.announce_review(reveal_id)
+            return self._state_unlocked()
+
     def reveal_image(self, reveal_id: str) -> Path:
         """The annotated JPEG of one reveal (raises `UnknownRevealError`)."""
         return self.reveals.image_path(reveal_id)
@@ -755,6 +807,7 @@ class Table:
             table_seats=self.seat_names(),
             review=self._review.to_json() if self._review else None,
             last_reveal=self._last_reveal,
+            reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
             messages=[m.to_json() for m in self._messages if self._concerns_the_table(m)],
         )

@@ -26,6 +26,7 @@ def build_state(
     photographed: Collection[str],
     table_seats: list[str] | None,
     last_reveal: dict[str, Any] | None,
+    reopen: str | None = None,
     camera: dict[str, Any],
     messages: list[dict[str, Any]],
 ) -> dict[str, Any]:
@@ -51,6 +52,9 @@ def build_state(
         "undo": None,
         # the game's chosen variants in words ("6 dice each", "first to 5 points")
         "house_rules": [],
+        # the camera reveal a player may still send back to review (the last round's, until
+        # the next action): POST /api/reveals/<id>/reopen
+        "reopen": reopen,
     }
     if game is None:
         return state

@@ -170,6 +170,13 @@ def confirm(reveal_id: str) -> Response:
     return jsonify(table().confirm_review(reveal_id, body["seats"]))
 
 
+@bp.post("/reveals/<reveal_id>/reopen")
+def reopen(reveal_id: str) -> Response:
+    """Send the last round's camera reveal back to review: its verdict is taken back."""
+    guard_change()
+    return jsonify(table().reopen_reveal(reveal_id))
+
+
 @bp.post("/calibration/read")
 def calibration_read() -> Response:
     """Test the reader on an uploaded photo (multipart ``image``) or, without one, the camera."""

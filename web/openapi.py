@@ -155,6 +155,10 @@ def describe() -> dict[str, Any]:
                             "type": "object", "properties": {"value": faces},
                             "required": ["value"]}]}}}}}, extra=(404,)),
                 "parameters": [_REVEAL_ID]}},
+            "/api/reveals/{reveal_id}/reopen": {"post": {
+                **_change("take back the verdict of the last round's camera reveal (state.reopen)"
+                          " and send its reading to review again", None),
+                "parameters": [_REVEAL_ID]}},
             **_card_art_paths(),
             "/api/calibration/zones/fit": {"post": _change(
                 "fit the seat zones to the dice on the table: a proposal, nothing changes yet",
@@ -265,6 +269,8 @@ def describe() -> dict[str, Any]:
                                         "items": {"type": "string"}},
                         "actions_count": {"type": "integer"},
                         "undo": {"type": ["object", "null"]},
+                        "reopen": {"type": ["string", "null"], "description": "the camera "
+                                   "reveal POST /api/reveals/{id}/reopen may send back"},
                         "house_rules": {"type": "array", "items": {"type": "string"},
                                         "description": "the game's chosen variants in words"},
                     },

@@ -152,6 +152,9 @@ function statusCard() {
       die(bid.face === null ? "*" : bid.face, { size: 34, variant: "red" }),
       state.bidder ? el("span", { class: "muted" }, ` by ${state.bidder}`) : null)
       : el("div", { class: "status-line" }, game.phase === "bidding" ? "No bid yet this round." : "")),
+    // until the next bid, a verdict read by the camera can still be checked again
+    state.reopen ? el("a", { class: "status-line", id: "reopen-link", href: "/review" },
+      "A die read wrong in the last reveal? Check it again ›") : null,
     lastNote ? el("p", { class: "ok-note", role: "status" }, lastNote) : null);
 }
 

@@ -233,11 +233,32 @@ async function recapture() {
   }
 }
 
+// A die the camera was sure of and got wrong is seen on the board after the verdict: the
+// last round's reading can be sent back here until the next action.
+async function reopen() {
+  busy = true; error = ""; done = null; working = null; render();
+  try {
+    await api("POST", `/api/reveals/${encodeURIComponent(state.reopen)}/reopen`, {});
+  } catch (e) {
+    error = describeError(e);
+  } finally {
+    busy = false; render();
+  }
+}
+
 // ------------------------------------------------------------------ page
 
 function lastVerdict() {
   const round = (state.history || []).slice(-1)[0];
   return (round && round.verdict) || (state.last_reveal && state.last_reveal.verdict) || "";
+}
+
+function reopenCard() {
+  if (!state.reopen) return null;
+  return el("div", { class: "stack", id: "reopen-card" },
+    el("p", { class: "hint" }, "A die read wrong? Until the next bid, this reading can come back here: its verdict is taken back until the dice are confirmed again."),
+    el("button", { type: "button", class: "btn", id: "reopen", disabled: busy, onclick: reopen }, "Check this reading again"),
+    el("p", { class: "error", role: "alert", id: "reopen-error" }, error));
 }
 
 function emptyState() {
@@ -247,7 +268,8 @@ function emptyState() {
       el("div", { class: "big-icon" }, die(6, { size: 64, variant: "hit" })),
       el("h1", {}, "Reading confirmed"),
       el("p", { class: "verdict", "data-testid": "verdict" }, lastVerdict()),
-      el("a", { class: "btn primary", href: "/" }, "Back to the board"));
+      el("a", { class: "btn primary", href: "/" }, "Back to the board"),
+      reopenCard());
   }
   return el("section", { class: "card empty-state", id: "review-empty" },
     el("div", { class: "big-icon" }, die(null, { size: 64, variant: "hidden" })),
@@ -257,6 +279,7 @@ function emptyState() {
         : "The cups are up: capture the reveal from the control page.")
       : "When the camera is unsure about a reveal, it waits here for you."),
     lastVerdict() ? el("p", { class: "verdict" }, `Last verdict: ${lastVerdict()}`) : null,
+    reopenCard(),
     el("div", { class: "row", style: "justify-content:center" },
       el("a", { class: "btn", href: "/" }, "Board"), el("a", { class: "btn", href: "/control" }, "Control")));
 }
