@@ -91,6 +91,12 @@ def _table_at(top: TableTop, folder: Path, monkeypatch: pytest.MonkeyPatch) -> T
                  data_dir=folder)
 
 
+def _sorted_reveals(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rounds with each seat's revealed dice sorted (the camera lists them as it finds
+    them, a person as they are confirmed)."""
+    return [{**r, "reveal": {n: sorted(v) for n, v in r["reveal"].items()}} for r in history]
+
+
 def _roll(rng: random.Random, count: int) -> list[int]:
     return [rng.randint(1, 6) for _ in range(count)]
 
@@ -140,6 +146,13 @@ def _play(table: Table, top: TableTop, rng: random.Random) -> int:
             assert after["last_reveal"]["how"] == "camera"
         applied = after["last_reveal"]
         assert {n: sorted(v) for n, v in applied["seats"].items()} == truth
+        if rng.random() < 0.15:  # a player doubts the verdict and has the dice checked again
+            assert after["reopen"] == applied["id"]
+            reopened = table.reopen_reveal(applied["id"])
+            assert reopened["game"]["phase"] == "reveal" and len(reopened["history"]) == settled
+            again = table.confirm_review(applied["id"], truth)
+            assert again["game"] == after["game"]
+            assert _sorted_reveals(again["history"]) == _sorted_reveals(after["history"])
     raise AssertionError("the game did not end in 200 rounds")
 
 
