@@ -534,11 +534,10 @@ class Table:
             return self._state_unlocked()
 
     def reopenable(self) -> str | None:
-        """The camera reveal that settled the game's last action, if a player may still
-        reopen it (:meth:`reopen_reveal`): dice reveals only, and only until the next action."""
+        """The camera reveal (dice or cards) that settled the game's last action, if a
+        player may still reopen it (:meth:`reopen_reveal`): until the next action."""
         index = len(self._actions) - 1
-        if index < 0 or "reveal" not in self._actions[index] or self._game is None \
-                or self._game.kind == "impus":
+        if index < 0 or "reveal" not in self._actions[index]:
             return None
         return self._reveal_ids.get(index)
 

@@ -106,6 +106,25 @@ def test_a_sure_reading_of_the_doubted_batch_is_applied(rig: Rig) -> None:
     assert image.status_code == 200 and image.mimetype == "image/jpeg"
 
 
+def test_turned_up_cards_read_wrongly_can_be_checked_again(rig: Rig) -> None:
+    rig.register_all()
+    rig.doubt_a_batch(2)
+    rig.point_camera_at("reveal_orc_imp")
+    applied = post(rig.client, "/api/reveal/capture").json
+    assert applied["history"][-1]["taker"] == "Ann" and applied["reopen"]
+    state = post(rig.client, f"/api/reveals/{applied['reopen']}/reopen").json
+    review = state["review"]
+    assert state["game"]["phase"] == "reveal" and review["expected"] == {"cards": 2}
+    assert [c["value"] for c in review["seats"]["cards"]] == ["orc", "imp"]
+    assert review["problems"][0]["kind"] == "reopened"
+    # say the imp was an orc after all: the batch was true, so the doubter takes the pile
+    done = post(rig.client, f"/api/reveals/{review['id']}/confirm",
+                {"seats": {"cards": ["orc", "orc"]}}).json
+    assert done["history"][-1]["truthful"] is True and done["history"][-1]["taker"] == "Ben"
+    assert done["last_reveal"]["corrections"] == {"cards": {"removed": ["imp"],
+                                                            "added": ["orc"]}}
+
+
 def test_a_count_that_does_not_match_waits_for_review_then_is_confirmed(rig: Rig) -> None:
     rig.register_all()
     rig.doubt_a_batch(3)  # three cards doubted, but the camera sees two
