@@ -232,16 +232,7 @@ class Table:
                     self._last_reveal = _last_reveal_json(record)
             elif (status == "needs_review" or lost) and index == len(self._actions) \
                     and self._in_reveal():
-                self._review = PendingReview(
-                    id=record["id"],
-                    seats=record["read"],
-                    set_aside=record.get("set_aside", {}),
-                    problems=record.get("problems", []),
-                    expected=record.get("expected", {}),
-                    action_index=index,
-                    advice=record.get("advice", []),
-                    timing=record.get("timing", {}),
-                )
+                self._review = _review_from_record(record, index)
 
     # ------------------------------------------------------------------ events
 
@@ -389,20 +380,24 @@ class Table:
             last = self._actions[-1]
             if "reveal" in last:
                 raise TableError("a reveal cannot be undone: its verdict stands")
-            kept = self._actions[:-1]
-            current = self._require_game()
-            said = current.actions[-1].describe()  # the game holds the parsed action
-            game = current.without_last()
-            with self._storing(f"undo of {said}"):
-                dropped = self._journal.drop_last()
-            if dropped != last:
-                raise TableError(f"the journal's last action {dropped} is not {last}; "
-                                 "restart the server to resume from the journal", status=500)
-            self._game, self._actions = game, kept
+            said = self._require_game().actions[-1].describe()  # the parsed action
+            self._drop_last_action(f"undo of {said}")
             if self._review is not None:
                 self._discard_review(self._review, "the challenge was undone")
             self.note(f"undone: {said}", about_game=True)
             return self._state_unlocked()
+
+    def _drop_last_action(self, what: str) -> None:
+        """Take the game's last action out of the journal, then out of the game (undo, a
+        reveal reopened); the caller holds the lock and has checked it may."""
+        last = self._actions[-1]
+        game = self._require_game().without_last()
+        with self._storing(what):
+            dropped = self._journal.drop_last()
+        if dropped != last:
+            raise TableError(f"the journal's last action {dropped} is not {last}; "
+                             "restart the server to resume from the journal", status=500)
+        self._game, self._actions = game, self._actions[:-1]
 
     # ------------------------------------------------------------------ reveals
 
@@ -548,20 +543,14 @@ class Table:
         record says so, the resumed table finds an applied record the journal lacks and
         offers it for review all the same (:meth:`_restore_reveals`)."""
         with self._lock:
-            current = self._require_game()
+            self._require_game()
             if self.reopenable() != reveal_id:
                 raise TableError(
                     f"reveal {reveal_id!r} cannot be reopened: only the last round's camera "
                     "reveal can, before the next action", status=409)
             index = len(self._actions) - 1
             record = self.reveals.load(reveal_id)
-            game = current.without_last()
-            with self._storing(f"reopening reveal {reveal_id}"):
-                dropped = self._journal.drop_last()
-            if dropped != self._actions[index]:
-                raise TableError(f"the journal's last action {dropped} is not the reveal; "
-                                 "restart the server to resume from the journal", status=500)
-            self._game, self._actions = game, self._actions[:index]
+            self._drop_last_action(f"reopening reveal {reveal_id}")
             del self._reveal_ids[index]
             settled = {k: record.pop(k) for k in ("how", "action", "confirmed", "corrections",
                                                    "applied_at") if k in record}
@@ -572,10 +561,7 @@ class Table:
                           reopened=[*record.get("reopened", []),
                                     {"at": time.time(), "was": settled}])
             self._save_evidence(reveal_id, record)
-            self._review = PendingReview(
-                id=reveal_id, seats=record["read"], set_aside=record.get("set_aside", {}),
-                problems=problems, expected=record.get("expected", {}), action_index=index,
-                advice=record.get("advice", []), timing=record.get("timing", {}))
+            self._review = _review_from_record(record, index)
             earlier = max(self._reveal_ids, default=None)
             self._last_reveal = None if earlier is None else _last_reveal_json(
                 self.reveals.load(self._reveal_ids[earlier]))
@@ -912,6 +898,21 @@ def _disagreements(
                            f"recorded {sorted(values)}",
             })
     return problems
+
+
+def _review_from_record(record: dict[str, Any], index: int) -> PendingReview:
+    """The review a stored reveal record waits for, at action ``index`` (a resumed table's
+    pending review, or a reveal reopened after its verdict)."""
+    return PendingReview(
+        id=record["id"],
+        seats=record["read"],
+        set_aside=record.get("set_aside", {}),
+        problems=record.get("problems", []),
+        expected=record.get("expected", {}),
+        action_index=index,
+        advice=record.get("advice", []),
+        timing=record.get("timing", {}),
+    )
 
 
 def _last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
