@@ -172,9 +172,11 @@ class RoundReport:
     def line(self) -> str:
         seats = "  ".join(f"{name} [{' '.join(map(str, sorted(dice)))}]"
                           for name, dice in self.read.items())
-        frames = self.timing.get("frames", 0)
-        took = "" if "ms" not in self.timing else (
-            f" ({frames} frames, " if frames else " (") + f"{self.timing['ms'] / 1000:.2f} s)"
+        took = ""
+        if "ms" in self.timing:
+            seconds = f"{self.timing['ms'] / 1000:.2f} s"
+            frames = self.timing.get("frames", 0)
+            took = f" ({frames} frames, {seconds})" if frames else f" ({seconds})"
         head = f"round {self.number}: camera read {seats or '(nothing)'}{took} — {self.settled}"
         return f"{head}\n         verdict: {self.verdict}"
 

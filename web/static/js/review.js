@@ -210,11 +210,11 @@ function seatSummary() {
   }));
 }
 
-async function confirm() {
+// One request from a button: the page is busy meanwhile, and a refusal is shown in words.
+async function act(request) {
   busy = true; error = ""; render();
   try {
-    await api("POST", `/api/reveals/${encodeURIComponent(working.id)}/confirm`, { seats: readingValues() });
-    done = { id: working.id };
+    await request();
   } catch (e) {
     error = describeError(e);
   } finally {
@@ -222,28 +222,23 @@ async function confirm() {
   }
 }
 
-async function recapture() {
-  busy = true; error = ""; render();
-  try {
-    await api("POST", "/api/reveal/capture", {});
-  } catch (e) {
-    error = describeError(e);
-  } finally {
-    busy = false; render();
-  }
+function confirm() {
+  const id = working.id;
+  return act(async () => {
+    await api("POST", `/api/reveals/${encodeURIComponent(id)}/confirm`, { seats: readingValues() });
+    done = { id };
+  });
+}
+
+function recapture() {
+  return act(() => api("POST", "/api/reveal/capture", {}));
 }
 
 // A die the camera was sure of and got wrong is seen on the board after the verdict: the
 // last round's reading can be sent back here until the next action.
-async function reopen() {
-  busy = true; error = ""; done = null; working = null; render();
-  try {
-    await api("POST", `/api/reveals/${encodeURIComponent(state.reopen)}/reopen`, {});
-  } catch (e) {
-    error = describeError(e);
-  } finally {
-    busy = false; render();
-  }
+function reopen() {
+  done = null; working = null;
+  return act(() => api("POST", `/api/reveals/${encodeURIComponent(state.reopen)}/reopen`, {}));
 }
 
 // ------------------------------------------------------------------ page
@@ -295,6 +290,7 @@ function render() {
   if (!working || working.id !== review.id) startWorking(review);
   const bid = state.game && state.game.bid;
   const edits = working.dice.filter((d) => d.edited).length;
+  const timing = timingText(review.timing);
   fill(root,
     el("div", { class: "review-grid" },
       el("section", { class: "stack" },
@@ -305,7 +301,7 @@ function render() {
           wantedId && wantedId !== review.id ? el("p", { class: "hint" }, `Reading ${wantedId} is done; this is the one waiting now.`) : null,
           photo(),
           el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")),
-          timingText(review.timing) ? el("p", { class: "hint", id: "read-timing" }, timingText(review.timing)) : null)),
+          timing ? el("p", { class: "hint", id: "read-timing" }, timing) : null)),
       el("section", { class: "stack" },
         (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
           el("ul", { class: "problems", id: "problems" }, review.problems.map(problemItem))) : null,
