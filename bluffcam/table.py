@@ -556,7 +556,7 @@ class Table:
                                                    "applied_at") if k in record}
             problems = [p for p in record.get("problems", []) if p.get("kind") != "reopened"]
             problems.insert(0, {"kind": "reopened", "seat": None, "x": None, "y": None,
-                                "message": "reopened after its verdict: check every die"})
+                                "message": "reopened after its verdict: check the reading again"})
             record.update(status="needs_review", action_index=index, problems=problems,
                           reopened=[*record.get("reopened", []),
                                     {"at": time.time(), "was": settled}])
