@@ -152,3 +152,15 @@ class LiveServer:
             return json.loads(response.read())
 
 
+def reveal_confirmed_as_read(live_server: LiveServer) -> dict[str, Any]:
+    """A camera reveal of the browser tests' scene (three dice a seat, a 4 in front of Ann's
+    cup; one die unsure), confirmed on the API as the camera read it: the review's JSON."""
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                                   "options": {"dice_per_player": 3}})
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x4", "set_aside": [4]})
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    review: dict[str, Any] = live_server.post("/api/reveal/capture", {})["review"]
+    assert review["problems"], "the browser tests' scene has an unsure die to check"
+    as_read = {seat: [d["value"] for d in dice] for seat, dice in review["seats"].items()}
+    live_server.post(f"/api/reveals/{review['id']}/confirm", {"seats": as_read})
+    return review

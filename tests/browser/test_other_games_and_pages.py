@@ -9,7 +9,14 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from browser_support import MISREAD_INDEX, MISREAD_VALUE, SCENE, DimSceneCamera, LiveServer
+from browser_support import (
+    MISREAD_INDEX,
+    MISREAD_VALUE,
+    SCENE,
+    DimSceneCamera,
+    LiveServer,
+    reveal_confirmed_as_read,
+)
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -269,24 +276,10 @@ def test_a_review_in_a_dim_room_says_to_add_light(phone: Any, live_server: LiveS
     phone.screenshot(path=str(screenshot_dir / "review-dim.png"), full_page=True)
 
 
-def _reveal_confirmed_as_read(live_server: LiveServer) -> dict[str, Any]:
-    """A camera reveal of the browser tests' scene (three dice a seat, a 4 in front of Ann's
-    cup; one die unsure), confirmed on the API as the camera read it: the review's JSON."""
-    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
-                                   "options": {"dice_per_player": 3}})
-    live_server.post("/api/action", {"player": "Ann", "bid": "2x4", "set_aside": [4]})
-    live_server.post("/api/action", {"player": "Ben", "challenge": True})
-    review: dict[str, Any] = live_server.post("/api/reveal/capture", {})["review"]
-    assert review["problems"], "the browser tests' scene has an unsure die to check"
-    as_read = {seat: [d["value"] for d in dice] for seat, dice in review["seats"].items()}
-    live_server.post(f"/api/reveals/{review['id']}/confirm", {"seats": as_read})
-    return review
-
-
 def test_the_board_says_a_reveal_was_checked_by_hand(tv: Any, live_server: LiveServer) -> None:
     """The reveal photo keeps the camera's "NEEDS REVIEW" stamp: a reading a person checked
     and confirmed as read says so beside it, so a settled round does not look unsettled."""
-    _reveal_confirmed_as_read(live_server)
+    reveal_confirmed_as_read(live_server)
     tv.goto("/")
     expect(tv.locator("#last-reveal .corrected")).to_have_text(
         "✓ checked by hand: the camera's reading stood")
@@ -303,7 +296,7 @@ def test_a_reading_confirmed_wrongly_comes_back_to_the_review_page(
         phone: Any, tv: Any, live_server: LiveServer, screenshot_dir: Path) -> None:
     """Until the next bid, the last round's camera reading can be checked again: its verdict
     is taken back, and the dice confirmed anew settle the round."""
-    review = _reveal_confirmed_as_read(live_server)
+    review = reveal_confirmed_as_read(live_server)
     tv.goto("/")
     remember_pin(phone, live_server.pin)
     phone.goto("/control")  # where the players are when the verdict comes

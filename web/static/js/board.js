@@ -48,6 +48,16 @@ export function dieMatches(value, bid, joker, kind) {
   return value === bid.face || value === joker;
 }
 
+// The turn card's big line: a long one (a call to the table, a long name) in a smaller size,
+// so that it takes one line, not three, on a TV.
+const LONG_TURN_NAME = 9;
+
+function turnName(text, attrs = {}) {
+  const classes = [attrs.class || "turn-name"];
+  if (String(text).length > LONG_TURN_NAME) classes.push("long");
+  return el("div", { ...attrs, class: classes.join(" ") }, text);
+}
+
 function renderTurn(state) {
   const game = state.game;
   const node = $("turn");
@@ -60,7 +70,7 @@ function renderTurn(state) {
   if (game.phase === "over") {
     fill(node,
       el("div", { class: "turn-label" }, "Game over"),
-      el("div", { class: "turn-name winner", "data-testid": "winner" }, `${game.winner ?? "Nobody"} wins!`));
+      turnName(`${game.winner ?? "Nobody"} wins!`, { class: "turn-name winner", "data-testid": "winner" }));
     return;
   }
   if (game.phase === "reveal") {
@@ -70,7 +80,7 @@ function renderTurn(state) {
       : game.doubter && batch ? `${game.doubter} does not believe ${batch.player}'s ${batch.count} × ${batch.claim}` : "";
     fill(node,
       el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
-      el("div", { class: "turn-name" }, state.review ? "Check the reading" : revealCall(game)),
+      turnName(state.review ? "Check the reading" : revealCall(game)),
       el("div", { class: "turn-sub" }, doubted));
     return;
   }
@@ -81,7 +91,7 @@ function renderTurn(state) {
   }[game.game] || "Next";
   fill(node,
     el("div", { class: "turn-label" }, label),
-    el("div", { class: "turn-name", "data-testid": "turn" }, game.turn ?? "—"),
+    turnName(game.turn ?? "—", { "data-testid": "turn" }),
     el("div", { class: "turn-sub" }, "to play"));
 }
 
@@ -253,6 +263,8 @@ function renderPlayers(state) {
       el("div", { class: "tags" }, tags)),
       body);
   });
+  // a TV's board lays the cards out in at most two rows (app.css)
+  node.style.setProperty("--columns", String(cards.length <= 4 ? cards.length : Math.ceil(cards.length / 2)));
   fill(node, cards);
 }
 

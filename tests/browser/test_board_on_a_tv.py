@@ -1,0 +1,85 @@
+"""The board on a TV: the whole board on one screen, the last reveal's photo included.
+
+Nobody scrolls a TV. A TV's browser is often 1280 × 720 CSS pixels, a laptop's a little more;
+on such landscape screens the board lays itself out to the screen's height (app.css, "the
+board on a TV"). Screenshots go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import LiveServer, reveal_confirmed_as_read
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+#: what the board must show whole, each by a selector
+PARTS = {
+    "turn": "#turn",
+    "current bid": "#current-bid",
+    "bid track": "#track",
+    "players": "#players",
+    "verdict": "[data-testid=verdict]",
+    "reveal photo": ".reveal-photo img",
+    "dice revealed": ".seat-readings",
+    "footer": ".board-foot",
+}
+
+BOXES = """(parts) => Object.fromEntries(Object.entries(parts).map(([name, selector]) => {
+  const node = document.querySelector(selector);
+  if (!node) return [name, null];
+  const box = node.getBoundingClientRect();
+  return [name, {top: box.top, bottom: box.bottom, left: box.left, right: box.right,
+                 width: box.width, height: box.height}];
+}))"""
+
+
+@pytest.fixture(scope="module")
+def revealed(live_server: LiveServer) -> dict[str, Any]:
+    """A two-player round settled from a camera reveal, so the board shows a verdict and the
+    photo it was read from."""
+    return reveal_confirmed_as_read(live_server)
+
+
+@pytest.fixture()
+def screen(request: pytest.FixtureRequest, browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    width, height = request.param
+    context = browser.new_context(base_url=live_server.url,
+                                  viewport={"width": width, "height": height})
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the board: {errors}"
+
+
+@pytest.mark.parametrize("screen", [(1920, 1080), (1600, 900), (1280, 720)], indirect=True,
+                         ids=["1080p", "900p", "720p"])
+def test_the_whole_board_fits_a_tv_screen(screen: Any, revealed: dict[str, Any],
+                                          screenshot_dir: Path) -> None:
+    screen.goto("/")
+    expect(screen.locator("#live")).to_have_attribute("data-status", "live")
+    expect(screen.get_by_test_id("verdict")).not_to_be_empty()
+    screen.wait_for_function("""() => { const photo = document.querySelector('.reveal-photo img');
+        return photo && photo.complete && photo.naturalWidth > 0; }""")
+    width, height = screen.viewport_size["width"], screen.viewport_size["height"]
+    screen.screenshot(path=str(screenshot_dir / f"board-tv-{width}x{height}.png"))
+
+    page_size = screen.evaluate("[document.documentElement.scrollWidth, "
+                                "document.documentElement.scrollHeight]")
+    assert page_size == [width, height], f"the board scrolls on a {width}×{height} screen"
+    boxes = screen.evaluate(BOXES, PARTS)
+    for name, box in boxes.items():
+        assert box is not None, f"no {name} on the board"
+        assert box["width"] > 0 and box["height"] > 0, f"the {name} is not drawn: {box}"
+        assert box["top"] >= 0 and box["bottom"] <= height, f"the {name} is off screen: {box}"
+        assert box["left"] >= 0 and box["right"] <= width, f"the {name} is off screen: {box}"
+    # the photo is shown at a size one can see from the sofa, not a thumbnail
+    assert boxes["reveal photo"]["height"] >= 0.12 * height, boxes["reveal photo"]
+    assert revealed["id"] in screen.locator(".reveal-photo img").get_attribute("src")
