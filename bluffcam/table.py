@@ -10,7 +10,9 @@ loses an action that was never acknowledged.
 Undo: the game is rebuilt from its setup and every action but the last
 (`Game.without_last`), then the journal drops that last action row in one committed
 transaction (`Journal.drop_last`), so a restart resumes exactly the undone state; the undo
-is announced in the dashboard messages. A reveal cannot be undone: its verdict stands.
+is announced in the dashboard messages. Until the next action a reveal can be taken back
+too: one typed in by hand by undo (to type it again), one the camera read by reopening its
+reading for review (`reopen_reveal`), so its photo and record stay with it.
 
 Reveals: `capture_reveal` reads frames from the camera outside the lock, runs
 `vision.reveal.capture_reveal` with the engine's expected dice per seat (players map to the
@@ -371,15 +373,19 @@ class Table:
             return self._state_unlocked()
 
     def undo(self) -> dict[str, Any]:
-        """Take back the last action, unless it was a reveal (a verdict stands)."""
+        """Take back the last action. A reveal typed in by hand goes too (a mistyped die
+        would otherwise settle the round wrongly for good); a camera reveal is reopened
+        instead (:meth:`reopen_reveal`), which keeps its photo and record."""
         with self._lock:
             self._require_game()
             assert self._setup is not None
             if not self._actions:
                 raise TableError("nothing to undo: no action in this game yet")
-            last = self._actions[-1]
-            if "reveal" in last:
-                raise TableError("a reveal cannot be undone: its verdict stands")
+            camera_reveal = self.reopenable()
+            if camera_reveal is not None:
+                raise TableError(
+                    f"the camera's reveal {camera_reveal} is not undone: check its reading "
+                    "again on the review page (Check this reading again)")
             said = self._require_game().actions[-1].describe()  # the parsed action
             self._drop_last_action(f"undo of {said}")
             if self._review is not None:

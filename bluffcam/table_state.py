@@ -74,7 +74,7 @@ def build_state(
         state["board"] = _board(game)
     state["odds"] = _odds(game, details.get("odds"))
     _complete_last_reveal(state)
-    if actions and "reveal" not in actions[-1]:
+    if actions and (len(actions) - 1) not in reveal_ids:  # a camera reveal is reopened instead
         state["undo"] = actions[-1]
     for key, value in details.items():
         if key not in ("legal", "lowest_raises", "expected_reveal", "history", "odds"):

@@ -95,6 +95,20 @@ def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
     expect(tv.get_by_test_id("verdict")).not_to_be_empty()
     expect(tv.locator("#history .round")).to_have_count(1)
 
+    # A die typed wrongly settles nothing for good: until the next action, Undo takes the
+    # typed reveal back, and the dice typed are still there to mend.
+    phone.click("#undo")
+    expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+    expect(tv.locator(".player[data-player=Ann] [data-testid=score]")).to_have_text("0")
+    expect(tv.locator("#history .round")).to_have_count(0)
+    expect(ann.get_by_test_id("entered")).to_have_text("3 of 3")
+    phone.click("button[aria-label=\"take back Cho's 3\"]")
+    enter_dice(phone, {"Cho": [6]})
+    phone.click("#reveal-submit")
+    expect(tv.locator("#history .round")).to_have_count(1)
+    assert live_server.table.export()["actions"][-1] == {
+        "reveal": {"Ann": [3, 1, 1], "Ben": [1, 1, 2], "Cho": [1, 6, 6]}}
+
 
 def test_hand_entry_keeps_the_dice_set_aside_in_front_of_a_cup(
         phone: Any, live_server: LiveServer) -> None:

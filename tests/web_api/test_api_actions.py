@@ -110,7 +110,7 @@ def test_bad_setup_is_400_and_keeps_the_current_game(client: FlaskClient) -> Non
     assert state(client)["setup"] == before["setup"]
 
 
-def test_undo_takes_back_the_last_action_but_never_a_reveal(client: FlaskClient) -> None:
+def test_undo_takes_back_the_last_action(client: FlaskClient) -> None:
     post(client, "/api/game", SETUP)
     post(client, "/api/action", {"player": "Ann", "bid": "3x4"})
     post(client, "/api/action", {"player": "Ben", "bid": "5x4"})
@@ -118,11 +118,13 @@ def test_undo_takes_back_the_last_action_but_never_a_reveal(client: FlaskClient)
     assert response.status_code == 200
     assert response.json["game"]["bid"] == "3x4" and response.json["game"]["turn"] == "Ben"
     assert response.json["messages"][-1]["text"] == "undone: Ben bid 5×4"
+    # a reveal typed in by hand too, until the next action (test_reopen_reveal.py: a camera
+    # reveal is reopened instead)
     post(client, "/api/action", {"player": "Ben", "challenge": True})
     post(client, "/api/action", {"reveal": {"Ann": [4, 4, 4, 2, 2], "Ben": [2, 2, 2, 2, 2],
                                             "Cho": [3, 3, 3, 3, 3]}})
-    refused = post(client, "/api/undo")
-    assert refused.status_code == 409 and "reveal" in refused.json["error"]["message"]
+    response = post(client, "/api/undo")
+    assert response.status_code == 200 and response.json["game"]["phase"] == "reveal"
 
 
 def test_undo_with_nothing_to_undo_is_refused(client: FlaskClient) -> None:

@@ -75,10 +75,40 @@ def test_only_the_last_rounds_camera_reveal_reopens(client: FlaskClient,
     assert client.get("/api/state").json["reopen"] is None
 
 
-def test_a_reveal_entered_by_hand_has_nothing_to_reopen(client: FlaskClient) -> None:
+def test_a_reveal_entered_by_hand_has_nothing_to_reopen_and_is_undone_instead(
+        client: FlaskClient, table: Table) -> None:
     play_to_reveal(client)
-    state = post(client, "/api/action", {"reveal": HANDS}).json
-    assert state["reopen"] is None
+    typed = MISREAD  # three dice typed wrongly
+    state = post(client, "/api/action", {"reveal": typed}).json
+    assert state["reopen"] is None and state["undo"] == {"reveal": typed}
+    assert _dice(state)["Ben"] == 4  # the wrong verdict, for now
+    undone = post(client, "/api/undo")
+    assert undone.status_code == 200, undone.json
+    state = undone.json
+    assert state["game"]["phase"] == "reveal" and _dice(state)["Ben"] == 5
+    assert state["history"] == [] and state["undo"]["challenge"] is True
+    assert any(m["text"].startswith("undone: the reveal") for m in state["messages"])
+    # the journal dropped it too: a restart resumes the reveal phase
+    resumed = Table(table.journal_path)
+    try:
+        assert resumed.state()["game"]["phase"] == "reveal"
+    finally:
+        resumed.close()
+    done = post(client, "/api/action", {"reveal": HANDS}).json
+    assert _dice(done) == {"Ann": 5, "Ben": 5, "Cho": 3}
+    assert table.export()["actions"][-1] == {"reveal": HANDS}
+
+
+def test_a_camera_reveal_is_not_undone_but_reopened(client: FlaskClient,
+                                                    reader: StubReader) -> None:
+    applied = _misread_and_applied(client, reader)
+    assert applied["undo"] is None
+    refused = post(client, "/api/undo")
+    assert refused.status_code == 409
+    message = refused.json["error"]["message"]
+    assert applied["reopen"] in message and "Check this reading again" in message
+    after = client.get("/api/state").json
+    assert after["game"] == applied["game"] and after["reopen"] == applied["reopen"]
 
 
 def test_reopening_needs_the_table_pin(client: FlaskClient, reader: StubReader) -> None:

@@ -608,7 +608,9 @@ function toolsCard() {
   const game = state.game;
   return el("section", { class: "card" },
     el("div", { class: "actions" },
-      el("button", { type: "button", class: "btn", id: "undo", disabled: busy || !game || !(state.game.phase === "bidding"),
+      // state.undo: what an undo would take back (null: nothing, or a camera reveal, which is
+      // reopened on the review page instead)
+      el("button", { type: "button", class: "btn", id: "undo", disabled: busy || !game || !state.undo,
         onclick: () => send("POST", "/api/undo", {}, { note: "Last action undone" }) }, "↶ Undo"),
       el("button", { type: "button", class: "btn", id: "new-game", onclick: () => { mode = "setup"; lastError = ""; render(); } }, "New game"),
       game ? el("a", { class: "btn ghost wide", href: "/api/game/export", download: "bluffcam-game.json" }, "Export the game (replay script)") : null));
