@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from browser_support import MISREAD_INDEX, MISREAD_VALUE, SCENE, LiveServer
 from playwright.sync_api import expect
@@ -64,6 +66,14 @@ def tap_photo(page: Any, x: float, y: float) -> None:
     width = page.evaluate("document.querySelector('#review-photo').naturalWidth")
     height = page.evaluate("document.querySelector('#review-photo').naturalHeight")
     page.mouse.click(box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height)
+
+
+def die_fills_the_middle(png: bytes) -> bool:
+    """Whether the middle third of a close-up is mostly the scene's white die body."""
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    height, width = image.shape
+    middle = image[height // 3:2 * height // 3, width // 3:2 * width // 3]
+    return bool((middle > 170).mean() > 0.5)
 
 
 def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveServer,
@@ -146,6 +156,11 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     expect(phone.locator(".picker h3")).to_have_text(
         f"{misread.seat}'s die — read as {MISREAD_VALUE} (unsure, 41%)")
     phone.screenshot(path=str(screenshot_dir / "review-picker.png"))
+    # ...with the photo round that die enlarged: on the phone the photo shows it a few pixels
+    # across; in the close-up the die (white, on green felt) fills the middle
+    close_up = phone.locator(".picker .close-up")
+    expect(close_up).to_be_visible()
+    assert die_fills_the_middle(close_up.screenshot())
     phone.click(f"button[aria-label='set to {misread.value}']")
     expect(phone.locator(".mark.edited")).to_have_count(2)
     expect(phone.locator("#confirm")).to_have_text("Confirm with 2 changes")

@@ -153,13 +153,36 @@ function photo() {
 
 // ------------------------------------------------------------------ the picker
 
+// The close-up shows this many die radii (dieRadius: a mark's radius, a little more than a
+// die's half-width) of the photo round the die, at this many CSS pixels square.
+const CLOSE_UP_SPAN = 2.6;
+const CLOSE_UP_PX = 112;
+
+/** The photo round (x, y), enlarged. On a phone the photo's dice are a few pixels across:
+ * whoever fixes a die sees the die they are fixing, not only the camera's guess. */
+export function closeUp(imageUrl, size, radius, x, y) {
+  const scale = CLOSE_UP_PX / (radius * CLOSE_UP_SPAN);
+  const at = (v) => `${(CLOSE_UP_PX / 2 - v * scale).toFixed(1)}px`;
+  return el("div", {
+    class: "close-up", role: "img", "aria-label": "the photo at this die, enlarged",
+    style: `background-image:url("${encodeURI(imageUrl)}");`
+      + `background-size:${(size.w * scale).toFixed(1)}px ${(size.h * scale).toFixed(1)}px;`
+      + `background-position:${at(x)} ${at(y)}`,
+  });
+}
+
+function pickerHead(x, y, title) {
+  const close = imageSize ? closeUp(state.review.image_url, imageSize, dieRadius(), x, y) : null;
+  return el("div", { class: "picker-head" }, close, el("h3", {}, title));
+}
+
 function pickerPanel() {
   if (selected === null) return null;
   const seats = seatsOf(state.review);
   if (selected.add) {
     const add = selected.add;
     return el("div", { class: "picker", role: "dialog", "aria-label": "add a die" },
-      el("h3", {}, "Add a die here: which face is up?"),
+      pickerHead(add.x, add.y, "Add a die here: which face is up?"),
       el("label", {}, "Seat", el("select", { "aria-label": "seat of the new die", onchange: (e) => { add.seat = e.target.value; } },
         seats.map((s) => el("option", { value: s, selected: s === add.seat }, s)))),
       el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
@@ -175,7 +198,7 @@ function pickerPanel() {
   const d = working.dice.find((x) => x.key === selected);
   if (!d) { selected = null; return null; }
   return el("div", { class: "picker", role: "dialog", "aria-label": "change a die" },
-    el("h3", {}, `${d.seat}'s die — read as ${d.value}${d.confidence < 0.8 ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
+    pickerHead(d.x, d.y, `${d.seat}'s die — read as ${d.value}${d.confidence < 0.8 ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
     el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
       type: "button", class: "btn face-btn", "aria-pressed": String(d.value === f), "aria-label": `set to ${f}`,
       onclick: () => { d.value = f; d.edited = true; selected = null; render(); },
