@@ -5,25 +5,13 @@ from __future__ import annotations
 
 import logging
 import signal
-import socket
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, make_server
 
-
-def lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent), or None."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))
-        address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith("127.") else address
+from web.join import lan_address
 
 
 def urls(host: str, port: int) -> list[str]:

@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 from bluffcam.reveals import UnknownRevealError
 from bluffcam.table import Table, TableError
 from engine import EngineError, SetupError
+from web.join import control_url, join_qr_svg, lan_address
 from web.security import Refused, csrf_token, guard_change, is_loopback
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -107,10 +108,26 @@ def csrf() -> Response:
 
 @bp.get("/pin")
 def pin() -> Response:
-    """The table PIN, told only to a browser on this machine (the board on the TV)."""
+    """The table PIN and the control page's address for a phone, told only to a browser on
+    this machine (the board on the TV)."""
+    _only_the_tables_screen()
+    return jsonify({"pin": current_app.extensions["bluffcam.pin"].pin,
+                    "control_url": control_url(request.host_url, lan_address())})
+
+
+@bp.get("/join.svg")
+def join_qr() -> Response:
+    """A QR code a phone scans to open the control page, unlocked (``web.join``): it carries
+    the PIN, so like the PIN it is told only to the table's own screen."""
+    _only_the_tables_screen()
+    url = control_url(request.host_url, lan_address())
+    return Response(join_qr_svg(url, current_app.extensions["bluffcam.pin"].pin),
+                    mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def _only_the_tables_screen() -> None:
     if not is_loopback():
         raise Refused(403, "the PIN is shown on the table's own screen only", rule="pin")
-    return jsonify({"pin": current_app.extensions["bluffcam.pin"].pin})
 
 
 # ---------------------------------------------------------------------- changing

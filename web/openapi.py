@@ -125,11 +125,18 @@ def describe() -> dict[str, Any]:
                                       "type": "object",
                                       "properties": {"csrf_token": {"type": "string"}},
                                       "required": ["csrf_token"]}, "the token")}}},
-            "/api/pin": {"get": {"summary": "the table PIN, told to the table's own screen only",
+            "/api/pin": {"get": {"summary": "the table PIN and the control page's address for a "
+                                            "phone, told to the table's own screen only",
                                  "responses": {"200": _json({
                                      "type": "object",
-                                     "properties": {"pin": {"type": "string"}}},
+                                     "properties": {"pin": {"type": "string"},
+                                                    "control_url": {"type": "string"}}},
                                      "on loopback"), **_refusals(403)}}},
+            "/api/join.svg": {"get": {
+                "summary": "a QR code of the control page with the PIN in its fragment, told to "
+                           "the table's own screen only",
+                "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {
+                    "schema": {"type": "string"}}}}, **_refusals(403)}}},
             "/api/openapi.json": {"get": {"summary": "this document",
                                           "responses": {"200": {"description": "OpenAPI"}}}},
             "/api/pin/check": {"post": _change(

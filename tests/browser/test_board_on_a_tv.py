@@ -1,4 +1,5 @@
-"""The board on a TV: the whole board on one screen, the last reveal's photo included.
+"""The board on a TV: the whole board on one screen, the last reveal's photo included, and
+the QR code a phone scans to join the table.
 
 Nobody scrolls a TV. A TV's browser is often 1280 × 720 CSS pixels, a laptop's a little more;
 on such landscape screens the board lays itself out to the screen's height (app.css, "the
@@ -11,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from browser_support import LiveServer, reveal_confirmed_as_read
 from playwright.sync_api import expect
@@ -47,9 +50,10 @@ def revealed(live_server: LiveServer) -> dict[str, Any]:
 
 @pytest.fixture()
 def screen(request: pytest.FixtureRequest, browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    width, height = request.param
+    width, height, *scale = request.param
     context = browser.new_context(base_url=live_server.url,
-                                  viewport={"width": width, "height": height})
+                                  viewport={"width": width, "height": height},
+                                  device_scale_factor=scale[0] if scale else 1)
     context.set_default_timeout(8000)
     page = context.new_page()
     errors: list[str] = []
@@ -83,3 +87,29 @@ def test_the_whole_board_fits_a_tv_screen(screen: Any, revealed: dict[str, Any],
     # the photo is shown at a size one can see from the sofa, not a thumbnail
     assert boxes["reveal photo"]["height"] >= 0.12 * height, boxes["reveal photo"]
     assert revealed["id"] in screen.locator(".reveal-photo img").get_attribute("src")
+
+
+@pytest.mark.parametrize("screen", [(1600, 900, 4)], indirect=True, ids=["900p-sharp"])
+def test_a_phone_joins_by_scanning_the_boards_qr_code(screen: Any, phone: Any,
+                                                      live_server: LiveServer) -> None:
+    """The board on the table's screen shows a QR code of the control page with the PIN in
+    its fragment; a phone that opens it is unlocked without typing the PIN. (The screen is
+    drawn at four device pixels to the CSS pixel, as a camera close to the TV sees it, so
+    that the QR code's modules do not fall between pixels.)"""
+    tv = screen
+    tv.goto("/")
+    qr = tv.locator("#pin-card .join-qr")
+    expect(qr).to_be_visible()
+    tv.wait_for_function("() => document.querySelector('#pin-card .join-qr').naturalWidth > 0")
+    port = live_server.url.rsplit(":", 1)[1]
+    expect(tv.get_by_test_id("join")).to_contain_text(f":{port}/control")
+    shot = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)
+    assert text.endswith(f":{port}/control#pin={live_server.pin}"), text
+
+    # the phone has never seen the PIN: the address it scanned carries it
+    phone.goto(f"/control#pin={live_server.pin}")
+    expect(phone.locator("#live")).to_have_attribute("data-status", "live")
+    expect(phone.locator("#pin-gate")).to_be_hidden()
+    assert phone.evaluate("location.hash") == ""  # not left in the address bar
+    assert phone.evaluate("localStorage.getItem('bluffcam.pin')") == live_server.pin

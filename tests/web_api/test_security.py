@@ -118,5 +118,15 @@ def test_reveal_ids_cannot_reach_outside_the_data_dir(client: FlaskClient) -> No
 def test_pin_is_told_only_to_this_machine(client: FlaskClient) -> None:
     local = client.get("/api/pin", environ_base={"REMOTE_ADDR": "127.0.0.1"})
     assert local.status_code == 200 and local.json["pin"] == PIN
+    # with where a phone opens the control page (the test client's host is "localhost")
+    assert local.json["control_url"].endswith("/control")
     remote = client.get("/api/pin", environ_base={"REMOTE_ADDR": "10.0.0.5"})
     assert remote.status_code == 403 and "pin" not in remote.json
+
+
+def test_the_join_qr_code_carries_the_pin_to_this_machine_only(client: FlaskClient) -> None:
+    local = client.get("/api/join.svg", environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    assert local.status_code == 200 and local.mimetype == "image/svg+xml"
+    assert local.get_data(as_text=True).startswith("<svg xmlns=")
+    remote = client.get("/api/join.svg", environ_base={"REMOTE_ADDR": "10.0.0.5"})
+    assert remote.status_code == 403 and remote.mimetype == "application/json"

@@ -23,6 +23,14 @@ export function setPin(pin) {
   } catch { /* private mode: the PIN just is not remembered */ }
 }
 
+// A phone that scanned the board's QR code (web/join.py) arrives with the PIN in the
+// address's fragment, which never reaches a server: keep it, and clear it from the address.
+const pinOffered = new URLSearchParams(location.hash.slice(1)).get("pin");
+if (pinOffered) {
+  setPin(pinOffered);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
 function csrfToken() {
   const meta = document.querySelector('meta[name="csrf-token"]');
   return meta ? meta.content : "";

@@ -145,17 +145,26 @@ function renderOdds(state) {
       ? el("div", { class: "odds-sub" }, `expected on the table: ${odds.expected.toFixed(1)}`) : null);
 }
 
-// The API tells the PIN only to a browser on the table's own machine (the TV): show it there.
+// The API tells the PIN only to a browser on the table's own machine (the TV): show it there,
+// with a QR code a phone scans to open the control page unlocked, and that page's address.
 let tablePin = null;
+let controlUrl = null;
 
 function renderPin(state) {
   const node = $("pin-card");
   const pin = state.pin_required === false ? null : tablePin;
   if (!pin) { node.hidden = true; return; }
   node.hidden = false;
-  fill(node, el("div", { class: "pin-caption" }, "Table PIN"),
-    el("div", { class: "pin-value", "data-testid": "pin" }, String(pin)),
-    el("div", { class: "pin-sub" }, "open /control on a phone"));
+  if (node.dataset.pin === pin) return;  // drawn once: the QR code is not fetched again
+  node.dataset.pin = pin;
+  const where = controlUrl ? controlUrl.replace(/^https?:\/\//, "") : "/control";
+  node.classList.add("has-qr");
+  fill(node,
+    el("img", { class: "join-qr", src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }),
+    el("div", { class: "pin-text" },
+      el("div", { class: "pin-caption" }, "Table PIN"),
+      el("div", { class: "pin-value", "data-testid": "pin" }, String(pin)),
+      el("div", { class: "pin-sub", "data-testid": "join" }, "scan to join, or open ", el("strong", {}, where))));
 }
 
 function renderMessages(state) {
@@ -414,5 +423,6 @@ let latest = null;
 followState((state) => { latest = state; renderBoard(state); });
 api("GET", "/api/pin").then((data) => {
   tablePin = data && data.pin ? String(data.pin) : null;
+  controlUrl = data && data.control_url ? String(data.control_url) : null;
   if (latest) renderPin(latest);
 }).catch(() => { /* not the table's own screen: players read the PIN off the TV */ });
