@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 REVEAL_ID = re.compile(r"^r[0-9]{1,9}$")
+#: the unmarked frame beside a reveal's marked photo
+PHOTO_SUFFIX = ".photo.jpg"
 
 
 class UnknownRevealError(LookupError):
@@ -38,7 +40,8 @@ def corrections(read: dict[str, list[int]], confirmed: dict[str, list[int]]) -> 
 
 
 class RevealStore:
-    """``<data>/reveals/<id>.json`` and ``<id>.jpg``, written atomically."""
+    """``<data>/reveals/<id>.json``, ``<id>.jpg`` (the photo marked with the reading) and
+    ``<id>.photo.jpg`` (the same frame unmarked, for close-ups), written atomically."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
@@ -65,6 +68,16 @@ class RevealStore:
 
     def save_image(self, reveal_id: str, jpeg: bytes) -> None:
         self._write(self._path(reveal_id, ".jpg"), jpeg)
+
+    def photo_path(self, reveal_id: str) -> Path:
+        """The frame the reveal was read from, without the reading's marks."""
+        path = self._path(reveal_id, PHOTO_SUFFIX)
+        if not path.is_file():
+            raise UnknownRevealError(f"no unmarked photo for reveal {reveal_id}")
+        return path
+
+    def save_photo(self, reveal_id: str, jpeg: bytes) -> None:
+        self._write(self._path(reveal_id, PHOTO_SUFFIX), jpeg)
 
     def save(self, reveal_id: str, record: dict[str, Any]) -> None:
         data = json.dumps(record, indent=1, sort_keys=True).encode()

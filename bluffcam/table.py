@@ -102,11 +102,14 @@ class PendingReview:
     advice: list[dict[str, str]] = field(default_factory=list)
     #: how the camera read it: ``{"frames": 3, "ms": 412}`` (empty where not known)
     timing: dict[str, int] = field(default_factory=dict)
+    #: whether the frame was kept unmarked too (``photo_url``: the review page's close-ups)
+    has_photo: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "image_url": f"/api/reveals/{self.id}/image",
+            "photo_url": f"/api/reveals/{self.id}/photo" if self.has_photo else None,
             "status": "needs_review",
             "problems": self.problems,
             "advice": self.advice,
@@ -465,6 +468,8 @@ class Table:
                 if reading.annotated_jpeg is not None:
                     with self._storing(f"the photo of reveal {reveal_id}"):
                         self.reveals.save_image(reveal_id, reading.annotated_jpeg)
+                        if reading.photo_jpeg is not None:
+                            self.reveals.save_photo(reveal_id, reading.photo_jpeg)
                 if previous_review is not None:
                     self._discard_review(previous_review, f"re-captured as {reveal_id}")
                 record = {
@@ -480,6 +485,8 @@ class Table:
                     "captured_at": time.time(),
                     "timing": timing,
                     "has_image": reading.annotated_jpeg is not None,
+                    "has_photo": (reading.annotated_jpeg is not None
+                                  and reading.photo_jpeg is not None),
                 }
                 counts_match = all(
                     len(reading.seats.get(s, [])) == n for s, n in expected.items()
@@ -509,6 +516,7 @@ class Table:
             id=reveal_id, seats=reading.seats, set_aside=reading.set_aside,
             problems=reading.problems, expected=expected, action_index=action_index,
             advice=reading.advice, timing=record.get("timing", {}),
+            has_photo=bool(record.get("has_photo")),
         )
         self.announce_review(reveal_id)
 
@@ -579,6 +587,10 @@ class Table:
     def reveal_image(self, reveal_id: str) -> Path:
         """The annotated JPEG of one reveal (raises `UnknownRevealError`)."""
         return self.reveals.image_path(reveal_id)
+
+    def reveal_photo(self, reveal_id: str) -> Path:
+        """The same frame without the reading's marks (raises `UnknownRevealError`)."""
+        return self.reveals.photo_path(reveal_id)
 
     def _apply_reveal(
         self, reveal_id: str, record: dict[str, Any], values: dict[str, list[int]], how: str
@@ -918,6 +930,7 @@ def _review_from_record(record: dict[str, Any], index: int) -> PendingReview:
         action_index=index,
         advice=record.get("advice", []),
         timing=record.get("timing", {}),
+        has_photo=bool(record.get("has_photo")),
     )
 
 

@@ -33,6 +33,8 @@ class RevealReading:
     advice: list[dict[str, str]] = field(default_factory=list)
     #: how many frames the vote read (0: not known, e.g. a stand-in reader)
     frames_voted: int = 0
+    #: the frame read, without the reading's marks (the review page's close-ups)
+    photo_jpeg: bytes | None = None
 
     def values(self) -> dict[str, list[int]]:
         return {seat: [int(d["value"]) for d in dice] for seat, dice in self.seats.items()}
@@ -72,6 +74,7 @@ def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any
         annotated_jpeg=encode_jpeg(result.annotated),
         advice=[a.to_json() for a in result.advice],
         frames_voted=result.frames_voted,
+        photo_jpeg=encode_jpeg(result.frame),
     )
 
 

@@ -87,6 +87,13 @@ def reveal_image(reveal_id: str) -> Response:
     return send_file(path, mimetype="image/jpeg", max_age=3600)
 
 
+@bp.get("/reveals/<reveal_id>/photo")
+def reveal_photo(reveal_id: str) -> Response:
+    """The frame a reveal was read from, unmarked (the review page's close-ups)."""
+    path = table().reveal_photo(reveal_id)
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
 @bp.get("/camera/snapshot")
 def camera_snapshot() -> Response:
     """A fresh frame, with the profile's seat zones drawn unless ``?zones=0``."""

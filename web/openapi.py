@@ -113,6 +113,13 @@ def describe() -> dict[str, Any]:
                                       "content": {"image/jpeg": {"schema": {
                                           "type": "string", "format": "binary"}}}},
                               **_refusals(404)}}},
+            "/api/reveals/{reveal_id}/photo": {"get": {
+                "summary": "the frame a reveal was read from, without the reading's marks",
+                "parameters": [_REVEAL_ID],
+                "responses": {"200": {"description": "JPEG",
+                                      "content": {"image/jpeg": {"schema": {
+                                          "type": "string", "format": "binary"}}}},
+                              **_refusals(404)}}},
             "/api/camera/snapshot": {"get": {
                 "summary": "a fresh camera frame with the seat zones drawn",
                 "parameters": [{"name": "zones", "in": "query", "required": False,

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from browser_scene import SceneDie, draw_scene, encode_jpeg
+import cv2
+from browser_scene import DIE_SIZE, SceneDie, draw_scene, encode_jpeg
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -100,9 +101,15 @@ def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any
             {"value": value, "x": float(d.x), "y": float(d.y), "confidence": confidence})
     from vision.frame_check import frame_advice
 
+    # the marked photo covers each die with a red mark, as a heavy annotation would; the frame
+    # is kept unmarked beside it
+    marked = frame.copy()
+    for d in SCENE:
+        cv2.circle(marked, (d.x, d.y), DIE_SIZE // 2, (0, 0, 220), -1)
     return RevealReading(seats=seats, set_aside={}, problems=problems, needs_review=True,
-                         annotated_jpeg=encode_jpeg(frame),
-                         advice=[a.to_json() for a in frame_advice(frame)], frames_voted=1)
+                         annotated_jpeg=encode_jpeg(marked),
+                         advice=[a.to_json() for a in frame_advice(frame)], frames_voted=1,
+                         photo_jpeg=encode_jpeg(frame))
 
 
 class StreamCutter:

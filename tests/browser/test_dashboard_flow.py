@@ -157,7 +157,8 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
         f"{misread.seat}'s die — read as {MISREAD_VALUE} (unsure, 41%)")
     phone.screenshot(path=str(screenshot_dir / "review-picker.png"))
     # ...with the photo round that die enlarged: on the phone the photo shows it a few pixels
-    # across; in the close-up the die (white, on green felt) fills the middle
+    # across; in the close-up the die (white, on green felt) fills the middle, cut from the
+    # frame unmarked (the stand-in reader's marked photo covers every die in red)
     close_up = phone.locator(".picker .close-up")
     expect(close_up).to_be_visible()
     assert die_fills_the_middle(close_up.screenshot())

@@ -69,6 +69,11 @@ def test_real_reader_applies_the_truth_or_asks_for_review(tmp_path: Path) -> Non
     for die in truth["dice"]:
         placed[["Ann", "Ben", "Cho"][die["seat"]]].append(die["value"])
     assert (tmp_path / "reveals" / "r1.jpg").is_file()
+    # the frame is kept unmarked as well: the camera's picture, not the reading drawn on it
+    unmarked = cv2.imread(str(tmp_path / "reveals" / "r1.photo.jpg"))
+    marked = cv2.imread(str(tmp_path / "reveals" / "r1.jpg"))
+    assert unmarked.shape == marked.shape == image.shape
+    assert cv2.absdiff(unmarked, image).mean() < 2.0 < cv2.absdiff(marked, image).mean()
     if state["review"] is None:
         applied = state["last_reveal"]["seats"]
         assert {n: sorted(v) for n, v in applied.items()} == {n: sorted(v)

@@ -125,6 +125,29 @@ def test_a_reveal_keeps_how_long_the_camera_took_across_a_restart(
         resumed.close()
 
 
+def test_a_review_offers_the_frame_unmarked_for_close_ups_across_a_restart(
+        client: FlaskClient, reader: StubReader, table: Table) -> None:
+    play_to_reveal(client)
+    reader.hands = HANDS
+    reader.uncertain = {("Ann", 0)}
+    review = post(client, "/api/reveal/capture").json["review"]
+    assert review["photo_url"] == f"/api/reveals/{review['id']}/photo"
+    photo = client.get(review["photo_url"])
+    assert photo.status_code == 200 and photo.mimetype == "image/jpeg"
+    assert photo.data == reader.photo
+    assert client.get(review["image_url"]).data != reader.photo  # the marked one
+    resumed = Table(table.journal_path)
+    try:
+        assert resumed.state()["review"]["photo_url"] == review["photo_url"]
+    finally:
+        resumed.close()
+    # a reader that keeps no unmarked frame: the review page falls back on the marked photo
+    reader.photo = None
+    again = post(client, f"/api/reveals/{review['id']}/recapture").json["review"]
+    assert again["photo_url"] is None
+    assert client.get(f"/api/reveals/{again['id']}/photo").status_code == 404
+
+
 def test_recapture_replaces_the_pending_review(client: FlaskClient, reader: StubReader) -> None:
     play_to_reveal(client)
     reader.hands = HANDS

@@ -48,6 +48,8 @@ class StubReader:
         #: what the reading says the vote read, and how long the reader takes
         self.frames_voted = 3
         self.delay_s = 0.0
+        #: the unmarked frame the reading hands back (None: a reader that keeps none)
+        self.photo: bytes | None = b"\xff\xd8\xff\xe0fake-photo\xff\xd9"
 
     def __call__(self, frames: Iterator[Any], expected: Mapping[str, Any]) -> RevealReading:
         if not list(frames):
@@ -68,7 +70,7 @@ class StubReader:
         jpeg = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
         time.sleep(self.delay_s)
         return RevealReading(seats, {}, problems, bool(problems), jpeg, list(self.advice),
-                             self.frames_voted)
+                             self.frames_voted, photo_jpeg=self.photo)
 
 
 def post(client: FlaskClient, path: str, body: Any = None, *, pin: str | None = PIN,

@@ -160,7 +160,7 @@ const CLOSE_UP_PX = 112;
 
 /** The photo round (x, y), enlarged. On a phone the photo's dice are a few pixels across:
  * whoever fixes a die sees the die they are fixing, not only the camera's guess. */
-export function closeUp(imageUrl, size, radius, x, y) {
+function closeUp(imageUrl, size, radius, x, y) {
   const scale = CLOSE_UP_PX / (radius * CLOSE_UP_SPAN);
   const at = (v) => `${(CLOSE_UP_PX / 2 - v * scale).toFixed(1)}px`;
   return el("div", {
@@ -172,7 +172,9 @@ export function closeUp(imageUrl, size, radius, x, y) {
 }
 
 function pickerHead(x, y, title) {
-  const close = imageSize ? closeUp(state.review.image_url, imageSize, dieRadius(), x, y) : null;
+  // the frame without the camera's marks where it was kept: they would hide the die
+  const url = state.review.photo_url || state.review.image_url;
+  const close = imageSize ? closeUp(url, imageSize, dieRadius(), x, y) : null;
   return el("div", { class: "picker-head" }, close, el("h3", {}, title));
 }
 
