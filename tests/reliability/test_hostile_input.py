@@ -310,12 +310,14 @@ def test_reveal_ids_never_reach_outside_the_data_folder(
     secret = data_dir.parent / "secret.txt"
     secret.write_text("not for guests")
     (data_dir / "reveals" / "r1.jpg").write_bytes(b"\xff\xd8 a reveal photo \xff\xd9")
+    (data_dir / "reveals" / "r1.photo.jpg").write_bytes(b"\xff\xd8 a reveal photo \xff\xd9")
     path = quote(reveal_id, safe="%/")
-    image = client.get(f"/api/reveals/{path}/image")
-    assert image.status_code in (200, 404, 308), (reveal_id, image.status_code)
-    if image.status_code == 200:
-        assert image.data == b"\xff\xd8 a reveal photo \xff\xd9"
-    assert b"not for guests" not in image.data
+    for kind in ("image", "photo"):  # the marked photo and the unmarked frame
+        image = client.get(f"/api/reveals/{path}/{kind}")
+        assert image.status_code in (200, 404, 308), (reveal_id, kind, image.status_code)
+        if image.status_code == 200:
+            assert image.data == b"\xff\xd8 a reveal photo \xff\xd9"
+        assert b"not for guests" not in image.data
     before = game_snapshot(client)
     for action in ("confirm", "recapture"):
         response = post_json(client, f"/api/reveals/{path}/{action}", {"seats": {}})
@@ -334,7 +336,7 @@ def test_nothing_outside_the_data_folder_is_read_or_written_over_http(tmp_path: 
     try:
         assert server.call("POST", "/api/game", {**SETUP, "players": ["../../x", "Ben"],
                                                  "starter": "Ben"})[0] == 200
-        paths = [f"/api/reveals/{t}/image" for t in TRAVERSALS] + [
+        paths = [f"/api/reveals/{t}/{kind}" for t in TRAVERSALS for kind in ("image", "photo")] + [
             "/static/../../secret.txt", "/static/%2e%2e/%2e%2e/secret.txt",
             "/static/..%2f..%2fsecret.txt", "/../secret.txt", "/%2e%2e/secret.txt",
             "/api/game/export?download=../../secret.txt", "/api/../../secret.txt",
