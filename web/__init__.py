@@ -35,6 +35,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | Non
         PIN_FREE_TRIES=3,
         PIN_MAX_LOCK_S=60.0,
         JSON_SORT_KEYS=False,
+        # whether the server listens where phones can reach it (web.join.phones_can_reach)
+        PHONES_CAN_JOIN=True,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

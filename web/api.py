@@ -118,8 +118,11 @@ def pin() -> Response:
     """The table PIN and the control page's address for a phone, told only to a browser on
     this machine (the board on the TV)."""
     _only_the_tables_screen()
+    reachable = bool(current_app.config["PHONES_CAN_JOIN"])
     return jsonify({"pin": current_app.extensions["bluffcam.pin"].pin,
-                    "control_url": control_url(request.host_url, lan_address())})
+                    "control_url": control_url(request.host_url,
+                                               lan_address() if reachable else None),
+                    "phones_can_join": reachable})
 
 
 @bp.get("/join.svg")

@@ -33,6 +33,12 @@ def lan_address() -> str | None:
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
 
+def phones_can_reach(listen_host: str) -> bool:
+    """Whether a server listening on ``listen_host`` can be reached from a phone: not where
+    it listens on this machine's loopback only (the demo's default)."""
+    return listen_host not in LOCAL_NAMES and not listen_host.startswith("127.")
+
+
 def control_url(host_url: str, lan: str | None) -> str:
     """The control page's address for a phone, from the address the board was served at
     (``host_url``, e.g. ``http://localhost:8080/``) and the machine's LAN address: a board

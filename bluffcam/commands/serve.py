@@ -113,6 +113,7 @@ def open_table(data_dir: Path, camera: Any, profile: Any) -> Any:
 def run(args: argparse.Namespace) -> int:
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
     from web import create_app
+    from web.join import phones_can_reach
 
     data_dir: Path = args.data or default_data_dir()
     try:
@@ -131,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     camera = open_camera_for(args.camera or (profile.camera if profile else None))
     table = open_table(data_dir, camera, profile)
-    app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir)}, table=table)
+    app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir),
+                      "PHONES_CAN_JOIN": phones_can_reach(args.host)}, table=table)
     try:
         server = make_dashboard_server(app, args.host, args.port)
     except OSError as exc:

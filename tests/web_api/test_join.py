@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from web.join import control_url, join_qr_svg, lan_address
+from web import create_app
+from web.join import control_url, join_qr_svg, lan_address, phones_can_reach
 
 
 @pytest.mark.parametrize(("served_at", "lan", "expected"), [
@@ -25,6 +27,28 @@ from web.join import control_url, join_qr_svg, lan_address
 ])
 def test_control_url(served_at: str, lan: str | None, expected: str) -> None:
     assert control_url(served_at, lan) == expected
+
+
+@pytest.mark.parametrize(("host", "reachable"), [
+    ("0.0.0.0", True), ("::", True), ("192.168.1.20", True),
+    ("127.0.0.1", False), ("127.0.1.1", False), ("localhost", False), ("::1", False),
+])
+def test_phones_reach_a_server_not_listening_on_loopback_only(host: str, reachable: bool) -> None:
+    assert phones_can_reach(host) is reachable
+
+
+def test_a_board_phones_cannot_reach_says_so(tmp_path: Path) -> None:
+    """The demo listens on this machine only by default: its board must not offer phones an
+    address nothing answers at."""
+    app = create_app({"TABLE_PIN": "2468", "DATA_DIR": str(tmp_path), "TESTING": True,
+                      "PHONES_CAN_JOIN": False})
+    try:
+        answer = app.test_client().get("/api/pin",
+                                       environ_base={"REMOTE_ADDR": "127.0.0.1"}).json
+    finally:
+        app.extensions["bluffcam.table"].close()
+    assert answer["phones_can_join"] is False
+    assert answer["control_url"] == "http://localhost/control"  # not a LAN address
 
 
 def test_lan_address_is_never_a_loopback_one() -> None:

@@ -149,6 +149,7 @@ function renderOdds(state) {
 // with a QR code a phone scans to open the control page unlocked, and that page's address.
 let tablePin = null;
 let controlUrl = null;
+let phonesCanJoin = true;
 
 function renderPin(state) {
   const node = $("pin-card");
@@ -158,13 +159,16 @@ function renderPin(state) {
   if (node.dataset.pin === pin) return;  // drawn once: the QR code is not fetched again
   node.dataset.pin = pin;
   const where = controlUrl ? controlUrl.replace(/^https?:\/\//, "") : "/control";
-  node.classList.add("has-qr");
+  node.classList.toggle("has-qr", phonesCanJoin);
   fill(node,
-    el("img", { class: "join-qr", src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }),
+    phonesCanJoin ? el("img", { class: "join-qr", src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }) : null,
     el("div", { class: "pin-text" },
       el("div", { class: "pin-caption" }, "Table PIN"),
       el("div", { class: "pin-value", "data-testid": "pin" }, String(pin)),
-      el("div", { class: "pin-sub", "data-testid": "join" }, "scan to join, or open ", el("strong", {}, where))));
+      phonesCanJoin
+        ? el("div", { class: "pin-sub", "data-testid": "join" }, "scan to join, or open ", el("strong", {}, where))
+        : el("div", { class: "pin-sub", "data-testid": "join" }, "phones cannot reach this board: start it with ",
+          el("strong", {}, "--host 0.0.0.0"))));
 }
 
 function renderMessages(state) {
@@ -424,5 +428,6 @@ followState((state) => { latest = state; renderBoard(state); });
 api("GET", "/api/pin").then((data) => {
   tablePin = data && data.pin ? String(data.pin) : null;
   controlUrl = data && data.control_url ? String(data.control_url) : null;
+  phonesCanJoin = !(data && data.phones_can_join === false);
   if (latest) renderPin(latest);
 }).catch(() => { /* not the table's own screen: players read the PIN off the TV */ });
