@@ -24,6 +24,14 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+def _reveal_jpeg(summary: str) -> dict[str, Any]:
+    """A reveal's JPEG by its id (its marked photo, or the frame unmarked)."""
+    return {"get": {"summary": summary, "parameters": [_REVEAL_ID],
+                    "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {
+                        "schema": {"type": "string", "format": "binary"}}}},
+                                  **_refusals(404)}}}
+
+
 def _refusals(*codes: int) -> dict[str, Any]:
     meaning = {
         400: "unreadable input (rule \"format\", or the setup's rule id)",
@@ -106,20 +114,9 @@ def describe() -> dict[str, Any]:
                 "responses": {"200": _json({"$ref": "#/components/schemas/Script"},
                                            "setup and accepted actions"),
                               **_refusals(409)}}},
-            "/api/reveals/{reveal_id}/image": {"get": {
-                "summary": "the annotated photo of a reveal",
-                "parameters": [_REVEAL_ID],
-                "responses": {"200": {"description": "JPEG",
-                                      "content": {"image/jpeg": {"schema": {
-                                          "type": "string", "format": "binary"}}}},
-                              **_refusals(404)}}},
-            "/api/reveals/{reveal_id}/photo": {"get": {
-                "summary": "the frame a reveal was read from, without the reading's marks",
-                "parameters": [_REVEAL_ID],
-                "responses": {"200": {"description": "JPEG",
-                                      "content": {"image/jpeg": {"schema": {
-                                          "type": "string", "format": "binary"}}}},
-                              **_refusals(404)}}},
+            "/api/reveals/{reveal_id}/image": _reveal_jpeg("the annotated photo of a reveal"),
+            "/api/reveals/{reveal_id}/photo": _reveal_jpeg(
+                "the frame a reveal was read from, without the reading's marks"),
             "/api/camera/snapshot": {"get": {
                 "summary": "a fresh camera frame with the seat zones drawn",
                 "parameters": [{"name": "zones", "in": "query", "required": False,

@@ -171,3 +171,17 @@ def reveal_confirmed_as_read(live_server: LiveServer) -> dict[str, Any]:
     as_read = {seat: [d["value"] for d in dice] for seat, dice in review["seats"].items()}
     live_server.post(f"/api/reveals/{review['id']}/confirm", {"seats": as_read})
     return review
+
+
+def open_page(
+    browser: Any, live_server: LiveServer, options: dict[str, Any], where: str
+) -> Iterator[Any]:
+    """A page in its own context that fails the test on any JavaScript error."""
+    context = browser.new_context(base_url=live_server.url, **options)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the {where}: {errors}"

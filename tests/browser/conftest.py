@@ -24,6 +24,7 @@ from browser_support import (
     StreamCutter,
     in_ci,
     misreading_reader,
+    open_page,
     scene_profile,
 )
 
@@ -82,25 +83,11 @@ PHONE = {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2, "i
 TV = {"viewport": {"width": 1600, "height": 900}}
 
 
-def _page(
-    browser: Any, live_server: LiveServer, options: dict[str, Any], where: str
-) -> Iterator[Any]:
-    """A page in its own context that fails the test on any JavaScript error."""
-    context = browser.new_context(base_url=live_server.url, **options)
-    context.set_default_timeout(8000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the {where}: {errors}"
-
-
 @pytest.fixture()
 def phone(browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    yield from _page(browser, live_server, PHONE, "phone")
+    yield from open_page(browser, live_server, PHONE, "phone")
 
 
 @pytest.fixture()
 def tv(browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    yield from _page(browser, live_server, TV, "board")
+    yield from open_page(browser, live_server, TV, "board")

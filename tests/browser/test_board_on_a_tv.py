@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from browser_support import LiveServer, reveal_confirmed_as_read
+from browser_support import LiveServer, open_page, reveal_confirmed_as_read
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -51,16 +51,9 @@ def revealed(live_server: LiveServer) -> dict[str, Any]:
 @pytest.fixture()
 def screen(request: pytest.FixtureRequest, browser: Any, live_server: LiveServer) -> Iterator[Any]:
     width, height, *scale = request.param
-    context = browser.new_context(base_url=live_server.url,
-                                  viewport={"width": width, "height": height},
-                                  device_scale_factor=scale[0] if scale else 1)
-    context.set_default_timeout(8000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the board: {errors}"
+    yield from open_page(browser, live_server, {
+        "viewport": {"width": width, "height": height},
+        "device_scale_factor": scale[0] if scale else 1}, "board")
 
 
 @pytest.mark.parametrize("screen", [(1920, 1080), (1600, 900), (1280, 720)], indirect=True,
