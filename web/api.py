@@ -118,11 +118,9 @@ def pin() -> Response:
     """The table PIN and the control page's address for a phone, told only to a browser on
     this machine (the board on the TV)."""
     _only_the_tables_screen()
-    reachable = bool(current_app.config["PHONES_CAN_JOIN"])
     return jsonify({"pin": current_app.extensions["bluffcam.pin"].pin,
-                    "control_url": control_url(request.host_url,
-                                               lan_address() if reachable else None),
-                    "phones_can_join": reachable})
+                    "control_url": _control_url(),
+                    "phones_can_join": bool(current_app.config["PHONES_CAN_JOIN"])})
 
 
 @bp.get("/join.svg")
@@ -130,9 +128,14 @@ def join_qr() -> Response:
     """A QR code a phone scans to open the control page, unlocked (``web.join``): it carries
     the PIN, so like the PIN it is told only to the table's own screen."""
     _only_the_tables_screen()
-    url = control_url(request.host_url, lan_address())
-    return Response(join_qr_svg(url, current_app.extensions["bluffcam.pin"].pin),
+    return Response(join_qr_svg(_control_url(), current_app.extensions["bluffcam.pin"].pin),
                     mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def _control_url() -> str:
+    """Where a phone opens the control page: the LAN address only where phones can reach it."""
+    reachable = bool(current_app.config["PHONES_CAN_JOIN"])
+    return control_url(request.host_url, lan_address() if reachable else None)
 
 
 def _only_the_tables_screen() -> None:
