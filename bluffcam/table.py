@@ -497,27 +497,24 @@ class Table:
                             {"kind": "count_mismatch", "seat": None, "x": None, "y": None,
                              "message": "the number of dice read does not match the dice in play"}
                         )
-                    self._hold_for_review(reveal_id, record, reading, expected, action_index)
+                    self._hold_for_review(reveal_id, record, reading, action_index)
                     return self._state_unlocked()
                 try:
                     self._apply_reveal(reveal_id, record, reading.values(), how="camera")
                 except IllegalActionError as refused:  # e.g. set-aside dice not where expected
                     reading.problems.append({"kind": "rules", "seat": None, "x": None, "y": None,
                                              "message": refused.message})
-                    self._hold_for_review(reveal_id, record, reading, expected, action_index)
+                    self._hold_for_review(reveal_id, record, reading, action_index)
                 return self._state_unlocked()
 
     def _hold_for_review(self, reveal_id: str, record: dict[str, Any], reading: RevealReading,
-                         expected: dict[str, int], action_index: int) -> None:
+                         action_index: int) -> None:
+        """Store the record as waiting for a person and make it the pending review (built
+        from the record as a restart or a reopen builds it)."""
         record.update(status="needs_review", problems=reading.problems)
         with self._storing(f"reveal {reveal_id}"):
             self.reveals.save(reveal_id, record)
-        self._review = PendingReview(
-            id=reveal_id, seats=reading.seats, set_aside=reading.set_aside,
-            problems=reading.problems, expected=expected, action_index=action_index,
-            advice=reading.advice, timing=record.get("timing", {}),
-            has_photo=bool(record.get("has_photo")),
-        )
+        self._review = _review_from_record(record, action_index)
         self.announce_review(reveal_id)
 
     def announce_review(self, reveal_id: str) -> None:
