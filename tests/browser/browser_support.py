@@ -10,6 +10,7 @@ import os
 import threading
 import urllib.request
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,9 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
-def scene_profile() -> Any:
-    """A calibration profile whose two seat zones surround the scene's two groups of dice."""
+def scene_profile(seat_count: int = 2) -> Any:
+    """A calibration profile whose two seat zones surround the scene's two groups of dice;
+    further seats (six at most) lie empty along the frame's top edge."""
     from calibration.geometry import as_polygon
     from calibration.profile import Profile
     from calibration.zones import SeatZone, SeatZones
@@ -55,6 +57,8 @@ def scene_profile() -> Any:
     seats = (
         SeatZone("Seat 1", box(150, 190, 430, 470), front=box(190, 470, 390, 530)),
         SeatZone("Seat 2", box(550, 190, 830, 470), front=box(590, 470, 790, 530)),
+        *(SeatZone(f"Seat {n}", box(240 * (n - 3), 0, 240 * (n - 2) - 5, 180))
+          for n in range(3, seat_count + 1)),
     )
     return Profile(name="browser-tests", camera="scene", resolution=(960, 540),
                    table_area=box(0, 0, 960, 540), seat_zones=SeatZones(seats))
@@ -157,6 +161,31 @@ class LiveServer:
             headers={"Content-Type": "application/json", "X-Table-PIN": self.pin})
         with urllib.request.urlopen(request, timeout=5) as response:
             return json.loads(response.read())
+
+
+@contextmanager
+def serving(data: Path, profile: Any) -> Iterator[LiveServer]:
+    """The real app round a real `Table` (its journal in ``data``, the stand-in camera and
+    reader, ``profile``), served by werkzeug in a thread on a free port of 127.0.0.1."""
+    from werkzeug.serving import make_server
+
+    from bluffcam.table import Table
+    from web import create_app
+
+    table = Table(data / "journal.sqlite", camera=SceneCamera(), profile=profile,
+                  data_dir=data, reveal_reader=misreading_reader)
+    app = create_app({"TABLE_PIN": TABLE_PIN, "DATA_DIR": str(data), "TESTING": True,
+                      "SSE_HEARTBEAT_S": 0.5}, table=table)
+    cutter = StreamCutter(app.wsgi_app)
+    app.wsgi_app = cutter  # type: ignore[method-assign]
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", TABLE_PIN, table, cutter)
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
 
 
 def reveal_confirmed_as_read(live_server: LiveServer) -> dict[str, Any]:

@@ -8,7 +8,6 @@ with one deliberate, low-confidence misread, so the review page has something to
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,40 +17,18 @@ from browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     SCREENSHOTS,
-    TABLE_PIN,
     LiveServer,
-    SceneCamera,
-    StreamCutter,
     in_ci,
-    misreading_reader,
     open_page,
     scene_profile,
+    serving,
 )
 
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    from werkzeug.serving import make_server
-
-    from bluffcam.table import Table
-    from web import create_app
-
-    data = tmp_path_factory.mktemp("table")
-    table = Table(data / "journal.sqlite", camera=SceneCamera(), profile=scene_profile(),
-                  data_dir=data,
-                  reveal_reader=misreading_reader)
-    app = create_app({"TABLE_PIN": TABLE_PIN, "DATA_DIR": str(data), "TESTING": True,
-                      "SSE_HEARTBEAT_S": 0.5}, table=table)
-    cutter = StreamCutter(app.wsgi_app)
-    app.wsgi_app = cutter  # type: ignore[method-assign]
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
-    thread.start()
-    try:
-        yield LiveServer(f"http://127.0.0.1:{server.server_port}", TABLE_PIN, table, cutter)
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    with serving(tmp_path_factory.mktemp("table"), scene_profile()) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

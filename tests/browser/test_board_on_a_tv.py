@@ -15,7 +15,13 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from browser_support import LiveServer, open_page, reveal_confirmed_as_read
+from browser_support import (
+    LiveServer,
+    open_page,
+    reveal_confirmed_as_read,
+    scene_profile,
+    serving,
+)
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -60,26 +66,72 @@ def screen(request: pytest.FixtureRequest, browser: Any, live_server: LiveServer
                          ids=["1080p", "900p", "720p"])
 def test_the_whole_board_fits_a_tv_screen(screen: Any, revealed: dict[str, Any],
                                           screenshot_dir: Path) -> None:
+    assert_the_whole_board_fits(screen, screenshot_dir, "board-tv")
+    assert revealed["id"] in screen.locator(".reveal-photo img").get_attribute("src")
+
+
+@pytest.fixture(scope="module")
+def full_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """Six players with five dice each, the most a game of Bluff seats: the longest bid track
+    (30 dice) and two rows of players. The first round is settled from a camera reveal (the
+    camera saw two seats' dice, the other four were typed in at the review), and the next
+    round has a bid on the track."""
+    with serving(tmp_path_factory.mktemp("full-table"), scene_profile(seat_count=6)) as server:
+        six = ["Ann", "Ben", "Cho", "Dan", "Eve", "Fay"]
+        server.post("/api/game", {"game": "bluff", "players": six, "starter": "Ann"})
+        server.post("/api/action", {"player": "Ann", "bid": "9x4"})
+        server.post("/api/action", {"player": "Ben", "challenge": True})
+        review = server.post("/api/reveal/capture", {})["review"]
+        server.post(f"/api/reveals/{review['id']}/confirm",
+                    {"seats": {name: [1, 2, 3, 4, 6] for name in six}})
+        turn = server.table.game.to_json()["turn"]
+        server.post("/api/action", {"player": turn, "bid": "3x5"})
+        yield server
+
+
+@pytest.fixture()
+def full_screen(request: pytest.FixtureRequest, browser: Any,
+                full_table: LiveServer) -> Iterator[Any]:
+    width, height = request.param
+    yield from open_page(browser, full_table, {"viewport": {"width": width, "height": height}},
+                         "board")
+
+
+@pytest.mark.parametrize("full_screen", [(1920, 1080), (1366, 768), (1280, 720)], indirect=True,
+                         ids=["1080p", "768p", "720p"])
+def test_a_full_table_of_six_fits_a_tv_screen(full_screen: Any, screenshot_dir: Path) -> None:
+    """Six players' cards, a four-row track and a reveal of six seats with its photo: on a
+    720-line screen too, every part whole and nothing to scroll (the cards drawn compact)."""
+    assert_the_whole_board_fits(full_screen, screenshot_dir, "board-tv-six")
+    expect(full_screen.locator("#players .player")).to_have_count(6)
+    expect(full_screen.locator(".seat-reading")).to_have_count(6)
+    expect(full_screen.locator("#track .field-current")).to_have_attribute("data-field", "3")
+    # a card's loss still shows, as its number beside the dice
+    expect(full_screen.locator(".player", has_text="Ben").locator(".lost")).to_contain_text("−3")
+
+
+def assert_the_whole_board_fits(screen: Any, screenshot_dir: Path, name: str) -> None:
+    """The board, once live and showing the last reveal's verdict and photo, fills the screen
+    without scrolling, each of its PARTS drawn whole on it; a screenshot is kept."""
     screen.goto("/")
     expect(screen.locator("#live")).to_have_attribute("data-status", "live")
     expect(screen.get_by_test_id("verdict")).not_to_be_empty()
     screen.wait_for_function("""() => { const photo = document.querySelector('.reveal-photo img');
         return photo && photo.complete && photo.naturalWidth > 0; }""")
     width, height = screen.viewport_size["width"], screen.viewport_size["height"]
-    screen.screenshot(path=str(screenshot_dir / f"board-tv-{width}x{height}.png"))
+    screen.screenshot(path=str(screenshot_dir / f"{name}-{width}x{height}.png"))
 
     page_size = screen.evaluate("[document.documentElement.scrollWidth, "
                                 "document.documentElement.scrollHeight]")
     assert page_size == [width, height], f"the board scrolls on a {width}×{height} screen"
     boxes = screen.evaluate(BOXES, PARTS)
-    for name, box in boxes.items():
-        assert box is not None, f"no {name} on the board"
-        assert box["width"] > 0 and box["height"] > 0, f"the {name} is not drawn: {box}"
-        assert box["top"] >= 0 and box["bottom"] <= height, f"the {name} is off screen: {box}"
-        assert box["left"] >= 0 and box["right"] <= width, f"the {name} is off screen: {box}"
+    for part, box in boxes.items():
+        assert box is not None, f"no {part} on the board"
+        assert box["width"] > 0 and box["height"] > 0, f"the {part} is not drawn: {box}"
+        assert box["top"] >= 0 and box["bottom"] <= height, f"the {part} is off screen: {box}"
+        assert box["left"] >= 0 and box["right"] <= width, f"the {part} is off screen: {box}"
     # the photo is shown at a size one can see from the sofa, not a thumbnail
     assert boxes["reveal photo"]["height"] >= 0.12 * height, boxes["reveal photo"]
-    assert revealed["id"] in screen.locator(".reveal-photo img").get_attribute("src")
 
 
 @pytest.mark.parametrize("screen", [(1600, 900, 4)], indirect=True, ids=["900p-sharp"])

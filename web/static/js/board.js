@@ -191,10 +191,14 @@ function renderMessages(state) {
   fill($("messages"), items);
 }
 
+// More fields than three rows of a TV board's track hold: a TV lays them out smaller (app.css).
+const LONG_TRACK = 27;
+
 function renderTrack(state) {
   const fields = trackFields(state);
   const wrap = $("track").parentElement;
   wrap.hidden = fields.length === 0;
+  wrap.classList.toggle("long", fields.length > LONG_TRACK);
   const bid = state.game && state.game.bid ? parseBid(state.game.bid) : null;
   const current = bidKey(bid);
   const currentIndex = fields.findIndex((f) => f.key === current);
@@ -264,7 +268,8 @@ function renderPlayers(state) {
         el("span", { class: "card-stack", "aria-hidden": "true" }),
         el("span", { class: "player-count" }, `${tally.value} ${tally.key === "cards" && tally.value === 1 ? "card" : tally.key}`)));
     }
-    if (typeof player.lost === "number" && player.lost > 0) body.push(el("div", { class: "lost" }, `−${player.lost} this game`));
+    if (typeof player.lost === "number" && player.lost > 0) body.push(el("div", { class: "lost" }, `−${player.lost}`,
+      el("span", { class: "lost-words" }, " this game")));
     if (player.lost === true) tags.push(el("span", { class: "tag tag-out" }, "lost"));
     for (const [key, value] of Object.entries(player)) {
       if (KNOWN_PLAYER_KEYS.has(key) || value === null || typeof value === "object") continue;
@@ -276,8 +281,9 @@ function renderPlayers(state) {
       el("div", { class: "tags" }, tags)),
       body);
   });
-  // a TV's board lays the cards out in at most two rows (app.css)
+  // a TV's board lays the cards out in at most two rows, compact ones for a crowded table (app.css)
   node.style.setProperty("--columns", String(cards.length <= 4 ? cards.length : Math.ceil(cards.length / 2)));
+  node.classList.toggle("crowded", cards.length > 4);
   fill(node, cards);
 }
 
@@ -378,7 +384,7 @@ function renderLastReveal(state) {
         el("p", { class: "verdict", "data-testid": "verdict" }, view.verdict),
         view.count !== null ? el("p", { class: "reveal-count" }, `Counted ${view.count}${bid ? ` for ${bidWords(bid)}` : ""}`) : null,
         el("div", { class: "seat-readings" }, seats),
-        settled ? el("p", { class: "corrected" }, settled) : null)));
+        settled ? el("p", { class: "corrected", title: settled }, settled) : null)));
 }
 
 function renderHistory(state) {
