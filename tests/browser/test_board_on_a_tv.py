@@ -108,6 +108,13 @@ def test_a_full_table_of_six_fits_a_tv_screen(full_screen: Any, screenshot_dir: 
     expect(full_screen.locator("#track .field-current")).to_have_attribute("data-field", "3")
     # a card's loss still shows, as its number beside the dice
     expect(full_screen.locator(".player", has_text="Ben").locator(".lost")).to_contain_text("−3")
+    # the rounds' panel, short here, shows the latest round's verdict whole, not a sliver
+    latest = full_screen.locator(".history .round").first.locator(".round-verdict")
+    expect(latest).to_have_text(full_screen.get_by_test_id("verdict").inner_text())
+    panel = full_screen.locator(".history-panel").bounding_box()
+    line = latest.bounding_box()
+    assert panel["y"] <= line["y"] and line["y"] + line["height"] <= panel["y"] + panel["height"], \
+        (panel, line)
 
 
 def assert_the_whole_board_fits(screen: Any, screenshot_dir: Path, name: str) -> None:
