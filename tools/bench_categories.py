@@ -127,8 +127,8 @@ def score_scene(reading: Reading, truth: dict[str, Any], tally: dict[str, list[i
         np.hypot(p.x - d["x"], p.y - d["y"]) <= 0.6 * float(d["size_px"]) for d in others))
 
 
-def main() -> None:
-    args = unseen_renders_parser(__doc__.splitlines()[0]).parse_args()
+def main(argv: list[str] | None = None) -> None:
+    args = unseen_renders_parser(__doc__.splitlines()[0]).parse_args(argv)
     params = ReaderParams()
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     false_dice = scenes = 0
