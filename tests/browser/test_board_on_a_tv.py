@@ -46,6 +46,17 @@ BOXES = """(parts) => Object.fromEntries(Object.entries(parts).map(([name, selec
                  width: box.width, height: box.height}];
 }))"""
 
+#: where the photo is drawn inside its box (scaled whole into it, placed by object-position)
+DRAWN_PHOTO = """() => {
+  const img = document.querySelector('.reveal-photo img');
+  const box = img.getBoundingClientRect();
+  const scale = Math.min(box.width / img.naturalWidth, box.height / img.naturalHeight);
+  const height = img.naturalHeight * scale;
+  const along = parseFloat(getComputedStyle(img).objectPosition.split(' ')[1]) / 100;
+  const top = box.top + (box.height - height) * along;
+  return {top, bottom: top + height};
+}"""
+
 
 @pytest.fixture(scope="module")
 def revealed(live_server: LiveServer) -> dict[str, Any]:
@@ -137,8 +148,12 @@ def assert_the_whole_board_fits(screen: Any, screenshot_dir: Path, name: str) ->
         assert box["width"] > 0 and box["height"] > 0, f"the {part} is not drawn: {box}"
         assert box["top"] >= 0 and box["bottom"] <= height, f"the {part} is off screen: {box}"
         assert box["left"] >= 0 and box["right"] <= width, f"the {part} is off screen: {box}"
-    # the photo is shown at a size one can see from the sofa, not a thumbnail
+    # the photo is shown at a size one can see from the sofa, not a thumbnail, and its words
+    # follow right under it (its box no taller than the photo drawn in it)
     assert boxes["reveal photo"]["height"] >= 0.12 * height, boxes["reveal photo"]
+    drawn = screen.evaluate(DRAWN_PHOTO)
+    gap = boxes["verdict"]["top"] - drawn["bottom"]
+    assert 0 <= gap <= 0.04 * height, (drawn, boxes["verdict"])
 
 
 @pytest.mark.parametrize("screen", [(1600, 900, 4)], indirect=True, ids=["900p-sharp"])
@@ -165,3 +180,17 @@ def test_a_phone_joins_by_scanning_the_boards_qr_code(screen: Any, phone: Any,
     expect(phone.locator("#pin-gate")).to_be_hidden()
     assert phone.evaluate("location.hash") == ""  # not left in the address bar
     assert phone.evaluate("localStorage.getItem('bluffcam.pin')") == live_server.pin
+
+
+@pytest.mark.parametrize("screen", [(915, 412, 2), (1280, 720)], indirect=True,
+                         ids=["phone-sideways", "720p"])
+def test_only_a_screen_tall_enough_gets_the_tv_layout(screen: Any,
+                                                      revealed: dict[str, Any]) -> None:
+    """A phone held sideways is wide but short: fitted to its 412 lines the board would be
+    unreadable, so it keeps the one-column board and scrolls; a TV lays the reveal beside."""
+    screen.goto("/")
+    expect(screen.get_by_test_id("verdict")).not_to_be_empty()
+    players = screen.locator("#players").bounding_box()
+    reveal = screen.locator(".reveal-panel").bounding_box()
+    beside = reveal["x"] >= players["x"] + players["width"]
+    assert beside == (screen.viewport_size["height"] >= 600), (players, reveal)

@@ -378,13 +378,27 @@ function renderLastReveal(state) {
   const settled = settledText(view.photo);
   fill(node,
     el("div", { class: `reveal-grid${view.photo && view.photo.image_url ? "" : " no-photo"}` },
-      view.photo && view.photo.image_url ? el("a", { class: "reveal-photo", href: view.photo.image_url, target: "_blank" },
-        el("img", { src: view.photo.image_url, alt: "The annotated reveal photo" })) : null,
+      view.photo && view.photo.image_url ? el("a", { class: "reveal-photo", href: view.photo.image_url, target: "_blank",
+        style: PHOTO_RATIOS.has(view.photo.image_url) ? `--photo-ratio:${PHOTO_RATIOS.get(view.photo.image_url)}` : null },
+        el("img", { src: view.photo.image_url, alt: "The annotated reveal photo", onload: fitPhotoBox })) : null,
       el("div", { class: "reveal-text" },
         el("p", { class: "verdict", "data-testid": "verdict" }, view.verdict),
         view.count !== null ? el("p", { class: "reveal-count" }, `Counted ${view.count}${bid ? ` for ${bidWords(bid)}` : ""}`) : null,
         el("div", { class: "seat-readings" }, seats),
         settled ? el("p", { class: "corrected", title: settled }, settled) : null)));
+}
+
+// A TV's board scales the photo into the height the reveal's words leave; its box is kept
+// no taller than the photo at full width (app.css), so the words sit right under it. The
+// board is drawn again at every update: a photo's shape, once known, is given at once.
+const PHOTO_RATIOS = new Map();
+
+function fitPhotoBox(event) {
+  const img = event.target;
+  if (img.naturalHeight === 0) return;
+  const ratio = img.naturalWidth / img.naturalHeight;
+  PHOTO_RATIOS.set(img.getAttribute("src"), ratio);
+  img.parentElement.style.setProperty("--photo-ratio", String(ratio));
 }
 
 function renderHistory(state) {
