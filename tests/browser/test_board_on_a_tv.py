@@ -194,3 +194,23 @@ def test_only_a_screen_tall_enough_gets_the_tv_layout(screen: Any,
     reveal = screen.locator(".reveal-panel").bounding_box()
     beside = reveal["x"] >= players["x"] + players["width"]
     assert beside == (screen.viewport_size["height"] >= 600), (players, reveal)
+
+
+def test_before_the_first_round_the_board_has_no_empty_rounds_panel(
+        browser: Any, tmp_path: Path) -> None:
+    """A game just begun: nothing in the rounds' panel to show, so a TV leaves it out and
+    gives its height to the rest; the top cards keep to one row."""
+    with serving(tmp_path, scene_profile()) as server:
+        server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben", "Cho"],
+                                  "starter": "Ann"})
+        for page in open_page(browser, server, {"viewport": {"width": 1280, "height": 720}},
+                              "board"):
+            page.goto("/")
+            expect(page.locator("#live")).to_have_attribute("data-status", "live")
+            expect(page.locator("#history")).to_contain_text("No rounds played yet")
+            expect(page.locator(".history-panel")).to_be_hidden()
+            tops = page.eval_on_selector_all(
+                ".board-hero > *", """cards => cards.filter(c => c.getClientRects().length)
+                    .map(c => c.getBoundingClientRect().top)""")
+            assert len(tops) >= 3 and len(set(tops)) == 1, tops
+            assert page.evaluate("document.documentElement.scrollHeight") == 720
