@@ -8,6 +8,7 @@ board on a TV"). Screenshots go to test-artifacts/screenshots/.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,8 @@ PARTS = {
     "dice revealed": ".seat-readings",
     "footer": ".board-foot",
 }
+
+CROWDED = re.compile(r"\bcrowded\b")
 
 BOXES = """(parts) => Object.fromEntries(Object.entries(parts).map(([name, selector]) => {
   const node = document.querySelector(selector);
@@ -81,23 +84,28 @@ def test_the_whole_board_fits_a_tv_screen(screen: Any, revealed: dict[str, Any],
     assert revealed["id"] in screen.locator(".reveal-photo img").get_attribute("src")
 
 
-@pytest.fixture(scope="module")
-def full_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """Six players with five dice each, the most a game of Bluff seats: the longest bid track
-    (30 dice) and two rows of players. The first round is settled from a camera reveal (the
-    camera saw two seats' dice, the other four were typed in at the review), and the next
+def settled_table(data: Path, players: list[str]) -> Iterator[LiveServer]:
+    """A game of Bluff with five dice each whose first round is settled from a camera reveal
+    (the camera saw two seats' dice, the others were typed in at the review) and whose next
     round has a bid on the track."""
-    with serving(tmp_path_factory.mktemp("full-table"), scene_profile(seat_count=6)) as server:
-        six = ["Ann", "Ben", "Cho", "Dan", "Eve", "Fay"]
-        server.post("/api/game", {"game": "bluff", "players": six, "starter": "Ann"})
-        server.post("/api/action", {"player": "Ann", "bid": "9x4"})
-        server.post("/api/action", {"player": "Ben", "challenge": True})
+    with serving(data, scene_profile(seat_count=len(players))) as server:
+        server.post("/api/game", {"game": "bluff", "players": players, "starter": players[0]})
+        server.post("/api/action", {"player": players[0], "bid": "9x4"})
+        server.post("/api/action", {"player": players[1], "challenge": True})
         review = server.post("/api/reveal/capture", {})["review"]
         server.post(f"/api/reveals/{review['id']}/confirm",
-                    {"seats": {name: [1, 2, 3, 4, 6] for name in six}})
+                    {"seats": {name: [1, 2, 3, 4, 6] for name in players}})
         turn = server.table.game.to_json()["turn"]
         server.post("/api/action", {"player": turn, "bid": "3x5"})
         yield server
+
+
+@pytest.fixture(scope="module")
+def full_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """Six players with five dice each, the most a game of Bluff seats: the longest bid track
+    (30 dice) and two rows of players."""
+    yield from settled_table(tmp_path_factory.mktemp("full-table"),
+                             ["Ann", "Ben", "Cho", "Dan", "Eve", "Fay"])
 
 
 @pytest.fixture()
@@ -119,10 +127,40 @@ def test_a_full_table_of_six_fits_a_tv_screen(full_screen: Any, screenshot_dir: 
     expect(full_screen.locator("#track .field-current")).to_have_attribute("data-field", "3")
     # a card's loss still shows, as its number beside the dice
     expect(full_screen.locator(".player", has_text="Ben").locator(".lost")).to_contain_text("−3")
-    # the rounds' panel, short here, shows the latest round's verdict whole, not a sliver
-    latest = full_screen.locator(".history .round").first.locator(".round-verdict")
-    expect(latest).to_have_text(full_screen.get_by_test_id("verdict").inner_text())
-    panel = full_screen.locator(".history-panel").bounding_box()
+    assert_the_latest_verdict_shows(full_screen)
+
+
+@pytest.fixture(scope="module", params=[3, 4], ids=["three", "four"])
+def small_screen_table(request: pytest.FixtureRequest,
+                       tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    players = ["Ann", "Ben", "Cho", "Dan"][:request.param]
+    yield from settled_table(tmp_path_factory.mktemp("small-screen"), players)
+
+
+def test_three_or_four_players_fit_a_1024_by_600_panel(
+        browser: Any, small_screen_table: LiveServer, screenshot_dir: Path) -> None:
+    """The smallest screen to get the TV layout (a 1024 × 600 panel beside the table): the
+    cards drawn compact from three players on, every part whole and nothing to scroll."""
+    players = small_screen_table.table.game.to_json()["players"]
+    for screen in open_page(browser, small_screen_table,
+                            {"viewport": {"width": 1280, "height": 720}}, "board"):
+        # a TV of 720 lines keeps the cards whole, their counts in words
+        screen.goto("/")
+        expect(screen.locator("#players .player .player-count").first).to_be_visible()
+        expect(screen.locator("#players")).not_to_have_class(CROWDED)
+        # the same board on the smaller screen (a window made smaller, too) redraws them
+        screen.set_viewport_size({"width": 1024, "height": 600})
+        expect(screen.locator("#players")).to_have_class(CROWDED)
+        expect(screen.locator("#players .player .player-count").first).to_be_hidden()
+        assert_the_whole_board_fits(screen, screenshot_dir, f"board-tv-{len(players)}-players")
+        assert_the_latest_verdict_shows(screen)
+
+
+def assert_the_latest_verdict_shows(screen: Any) -> None:
+    """The rounds' panel, short here, shows the latest round's verdict whole, not a sliver."""
+    latest = screen.locator(".history .round").first.locator(".round-verdict")
+    expect(latest).to_have_text(screen.get_by_test_id("verdict").inner_text())
+    panel = screen.locator(".history-panel").bounding_box()
     line = latest.bounding_box()
     assert panel["y"] <= line["y"] and line["y"] + line["height"] <= panel["y"] + panel["height"], \
         (panel, line)

@@ -191,14 +191,26 @@ function renderMessages(state) {
   fill($("messages"), items);
 }
 
-// More fields than three rows of a TV board's track hold: a TV lays them out smaller (app.css).
+// A TV's board draws a table of more players than this compact (app.css: the cards, a reveal's
+// seats in two columns); one of fewer lines than a 720-line TV (a 1024 × 600 panel) a table of
+// more than two.
+const CROWDED_TABLE = 4;
+const CROWDED_ON_A_SHORT_SCREEN = 2;
+const SHORT_SCREEN = window.matchMedia("(max-height: 700px)");
+
+function crowded(count) {
+  return count > (SHORT_SCREEN.matches ? CROWDED_ON_A_SHORT_SCREEN : CROWDED_TABLE);
+}
+
+// More fields than three rows of a TV board's track hold: a TV lays them out smaller (app.css),
+// as a screen of fewer lines than a 720-line TV does any track.
 const LONG_TRACK = 27;
 
 function renderTrack(state) {
   const fields = trackFields(state);
   const wrap = $("track").parentElement;
   wrap.hidden = fields.length === 0;
-  wrap.classList.toggle("long", fields.length > LONG_TRACK);
+  wrap.classList.toggle("compact", fields.length > LONG_TRACK || SHORT_SCREEN.matches);
   const bid = state.game && state.game.bid ? parseBid(state.game.bid) : null;
   const current = bidKey(bid);
   const currentIndex = fields.findIndex((f) => f.key === current);
@@ -283,7 +295,7 @@ function renderPlayers(state) {
   });
   // a TV's board lays the cards out in at most two rows, compact ones for a crowded table (app.css)
   node.style.setProperty("--columns", String(cards.length <= 4 ? cards.length : Math.ceil(cards.length / 2)));
-  node.classList.toggle("crowded", cards.length > 4);
+  node.classList.toggle("crowded", crowded(cards.length));
   fill(node, cards);
 }
 
@@ -384,7 +396,7 @@ function renderLastReveal(state) {
       el("div", { class: "reveal-text" },
         el("p", { class: "verdict", "data-testid": "verdict" }, view.verdict),
         view.count !== null ? el("p", { class: "reveal-count" }, `Counted ${view.count}${bid ? ` for ${bidWords(bid)}` : ""}`) : null,
-        el("div", { class: "seat-readings" }, seats),
+        el("div", { class: `seat-readings${Array.isArray(seats) && crowded(seats.length) ? " crowded" : ""}` }, seats),
         settled ? el("p", { class: "corrected", title: settled }, settled) : null)));
 }
 
@@ -445,6 +457,7 @@ export function renderBoard(state) {
 
 let latest = null;
 followState((state) => { latest = state; renderBoard(state); });
+SHORT_SCREEN.addEventListener("change", () => { if (latest) renderBoard(latest); });
 api("GET", "/api/pin").then((data) => {
   tablePin = data && data.pin ? String(data.pin) : null;
   controlUrl = data && data.control_url ? String(data.control_url) : null;
