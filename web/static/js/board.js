@@ -186,7 +186,7 @@ function renderMessages(state) {
     && !(pending && m.review === pending));
   for (const message of fresh.slice(-3).reverse()) {
     const level = ["info", "warning", "error"].includes(message.level) ? message.level : "info";
-    items.push(el("div", { class: `message message-${level}` }, message.text));
+    items.push(el("div", { class: `message message-${level}`, title: message.text }, message.text));
   }
   fill($("messages"), items);
 }
