@@ -182,6 +182,16 @@ def test_three_or_four_players_fit_a_1024_by_600_panel(
         expect(screen.locator("#players .player .player-count").first).to_be_hidden()
         assert_the_whole_board_fits(screen, screenshot_dir, f"board-tv-{len(players)}-players")
         assert_the_latest_verdict_shows(screen)
+        # the loser's loss is shown inside the card, beside its dice where three cards leave
+        # room for it (four a row do not: it goes under them)
+        card = screen.locator(".player", has_text="Ann")
+        box, dice = card.bounding_box(), card.locator(".player-dice").bounding_box()
+        lost = card.locator(".lost").bounding_box()
+        assert box["x"] < lost["x"] and lost["x"] + lost["width"] < box["x"] + box["width"], lost
+        assert box["y"] < lost["y"] and lost["y"] + lost["height"] < box["y"] + box["height"], lost
+        if len(players) == 3:
+            beside = lost["x"] >= dice["x"] + dice["width"]
+            assert beside and lost["y"] < dice["y"] + dice["height"], (dice, lost)
 
 
 def assert_the_latest_verdict_shows(screen: Any) -> None:
