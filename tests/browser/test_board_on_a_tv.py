@@ -41,6 +41,9 @@ PARTS = {
 
 CROWDED = re.compile(r"\bcrowded\b")
 
+#: the most players a game of Bluff seats
+SIX = ["Ann", "Ben", "Cho", "Dan", "Eve", "Fay"]
+
 BOXES = """(parts) => Object.fromEntries(Object.entries(parts).map(([name, selector]) => {
   const node = document.querySelector(selector);
   if (!node) return [name, null];
@@ -104,8 +107,7 @@ def settled_table(data: Path, players: list[str]) -> Iterator[LiveServer]:
 def full_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """Six players with five dice each, the most a game of Bluff seats: the longest bid track
     (30 dice) and two rows of players."""
-    yield from settled_table(tmp_path_factory.mktemp("full-table"),
-                             ["Ann", "Ben", "Cho", "Dan", "Eve", "Fay"])
+    yield from settled_table(tmp_path_factory.mktemp("full-table"), SIX)
 
 
 @pytest.fixture()
@@ -134,8 +136,7 @@ def test_a_full_table_of_six_fits_a_tv_screen(full_screen: Any, screenshot_dir: 
 def full_table_with_news(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The full table of six, three more messages on the board than its reveal's: a camera
     fault, an undo and a long warning, as a bad evening at the table brings them."""
-    for server in settled_table(tmp_path_factory.mktemp("full-table-news"),
-                                ["Ann", "Ben", "Cho", "Dan", "Eve", "Fay"]):
+    for server in settled_table(tmp_path_factory.mktemp("full-table-news"), SIX):
         server.table.note("camera reading failed: the frame came back empty — enter the reveal "
                           "by hand", "warning")
         server.table.note("undone: Cho bid 4 × 5s", about_game=True)
@@ -146,8 +147,8 @@ def full_table_with_news(tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
 
 def test_a_full_table_with_several_messages_fits_a_720_line_tv(
         browser: Any, full_table_with_news: LiveServer, screenshot_dir: Path) -> None:
-    """Messages on a TV share one row, each cut to two lines (its whole text on hover and in
-    the journal), so a bad evening's news does not push the board off the screen."""
+    """Messages on a TV share one row, each cut to two lines (its whole text its title, and on
+    a phone's board), so a bad evening's news does not push the board off the screen."""
     for screen in open_page(browser, full_table_with_news,
                             {"viewport": {"width": 1280, "height": 720}}, "board"):
         assert_the_whole_board_fits(screen, screenshot_dir, "board-tv-six-messages")
@@ -161,7 +162,7 @@ def test_a_full_table_with_several_messages_fits_a_720_line_tv(
 @pytest.fixture(scope="module", params=[3, 4], ids=["three", "four"])
 def small_screen_table(request: pytest.FixtureRequest,
                        tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    players = ["Ann", "Ben", "Cho", "Dan"][:request.param]
+    players = SIX[:request.param]
     yield from settled_table(tmp_path_factory.mktemp("small-screen"), players)
 
 
