@@ -118,11 +118,12 @@ def full_screen(request: pytest.FixtureRequest, browser: Any,
                          "board")
 
 
-@pytest.mark.parametrize("full_screen", [(1920, 1080), (1366, 768), (1280, 720)], indirect=True,
-                         ids=["1080p", "768p", "720p"])
+@pytest.mark.parametrize("full_screen", [(1920, 1080), (1366, 768), (1280, 720), (1024, 600)],
+                         indirect=True, ids=["1080p", "768p", "720p", "1024x600"])
 def test_a_full_table_of_six_fits_a_tv_screen(full_screen: Any, screenshot_dir: Path) -> None:
-    """Six players' cards, a four-row track and a reveal of six seats with its photo: on a
-    720-line screen too, every part whole and nothing to scroll (the cards drawn compact)."""
+    """Six players' cards, a track of 30 dice and a reveal of six seats with its photo: on a
+    720-line screen and a 1024 × 600 panel too, every part whole and nothing to scroll (the
+    cards drawn compact)."""
     assert_the_whole_board_fits(full_screen, screenshot_dir, "board-tv-six")
     expect(full_screen.locator("#players .player")).to_have_count(6)
     expect(full_screen.locator(".seat-reading")).to_have_count(6)

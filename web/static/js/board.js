@@ -395,7 +395,9 @@ function renderLastReveal(state) {
         el("img", { src: view.photo.image_url, alt: "The annotated reveal photo", onload: fitPhotoBox })) : null,
       el("div", { class: "reveal-text" },
         el("p", { class: "verdict", "data-testid": "verdict" }, view.verdict),
-        view.count !== null ? el("p", { class: "reveal-count" }, `Counted ${view.count}${bid ? ` for ${bidWords(bid)}` : ""}`) : null,
+        // a round's verdict says the count too ("4s and ★: 12, bid was 9 — …"): a short screen
+        // leaves this line out (app.css)
+        view.count !== null ? el("p", { class: `reveal-count${view.round && view.round.verdict ? " said-by-verdict" : ""}` }, `Counted ${view.count}${bid ? ` for ${bidWords(bid)}` : ""}`) : null,
         el("div", { class: `seat-readings${Array.isArray(seats) && crowded(seats.length) ? " crowded" : ""}` }, seats),
         settled ? el("p", { class: "corrected", title: settled }, settled) : null)));
 }
