@@ -250,6 +250,7 @@ def test_a_phone_joins_by_scanning_the_boards_qr_code(screen: Any, phone: Any,
     port = live_server.url.rsplit(":", 1)[1]
     expect(tv.get_by_test_id("join")).to_contain_text(f":{port}/control")
     shot = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert shot is not None, "the QR code's screenshot is not an image"
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)
     assert text.endswith(f":{port}/control#pin={live_server.pin}"), text
 
