@@ -9,7 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.bench_misses import box_heat, loss_category, photo_losses
+from tools.bench_misses import (
+    TILE,
+    Loss,
+    box_heat,
+    contact_sheet,
+    loss_category,
+    loss_tile,
+    photo_losses,
+)
 from vision import ReaderParams, load_image
 from vision.bench import Entry, LabelledDie
 
@@ -56,3 +64,25 @@ def test_on_a_committed_render_every_miss_is_counted_once() -> None:
     wrong_losses = photo_losses(wrong, image, PARAMS)
     assert sum(wrong_losses.values()) == len(dice)
     assert wrong_losses["wrong value"] >= len(dice) - sum(losses.values())
+
+
+def test_each_lost_die_gets_a_captioned_tile_of_its_neighbourhood() -> None:
+    image = np.zeros((300, 400, 3), np.uint8)
+    image[100:140, 100:140] = 255  # the labelled box, white on black
+    loss = Loss("wrong value", LabelledDie(4, BOX), 2)
+    tile = loss_tile(image, loss)
+    assert tile.shape == (TILE, TILE, 3)
+    # the box and 1.2 of its size again each side: the box fills the middle 40/136 of it
+    middle = tile[TILE // 2 - 10:TILE // 2 + 10, TILE // 2 - 10:TILE // 2 + 10]
+    assert middle.min() == 255
+    assert tile[TILE - 5, TILE - 5].max() == 0  # the black around it, past the caption
+    assert (tile[:40, :, 2] > tile[:40, :, 1]).any()  # the caption, in red, at the top
+
+
+def test_the_contact_sheet_lays_tiles_out_in_rows_padding_the_last() -> None:
+    tiles = [np.full((TILE, TILE, 3), k + 1, np.uint8) for k in range(7)]
+    sheet = contact_sheet(tiles, columns=6)
+    assert sheet.shape == (2 * TILE, 6 * TILE, 3)
+    assert (sheet[:TILE, :TILE] == 1).all() and (sheet[TILE:, :TILE] == 7).all()
+    assert (sheet[TILE:, TILE:] == 0).all()
+    assert contact_sheet([]).shape == (TILE, TILE, 3)
