@@ -77,12 +77,7 @@ class Loss:
     read_as: int | None
 
 
-def photo_losses(entry: Entry, image: NDArray[np.uint8], params: ReaderParams) -> Counter[str]:
-    """The categories of one photo's labelled dice not read right."""
-    return Counter(loss.category for loss in photo_loss_list(entry, image, params))
-
-
-def photo_loss_list(entry: Entry, image: NDArray[np.uint8], params: ReaderParams) -> list[Loss]:
+def photo_losses(entry: Entry, image: NDArray[np.uint8], params: ReaderParams) -> list[Loss]:
     """One photo's labelled dice not read right, each with its category."""
     reading = read_dice(image, params)
     predicted = [(d.value, d.x, d.y) for d in reading.dice]
@@ -155,7 +150,7 @@ def main() -> None:
             continue
         labelled[entry.source] += len(entry.dice)
         image = load_image(root / entry.image)
-        lost = photo_loss_list(entry, image, params)
+        lost = photo_losses(entry, image, params)
         by_source.setdefault(entry.source, Counter()).update(loss.category for loss in lost)
         tiles += [loss_tile(image, loss) for loss in lost] if args.sheet else []
     print("| source | labelled | not read right | " + " | ".join(CATEGORIES) + " |")
