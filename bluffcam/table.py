@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reveals import RevealStore, UnknownRevealError, corrections
 from bluffcam.seating import (
     DEFAULT_SEAT_COUNT,
@@ -183,7 +184,8 @@ class Table:
         self._messages: deque[_Message] = deque(maxlen=MESSAGES_KEPT)
         self._games_started = 0
         self._subscribers: list[queue.Queue[str]] = []
-        # Monotonic across restarts, so a client never mistakes new state for an old one.
+        # From the clock, so it usually grows across restarts too; pages take the first state
+        # after a reconnect whatever its number (a Pi may boot with its clock behind).
         self._version = int(time.time() * 1000)
         self._resume()
 
@@ -323,6 +325,10 @@ class Table:
         script = json.loads(json.dumps(dict(setup)))
         script.pop("comment", None)
         seats = script.pop(SEATS_KEY, None)
+        try:
+            check_player_names(script.get("players"))
+        except PlayerNameError as exc:
+            raise TableError(str(exc), rule="format", status=400) from None
         game = Game.from_script(script)  # an exported game (with "actions") resumes as it was
         setup_json = game.setup_json()
         if seats is not None:

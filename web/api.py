@@ -39,15 +39,31 @@ def table() -> Table:
 
 def json_body(*, required: bool = True) -> Any:
     """The request's JSON value; refuse unreadable JSON with a message that says so."""
-    if not request.get_data(cache=True):
+    data = request.get_data(cache=True)
+    if not data:
         if required:
             raise Refused(400, "empty body: send a JSON object", rule="format")
         return {}
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None and len(data) >= limit:
+        # a chunked body is read up to the limit and no further: what came is not all of it
+        raise Refused(413, f"the body is too large (limit {limit // 1024} KiB)", rule="format")
     if request.mimetype != "application/json":
         raise Refused(415, f"send JSON with Content-Type: application/json "
                            f"(got {request.mimetype!r})", rule="format")
     try:
-        return json.loads(request.get_data(as_text=True))
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(400, f"body is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset "
+                           f"{exc.start}", rule="format") from None
+    try:
+        value = json.loads(text)
+        # "\ud800" is valid JSON but no text: it could be neither journaled nor shown
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return value
+    except UnicodeEncodeError as exc:
+        raise Refused(400, f"body holds {exc.object[exc.start:exc.end]!a}, half of a UTF-16 "
+                           "pair, which is not text", rule="format") from None
     except ValueError as exc:
         where = (f" at line {exc.lineno} column {exc.colno}"
                  if isinstance(exc, json.JSONDecodeError) else "")
@@ -213,6 +229,11 @@ def calibration_read() -> Response:
     guard_change(pin=False)
     t = table()
     upload = request.files.get("image")
+    if upload is None and request.mimetype == "multipart/form-data":
+        # an upload that names no "image" part, or was cut short, is not a request to read
+        # the camera instead
+        raise Refused(400, "the upload has no complete \"image\" part: choose a photo",
+                      rule="format")
     if upload is not None:
         frame = decode_image(upload.read())
     else:

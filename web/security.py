@@ -126,7 +126,11 @@ def check_same_origin() -> None:
         if request.headers.get("Origin") == "null":
             raise Refused(403, "cross-site request refused (Origin: null)", rule="csrf")
         return
-    host = urlsplit(source).netloc
+    try:
+        host = urlsplit(source).netloc
+    except ValueError:  # e.g. "http://[::1": an unclosed IPv6 bracket
+        raise Refused(403, f"cross-site request refused: {source!r} is not a readable "
+                           "address", rule="csrf") from None
     if host.lower() != request.host.lower():
         raise Refused(403, f"cross-site request refused: {source} is not {request.host}",
                       rule="csrf")

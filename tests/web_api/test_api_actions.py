@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
-from web_api_helpers import HANDS, SETUP, play_to_reveal, post
+from web_api_helpers import HANDS, PIN, SETUP, play_to_reveal, post
 
 from bluffcam.table import Table
 
@@ -194,3 +196,66 @@ def test_news_of_one_game_is_not_shown_in_the_next(client: FlaskClient, table: T
     texts = [m["text"] for m in post(client, "/api/game", SETUP).json["messages"]]
     assert "undone: Ann bid 3×4" not in texts
     assert "camera offline: check the cable" in texts
+
+
+def test_bodies_that_are_not_text_are_refused_and_change_nothing(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    before = state(client)
+    latin1 = post(client, "/api/game", data='{"game": "bluff", "players": ["Renée", "Ben"]}'
+                  .encode("latin-1"), content_type="application/json")
+    assert latin1.status_code == 400
+    assert "not UTF-8" in latin1.json["error"]["message"]
+    assert "0xe9" in latin1.json["error"]["message"]
+    # valid JSON, but half of a UTF-16 pair is no text: it could not be journaled
+    half = post(client, "/api/game", data='{"game": "bluff", "players": ["Ann\\ud800", "Ben"]}',
+                content_type="application/json")
+    assert half.status_code == 400 and "\\ud800" in half.json["error"]["message"]
+    assert state(client)["setup"] == before["setup"]
+    assert state(client)["version"] == before["version"]
+
+
+def test_a_chunked_body_over_the_limit_is_refused_not_cut(client: FlaskClient) -> None:
+    """A body without Content-Length is read up to the limit (64 KiB here): a valid bid
+    padded past it must not be taken from its first 64 KiB."""
+    post(client, "/api/game", SETUP)
+    before = state(client)
+    bid = b'{"player": "Ann", "bid": "3x4"}'
+    body = bid + b" " * (64 * 1024) + b"not JSON"
+    response = client.post("/api/action", input_stream=io.BytesIO(body),
+                           headers={"X-Table-PIN": PIN, "Content-Type": "application/json",
+                                    "Transfer-Encoding": "chunked"},
+                           environ_base={"REMOTE_ADDR": "10.0.0.5",
+                                         "wsgi.input_terminated": True})
+    assert response.status_code == 413 and "too large" in response.json["error"]["message"]
+    assert state(client)["version"] == before["version"]
+    small = client.post("/api/action", input_stream=io.BytesIO(bid),
+                        headers={"X-Table-PIN": PIN, "Content-Type": "application/json",
+                                 "Transfer-Encoding": "chunked"},
+                        environ_base={"REMOTE_ADDR": "10.0.0.5", "wsgi.input_terminated": True})
+    assert small.status_code == 200 and small.json["game"]["bid"] == "3x4"
+
+
+@pytest.mark.parametrize(("players", "says"), [
+    (["Ann", "x" * 25], "at most 24"),
+    (["Ann ", "Ben"], "space at its start or end"),
+    (["Ann", "Ben\n"], "space at its start or end"),
+    (["Ann", "B\x00en"], "U+0000"),
+    (["Ann", "Ann\u200b"], "U+200B"),
+    (["Ann", "ann"], "look the same"),
+    (["Ａｎｎ", "Ann"], "look the same"),
+])
+def test_names_a_board_could_not_show_apart_are_refused(
+        client: FlaskClient, players: list[str], says: str) -> None:
+    post(client, "/api/game", SETUP)
+    before = state(client)
+    response = post(client, "/api/game", {"game": "bluff", "players": players})
+    assert response.status_code == 400, response.json
+    assert says in response.json["error"]["message"]
+    assert state(client)["setup"] == before["setup"]
+
+
+def test_names_of_any_script_are_welcome(client: FlaskClient) -> None:
+    players = ["Zoë", "Łukasz", "小明", "👨\u200d👩\u200d👧", "x" * 24]
+    response = post(client, "/api/game", {"game": "bluff", "players": players})
+    assert response.status_code == 200, response.json
+    assert [p["name"] for p in response.json["game"]["players"]] == players

@@ -62,6 +62,13 @@ def test_cross_site_origin_is_refused(client: FlaskClient) -> None:
     assert same.status_code == 200
 
 
+def test_an_unreadable_origin_is_refused_not_a_crash(client: FlaskClient) -> None:
+    for headers in ({"Origin": "http://[::1"}, {"Referer": "http://[evil/x"}):
+        response = post(client, "/api/undo", headers=headers)
+        assert response.status_code == 403, response.data[:200]
+        assert "not a readable address" in response.json["error"]["message"]
+
+
 def test_form_post_needs_the_csrf_token(client: FlaskClient) -> None:
     form = {"pin": PIN}
     refused = client.post("/api/undo", data=form)
@@ -89,6 +96,14 @@ def test_upload_must_decode_as_an_image(client: FlaskClient) -> None:
     assert image.status_code == 200, image.json
     assert image.json["width"] == 32 and image.json["image"].startswith("data:image/jpeg")
     assert image.json["advice"] == []  # an even, well-lit grey picture
+
+
+def test_an_upload_without_its_image_part_does_not_read_the_camera(client: FlaskClient) -> None:
+    token = client.get("/api/csrf").json["csrf_token"]
+    misnamed = client.post("/api/calibration/read", data={
+        "csrf_token": token, "photo": (io.BytesIO(_png()), "dice.png")})
+    assert misnamed.status_code == 400
+    assert '"image" part' in misnamed.json["error"]["message"]
 
 
 def test_a_test_read_says_what_to_fix_about_the_picture(client: FlaskClient) -> None:

@@ -86,7 +86,8 @@ function setLiveBadge(status) {
 /**
  * Follow the table's state: fetch it once, then re-render on every SSE `state` event.
  * The browser's EventSource retries by itself; when it gives up (a closed stream, a
- * restarted server) we open a new one with a growing delay. Stale versions are dropped.
+ * restarted server) we open a new one with a growing delay. Stale versions are dropped,
+ * except that the first state after a reconnect is always taken.
  */
 export function followState(onState) {
   let lastVersion = -1;
@@ -111,6 +112,10 @@ export function followState(onState) {
       everConnected = true;
       retryDelay = 500;
       setLiveBadge("live");
+      // A restarted server counts versions from its clock, which may have gone back (a Pi
+      // without a clock battery boots behind): after a reconnect its state wins, whatever
+      // the number; within one connection versions only grow.
+      lastVersion = -1;
       refresh(); // anything missed while away
     });
     source.addEventListener("state", (event) => {
