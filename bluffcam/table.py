@@ -345,6 +345,9 @@ class Table:
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._games_started += 1
+            deal = game.deal_text() if not game.actions else None
+            if deal:
+                self._post(deal, about_game=True)
             short = self._seats_short()
             if short:
                 self._post(f"{short}: reveals are entered by hand (or calibrate the table "

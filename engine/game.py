@@ -160,6 +160,11 @@ class Game(ABC):
         table needs to know and cannot see on the board otherwise. [] for the plain rules."""
         return []
 
+    def deal_text(self) -> str | None:
+        """What the table must hand out before the first turn, in words (a card game's
+        deal, where who gets which cards is part of the rules); None where nothing is dealt."""
+        return None
+
     def details(self) -> JsonObject:
         """Everything a dashboard may want beyond ``to_json()``; subclasses add to it."""
         return {

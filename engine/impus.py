@@ -12,6 +12,10 @@ Choices where the seed is silent (each also in docs/impus.md):
 - A player whose hand empties becomes safe when the next player acts on their batch without a
   successful doubt (I9); the game ends when one player is not safe, and that player loses.
 - A polymorph turned up inside a doubted batch is not the named kind (it is a lie).
+- The two polymorphs are dealt one each to the last two seats (I2). The engine follows them as
+  far as a referee can: a player casts one, or discards the pair, only where the deal and the
+  piles they took could have given them that many (a polymorph played face down may ride in a
+  pile to whoever takes it).
 """
 
 from __future__ import annotations
@@ -272,6 +276,13 @@ class _Table:
     pending: str | None = None
     doubter: str | None = None
     discard_window: set[str] = field(default_factory=set)
+    #: the most polymorphs each player may hold: one each for the last two seats at the
+    #: deal (I2), more only by taking a pile that may hold them
+    polymorphs_held: dict[str, int] = field(default_factory=dict)
+    #: the most polymorphs that may lie face down in the pile (played as a lie) under the
+    #: top batch, and in the top batch: a doubt turns that one up, and then it is known
+    polymorphs_hidden: int = 0
+    polymorphs_in_top_batch: int = 0
 
 
 # ------------------------------------------------------------------------------- game
@@ -299,6 +310,8 @@ class ImpusGame(Game):
         self.loser: str | None = None
         self.table = _Table(cards=dict(zip(self.players, hands, strict=True)))
         self.table.discard_window = set(self.players)
+        dealt_one = self.players[-self.deck.polymorphs:] if self.deck.polymorphs else []
+        self.table.polymorphs_held = {n: int(n in dealt_one) for n in self.players}
 
     def _configure(self, options: JsonObject) -> None:
         self.card_options = CardOptions.from_dict(options)
@@ -346,11 +359,17 @@ class ImpusGame(Game):
 
     # ------------------------------------------------------------------ checks
     def check(self, action: Action) -> None:
-        if self.phase is Phase.OVER:
+        if self.phase is Phase.OVER and isinstance(action, Action):
             raise IllegalActionError(
                 "I9", f"{_describe(action)}: the game is over, {self.loser} lost"
             )
         super().check(action)
+
+    def may_hold_polymorphs(self, name: str) -> int:
+        """The most polymorph cards ``name`` can be holding, from what the table has seen:
+        the deal gives one each to the last two seats (I2), and a hand gains more only by
+        taking a pile a polymorph may be in."""
+        return min(self.table.polymorphs_held.get(name, 0), self.table.cards[name])
 
     def _check(self, action: Action) -> None:
         if isinstance(action, PlayCards):
@@ -487,6 +506,25 @@ class ImpusGame(Game):
             raise IllegalActionError(
                 "I8", f"{_describe(action)}: every polymorph card is already face up"
             )
+        if self._polymorph_on_top():
+            raise IllegalActionError(
+                "I8", f"{_describe(action)}: a polymorph lies face up on top; the next "
+                "player must add cards"
+            )
+        if self.may_hold_polymorphs(action.player) == 0:
+            raise IllegalActionError(
+                "I8", f"{_describe(action)}: {action.player} cannot hold a polymorph "
+                f"({self._polymorph_holders_text()})"
+            )
+
+    def _polymorph_on_top(self) -> bool:
+        return bool(self.table.pile) and isinstance(self.table.pile[-1], PolymorphPlay)
+
+    def _polymorph_holders_text(self) -> str:
+        holders = [n for n in self.players if self.may_hold_polymorphs(n) > 0]
+        if not holders:
+            return "none can be in a hand now"
+        return f"only {', '.join(holders)} can hold one now"
 
     def _check_discard(self, action: Discard) -> None:
         if self.phase is Phase.REVEAL:
@@ -503,6 +541,12 @@ class ImpusGame(Game):
             if need == 0 or self._polymorphs_visible() > 0:
                 raise IllegalActionError(
                     "I7", f"{_describe(action)}: both polymorph cards must be in hand to discard"
+                )
+            if self.may_hold_polymorphs(player) < need:
+                raise IllegalActionError(
+                    "I7", f"{_describe(action)}: {player} cannot hold both polymorphs: the "
+                    "deal gives one each to the last two seats, and a hand gets more only "
+                    f"by taking a pile ({self._polymorph_holders_text()})"
                 )
         else:
             need = self.deck.count_of(action.kind)
@@ -556,13 +600,19 @@ class ImpusGame(Game):
         claim = self.table.claim or action.claim
         assert claim is not None  # _check_play guarantees it
         self.table.claim = claim
+        may_lie_with = min(self.may_hold_polymorphs(action.player), action.count)
         self.table.cards[action.player] -= action.count
         self.table.pile.append(Batch(action.player, action.count, claim))
+        self._cover_top_batch(may_lie_with)
+        self._cap_polymorphs_held(action.player)
         self._believed(action.player)
         self._next_turn(action.player)
 
     def _play_polymorph(self, action: Polymorph) -> None:
         self.table.cards[action.player] -= 1
+        self.table.polymorphs_held[action.player] -= 1
+        self._cap_polymorphs_held(action.player)
+        self._cover_top_batch(0)
         self.table.pile.append(PolymorphPlay(action.player, action.kind))
         self.table.claim = action.kind
         self._believed(action.player)
@@ -582,6 +632,12 @@ class ImpusGame(Game):
             self.table.safe.append(became_safe)
         self.table.pending = None
         self.table.cards[taker] += size
+        shown = sum(card == POLYMORPH for card in revealed)
+        in_pile = (self.table.polymorphs_hidden + shown
+                   + sum(isinstance(entry, PolymorphPlay) for entry in self.table.pile))
+        self.table.polymorphs_held[taker] = min(self.table.polymorphs_held[taker] + in_pile,
+                                                self.deck.polymorphs)
+        self.table.polymorphs_hidden = self.table.polymorphs_in_top_batch = 0
         self.history.append(
             PileResult(
                 number=len(self.history) + 1,
@@ -607,6 +663,10 @@ class ImpusGame(Game):
         count = self.deck.count_of(action.kind)
         self.table.cards[action.player] -= count
         self.table.discards.append(DiscardEntry(action.player, action.kind, count))
+        if action.kind == POLYMORPH:
+            self.table.polymorphs_held = dict.fromkeys(self.players, 0)
+            self.table.polymorphs_hidden = self.table.polymorphs_in_top_batch = 0
+        self._cap_polymorphs_held(action.player)
         if self.table.cards[action.player] == 0:
             self.table.safe.append(action.player)
             self.table.discard_window.discard(action.player)
@@ -614,6 +674,17 @@ class ImpusGame(Game):
                 self._next_turn(action.player)
                 return
         self._end_if_decided()
+
+    def _cover_top_batch(self, may_hide: int) -> None:
+        """A new entry on the pile: the batch it covers can no longer be turned up."""
+        self.table.polymorphs_hidden = min(
+            self.table.polymorphs_hidden + self.table.polymorphs_in_top_batch,
+            self.deck.polymorphs)
+        self.table.polymorphs_in_top_batch = may_hide
+
+    def _cap_polymorphs_held(self, name: str) -> None:
+        """A hand holds no more polymorphs than cards."""
+        self.table.polymorphs_held[name] = self.may_hold_polymorphs(name)
 
     def _next_turn(self, after: str) -> None:
         if self._end_if_decided():
@@ -645,6 +716,9 @@ class ImpusGame(Game):
             self.table.claim is not None
             and self.deck.polymorphs > self._polymorphs_visible()
             and len(self.deck.claimable) > 1
+            and not self._polymorph_on_top()
+            and self.turn is not None
+            and self.may_hold_polymorphs(self.turn) > 0
         ):
             kinds.append("polymorph")
         return kinds
@@ -653,9 +727,10 @@ class ImpusGame(Game):
         """Players who may still discard four of a kind at once (I7), in seat order."""
         if self.phase is not Phase.BIDDING:
             return []
-        smallest = 2 if self.deck.polymorphs else 4
         window = self.table.discard_window
-        return [n for n in self.players if n in window and self.cards_of(n) >= smallest]
+        pair = self.deck.polymorphs and not self._polymorphs_visible()
+        return [n for n in self.players if n in window and (
+            self.cards_of(n) >= 4 or (pair and self.may_hold_polymorphs(n) >= 2))]
 
     def card_kinds(self) -> list[str]:
         """Every card a reveal may name: the kinds in play (imp included), then polymorph."""
@@ -701,6 +776,23 @@ class ImpusGame(Game):
         """I2's short game: the kinds taken out of the deck (the board lists those in play)."""
         removed = self.card_options.removed
         return [f"short game: no {', '.join(removed)}"] if removed else []
+
+    def deal_text(self) -> str:
+        """I2's deal seat by seat: every hand's creature cards, and the polymorph the last two
+        seats get as an extra card (the engine follows the polymorphs from there)."""
+        sizes = deal_counts(len(self.players), self.deck)
+        extra = set(self.players[-self.deck.polymorphs:]) if self.deck.polymorphs else set()
+        groups: dict[tuple[int, bool], list[str]] = {}
+        for name, size in zip(self.players, sizes, strict=True):
+            groups.setdefault((size - (name in extra), name in extra), []).append(name)
+        if len(groups) == 1:
+            return f"Deal {sizes[0]} cards each"
+        parts = []
+        for (count, polymorph), names in groups.items():
+            listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+            each = " each" if len(names) > 1 else ""
+            parts.append(f"{listed} {count}{' and a polymorph' if polymorph else ''}{each}")
+        return "Deal the cards: " + "; ".join(parts)
 
     def details(self) -> JsonObject:
         out = super().details()

@@ -122,6 +122,8 @@ def maybe_discard(data: st.DataObject, game: ImpusGame) -> None:
             continue
         kind = data.draw(st.sampled_from([*game.deck.claimable, POLYMORPH]))
         need = game.deck.count_of(kind)
+        if kind == POLYMORPH and game.may_hold_polymorphs(name) < need:
+            continue
         if need and game.hidden_count(kind) == need and game.cards_of(name) >= need:
             game.apply_json({"player": name, "discard": kind})
             assert_cards_add_up(game)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from engine import Phase
+import pytest
+
+from engine import IllegalActionError, Phase
 from engine.impus import ImpusGame
 from tests.impus.conftest import cards, impus, play, refused
 
@@ -146,15 +148,6 @@ def test_I7_discard_is_at_once_after_the_deal_or_taking_the_pile() -> None:
     assert game.discard_candidates() == ["Ann"]
 
 
-def test_I7_the_two_polymorphs_may_be_discarded_together() -> None:
-    game = impus(["Ann", "Ben", "Cho", "Dan"])
-    play(game, {"player": "Dan", "discard": "polymorph"})
-    assert cards(game)["Dan"] == 9
-    assert game.to_json()["discards"] == [{"player": "Dan", "kind": "polymorph", "count": 2}]
-    play(game, ANN_CLAIMS_TWO_ORCS)
-    refused(game, {"player": "Ben", "polymorph": "elf"}, "I8")  # both are discarded
-
-
 def test_I7_discarding_the_last_cards_makes_a_player_safe() -> None:
     game = play(
         impus(
@@ -182,31 +175,35 @@ def test_I7_discarding_the_last_cards_makes_a_player_safe() -> None:
 
 def test_I8_polymorph_changes_the_claim_and_cannot_be_doubted() -> None:
     game = play(
-        impus(["Ann", "Ben", "Cho", "Dan"]),
-        {"player": "Ann", "play": 2, "claim": "dragon"},
-        {"player": "Ben", "polymorph": "goblin"},
+        impus(["Ann", "Ben", "Cho", "Dan"], starter="Ben"),
+        {"player": "Ben", "play": 2, "claim": "dragon"},
+        {"player": "Cho", "polymorph": "goblin"},  # the last two seats are dealt one each
     )
     state = game.to_json()
-    assert state["claim"] == "goblin" and state["pile"] == 3 and cards(game)["Ben"] == 9
+    assert state["claim"] == "goblin" and state["pile"] == 3 and cards(game)["Cho"] == 10
     assert "doubt" not in game.legal_action_kinds()
-    error = refused(game, {"player": "Cho", "doubt": True}, "I8")
+    error = refused(game, {"player": "Dan", "doubt": True}, "I8")
     assert "polymorph" in error.message
-    refused(game, {"player": "Cho", "play": 1, "claim": "dragon"}, "I4")
-    play(game, {"player": "Cho", "play": 1}, {"player": "Dan", "doubt": True})
+    refused(game, {"player": "Dan", "play": 1, "claim": "dragon"}, "I4")
+    play(game, {"player": "Dan", "play": 1}, {"player": "Ann", "doubt": True})
     play(game, {"reveal": ["goblin"]})
-    assert cards(game)["Dan"] == 11 + 4  # the face-up polymorph goes with the pile
+    assert cards(game)["Ann"] == 10 + 4  # the face-up polymorph goes with the pile
+    assert game.may_hold_polymorphs("Ann") == 1
     assert game.history[-1].to_json()["claim"] == "goblin"
 
 
 def test_I8_polymorph_rules_kind_start_and_supply() -> None:
-    game = impus(["Ann", "Ben", "Cho", "Dan"])
-    refused(game, {"player": "Ann", "polymorph": "elf"}, "I8")  # no pile yet
-    play(game, {"player": "Ann", "play": 1, "claim": "elf"})
-    refused(game, {"player": "Ben", "polymorph": "elf"}, "I8")
-    refused(game, {"player": "Ben", "polymorph": "imp"}, "I8")
-    play(game, {"player": "Ben", "polymorph": "orc"}, {"player": "Cho", "play": 1})
-    play(game, {"player": "Dan", "polymorph": "faun"}, {"player": "Ann", "play": 1})
-    error = refused(game, {"player": "Ben", "polymorph": "elf"}, "I8")
+    game = impus(["Ann", "Ben", "Cho", "Dan"], starter="Ben")
+    refused(game, {"player": "Ben", "polymorph": "elf"}, "I8")  # no pile yet
+    play(game, {"player": "Ben", "play": 1, "claim": "elf"})
+    refused(game, {"player": "Cho", "polymorph": "elf"}, "I8")
+    refused(game, {"player": "Cho", "polymorph": "imp"}, "I8")
+    play(game, {"player": "Cho", "polymorph": "orc"}, {"player": "Dan", "play": 1},
+         {"player": "Ann", "play": 1}, {"player": "Ben", "play": 1},
+         {"player": "Cho", "play": 1})
+    play(game, {"player": "Dan", "polymorph": "faun"}, {"player": "Ann", "play": 1},
+         {"player": "Ben", "play": 1})
+    error = refused(game, {"player": "Cho", "polymorph": "elf"}, "I8")
     assert "already face up" in error.message
     assert "polymorph" not in game.legal_action_kinds()
 
@@ -266,6 +263,10 @@ def test_I9_last_player_holding_cards_loses() -> None:
     assert game.legal_action_kinds() == []
     error = refused(game, {"player": "Ben", "play": 1}, "I9")
     assert "Ben lost" in error.message
+    for junk in ("junk", None):  # not an action at all: the format error, as in play
+        with pytest.raises(IllegalActionError) as caught:
+            game.check(junk)  # type: ignore[arg-type]
+        assert caught.value.rule == "format"
 
 
 def test_I9_polymorph_as_last_card_is_safe_when_the_next_player_adds_cards() -> None:

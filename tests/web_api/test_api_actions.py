@@ -259,3 +259,13 @@ def test_names_of_any_script_are_welcome(client: FlaskClient) -> None:
     response = post(client, "/api/game", {"game": "bluff", "players": players})
     assert response.status_code == 200, response.json
     assert [p["name"] for p in response.json["game"]["players"]] == players
+
+
+def test_a_card_game_says_how_to_deal_when_it_starts(client: FlaskClient) -> None:
+    post(client, "/api/game", SETUP)
+    assert not any("Deal" in m["text"] for m in state(client)["messages"])
+    response = post(client, "/api/game", {"game": "impus", "players": ["Ann", "Ben", "Cho",
+                                                                        "Dan"]})
+    assert response.status_code == 200, response.json
+    texts = [m["text"] for m in state(client)["messages"]]
+    assert "Deal the cards: Ann and Ben 10 each; Cho and Dan 10 and a polymorph each" in texts
