@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -98,6 +99,7 @@ class PanelController:
         *,
         on_message: Callable[[str], None] | None = None,
         on_draft: Callable[[str], None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.table = table
         self.panel = panel
@@ -112,6 +114,9 @@ class PanelController:
         self._draft_basis: tuple[Any, ...] | None = None
         self._lock = threading.Lock()
         self.refused = 0
+        #: the panel's clock (`PanelEvent.at`), and when the last press began and ended
+        self._clock: Callable[[], float] = clock or getattr(panel, "clock", time.monotonic)
+        self._busy: tuple[float, float] | None = None
 
     # ------------------------------------------------------------------ state helpers
 
@@ -181,21 +186,35 @@ class PanelController:
     # ------------------------------------------------------------------ events
 
     def handle(self, event: PanelEvent) -> bool:
-        """Act on one event; returns whether it did something (False = refused)."""
+        """Act on one event; returns whether it did something (False = refused).
+
+        A press made while the one before was still being carried out (OK: the camera
+        waits for a still scene and reads the reveal, a second or more) was aimed at a
+        board that has changed since: it is refused, not applied to the next round."""
         with self._lock:
-            state = self._state()
-            self._sync_draft(state)
+            if self._busy is not None and self._busy[0] <= event.at < self._busy[1]:
+                return self._refuse(f"{event.key.value}: pressed while the last press was "
+                                    "still being carried out; press again")
+            started = self._clock()
             try:
-                done = self._dispatch(event, state)
-            except ValueError as exc:  # IllegalActionError and TableError: the table said no
-                done = self._refuse(str(getattr(exc, "message", exc)))
-            except Exception as exc:  # a camera or table fault must not kill the panel
-                log.exception("panel action failed")
-                done = self._refuse(f"{type(exc).__name__}: {exc}")
-            new_state = self._state()
-            self._sync_draft(new_state)
-            self._show_turn(new_state)
-            return done
+                return self._handle(event)
+            finally:
+                self._busy = (started, self._clock())
+
+    def _handle(self, event: PanelEvent) -> bool:
+        state = self._state()
+        self._sync_draft(state)
+        try:
+            done = self._dispatch(event, state)
+        except ValueError as exc:  # IllegalActionError and TableError: the table said no
+            done = self._refuse(str(getattr(exc, "message", exc)))
+        except Exception as exc:  # a camera or table fault must not kill the panel
+            log.exception("panel action failed")
+            done = self._refuse(f"{type(exc).__name__}: {exc}")
+        new_state = self._state()
+        self._sync_draft(new_state)
+        self._show_turn(new_state)
+        return done
 
     def _refuse(self, why: str) -> bool:
         self.refused += 1

@@ -215,9 +215,13 @@ class OpenCVCamera(CameraSource):
 
 
 def list_frame_files(directory: Path) -> list[Path]:
-    """Image files under ``directory`` in name order, entering sub-folders where they sort."""
+    """Image files under ``directory`` in name order, entering sub-folders where they sort.
+    Hidden entries (a name starting with ".", such as the "._frame.jpg" metadata a Mac
+    leaves on a memory stick) are not frames."""
     found: list[Path] = []
     for entry in sorted(directory.iterdir(), key=lambda p: p.name):
+        if entry.name.startswith("."):
+            continue
         if entry.is_dir():
             found.extend(list_frame_files(entry))
         elif entry.suffix.lower() in IMAGE_SUFFIXES:
@@ -226,7 +230,11 @@ def list_frame_files(directory: Path) -> list[Path]:
 
 
 class FileCamera(CameraSource):
-    """Recorded frames played back in name order; ``loop=True`` starts again at the end."""
+    """Recorded frames played back in name order; ``loop=True`` starts again at the end.
+
+    A file that does not decode is skipped (and listed in ``skipped``): one damaged frame
+    must not stop a recording, since a camera source that raises is reopened from its
+    first frame. Only where no file decodes at all does reading fail."""
 
     def __init__(self, directory: str | os.PathLike[str], *, loop: bool = False) -> None:
         self.directory = Path(directory)
@@ -240,18 +248,25 @@ class FileCamera(CameraSource):
             )
         self.loop = loop
         self.position = 0
+        self.skipped: list[Path] = []
 
     def read(self) -> Frame:
-        if self.position >= len(self.paths):
-            if not self.loop:
-                raise EndOfFrames(f"{self.spec}: all {len(self.paths)} recorded frames played")
-            self.position = 0
-        path = self.paths[self.position]
-        self.position += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CameraError(f"{self.spec}: could not decode {path}")
-        return _as_bgr(frame, self.spec)
+        for _ in range(len(self.paths)):
+            if self.position >= len(self.paths):
+                if not self.loop:
+                    raise EndOfFrames(
+                        f"{self.spec}: all {len(self.paths)} recorded frames played")
+                self.position = 0
+            path = self.paths[self.position]
+            self.position += 1
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is not None:
+                return _as_bgr(frame, self.spec)
+            if path not in self.skipped:
+                self.skipped.append(path)
+        raise CameraError(f"{self.spec}: could not decode {self.skipped[0]}"
+                          + (f" nor {len(self.skipped) - 1} other files"
+                             if len(self.skipped) > 1 else ""))
 
     def close(self) -> None:
         self.position = len(self.paths)

@@ -216,6 +216,8 @@ class ButtonPanel:
     ) -> None:
         self.wiring = wiring or PanelWiring()
         self.events: queue.Queue[PanelEvent] = events if events is not None else queue.Queue()
+        #: what stamps each event's ``at`` (the controller compares presses with it)
+        self.clock = clock
         self._clock = clock
         self._feedback_s = feedback_s
         self._feedback_thread: threading.Thread | None = None

@@ -62,6 +62,29 @@ def test_files_end_raises_end_of_frames_and_loop_starts_again(recorded: Path) ->
     assert values[5] == values[0] and values[6] == values[1]
 
 
+def test_a_damaged_or_hidden_file_is_skipped_not_the_end_of_the_recording(
+        recorded: Path) -> None:
+    (recorded / "b_003.png").write_bytes(b"\x89PNG cut short")  # between 30 and 35
+    (recorded / "._a_001.png").write_bytes(b"Mac metadata")  # hidden: not a frame at all
+    cam = FileCamera(recorded)
+    assert "._a_001.png" not in [p.name for p in cam.paths]
+    values = [_value(f) for f in cam.frames()]
+    assert [round(v / 5) * 5 for v in values] == [10, 20, 30, 35, 40]
+    assert [p.name for p in cam.skipped] == ["b_003.png"]
+    # through the resilient wrapper, every good frame still comes, in order
+    resilient = ResilientCamera(f"files:{recorded}")
+    seen = [resilient.read() for _ in range(5)]
+    assert [round(_value(f) / 5) * 5 for f in seen if f is not None] == [10, 20, 30, 35, 40]
+
+
+def test_a_folder_where_no_file_decodes_is_an_error(tmp_path: Path) -> None:
+    for name in ("a.png", "b.jpg"):
+        (tmp_path / name).write_bytes(b"not an image")
+    for loop in (False, True):
+        with pytest.raises(CameraError, match=r"could not decode .*a\.png nor 1 other file"):
+            FileCamera(tmp_path, loop=loop).read()
+
+
 def test_frames_are_bgr_uint8(recorded: Path) -> None:
     frame = FileCamera(recorded).read()
     assert frame.dtype == np.uint8 and frame.shape == (8, 12, 3)

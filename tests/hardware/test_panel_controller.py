@@ -229,3 +229,31 @@ def test_a_players_led_is_the_one_at_their_seat(mock_factory: MockFactory,
     finally:
         rig.panel.close()
         table.close()
+
+
+def test_a_press_made_while_the_camera_reads_is_refused_not_kept_for_the_next_round(
+        rig: Rig) -> None:
+    """OK waits for a still scene and reads the reveal (a second or more): a press made
+    meanwhile was aimed at the old board and must not become the next round's action."""
+    rig.press(Key.BID)  # Ann 1x2
+    rig.press(Key.DOUBT)  # Ben challenges
+    capture = rig.table.capture_reveal
+    queued: list[Any] = []
+
+    def slow_capture() -> dict[str, Any]:
+        pin = rig.factory.pin(DEFAULT_BUTTON_PINS[Key.BID])
+        pin.drive_low()  # someone presses BID while the camera is busy
+        rig.now += 0.1
+        pin.drive_high()
+        rig.now += 1.0
+        queued.append(rig.panel.events.get_nowait())
+        return capture()
+
+    rig.table.capture_reveal = slow_capture
+    assert rig.press(Key.OK)
+    assert rig.table.game.phase == "bidding" and len(rig.table.actions) == 3
+    assert not rig.controller.handle(queued[0])
+    assert "pressed while the last press was still being carried out" in rig.messages[-1]
+    assert len(rig.table.actions) == 3  # the new round has no bid in it
+    assert rig.press(Key.BID)  # pressed again now, it applies
+    assert len(rig.table.actions) == 4
