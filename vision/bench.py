@@ -16,6 +16,7 @@ the predictions matched to a labelled die are judged there, and the others are c
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import time
 from collections import Counter
@@ -134,26 +135,64 @@ def _ratio(a: int, b: int) -> float | None:
 
 
 def load_manifest(path: str | Path) -> tuple[Path, list[Entry]]:
-    """The manifest's folder (image paths are relative to it) and its entries."""
+    """The manifest's folder (image paths are relative to it) and its entries, every label
+    checked here: a bad one is named before any photo is read, not met in the scoring."""
     p = Path(path)
     try:
-        raw = json.loads(p.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        raw = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: cannot read the manifest ({exc})") from exc
     if not isinstance(raw, list):
         raise ValueError(f"{path}: a manifest is a JSON list of photos")
-    entries = []
-    for k, item in enumerate(raw):
-        try:
-            dice = tuple(
-                LabelledDie(int(d["value"]), tuple(d["box"]) if d.get("box") else None)
-                for d in item["dice"]
-            )
-            entries.append(Entry(str(item["image"]), dice, bool(item.get("complete", True)),
-                                 str(item.get("source", "?")), str(item.get("subset", "?"))))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path}: entry {k} is malformed ({exc!r})") from exc
-    return p.parent, entries
+    return p.parent, [_entry(item, f"{path}: entry {k}") for k, item in enumerate(raw)]
+
+
+def _entry(item: object, where: str) -> Entry:
+    """One photo of a manifest, or ValueError naming the entry and the field that is wrong."""
+    if not isinstance(item, dict):
+        raise ValueError(f'{where}: must be an object with "image" and "dice", '
+                         f"got {json.dumps(item)}")
+    image = item.get("image")
+    if not isinstance(image, str) or not image:
+        raise ValueError(f'{where}: "image" must be a path relative to the manifest, '
+                         f"got {json.dumps(image)}")
+    where = f"{where} ({image})"
+    dice = item.get("dice")
+    if not isinstance(dice, list):
+        raise ValueError(f'{where}: "dice" must be a list, got {json.dumps(dice)}')
+    complete = item.get("complete", True)
+    if not isinstance(complete, bool):
+        raise ValueError(f'{where}: "complete" must be true or false, got {json.dumps(complete)}')
+    names = {key: item.get(key, "?") for key in ("source", "subset")}
+    for key, name in names.items():
+        if not isinstance(name, str):
+            raise ValueError(f'{where}: "{key}" must be a string, got {json.dumps(name)}')
+    labelled = tuple(_labelled_die(d, f"{where}: dice[{i}]") for i, d in enumerate(dice))
+    return Entry(image, labelled, complete, names["source"], names["subset"])
+
+
+def _labelled_die(die: object, where: str) -> LabelledDie:
+    """One labelled die: a value 1..6 and a box [x, y, width, height] in pixels, or null."""
+    if not isinstance(die, dict):
+        raise ValueError(f'{where}: must be an object with "value" and "box", '
+                         f"got {json.dumps(die)}")
+    value = die.get("value")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise ValueError(f'{where}: "value" must be a whole number 1..6, got {json.dumps(value)}')
+    box = die.get("box")
+    if box is None:
+        return LabelledDie(value, None)
+    if not (isinstance(box, list) and len(box) == 4
+            and all(_finite_number(v) for v in box) and box[2] > 0 and box[3] > 0):
+        raise ValueError(f'{where}: "box" must be null or [x, y, width, height] (finite '
+                         f"numbers, width and height above 0), got {json.dumps(box)}")
+    x, y, w, h = (float(v) for v in box)
+    return LabelledDie(value, (x, y, w, h))
+
+
+def _finite_number(value: object) -> bool:
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value))
 
 
 def score_image(entry: Entry, reading: Reading, ms: float) -> ImageScore:

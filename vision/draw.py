@@ -14,9 +14,26 @@ _UNSURE = (0, 140, 255)
 
 def draw_reading(frame: NDArray[np.uint8], reading: Reading) -> NDArray[np.uint8]:
     """Return a new image: each die's outline, value and confidence (orange when uncertain)."""
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return _draw_on_bgra(frame, reading)
     out = frame.copy()
     if out.ndim == 2:
         out = np.asarray(cv2.cvtColor(out, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    return _draw_on(out, reading)
+
+
+def _draw_on_bgra(frame: NDArray[np.uint8], reading: Reading) -> NDArray[np.uint8]:
+    """A BGRA frame (read_dice takes one) drawn on its colours, then made opaque where drawn:
+    OpenCV drawing on it leaves alpha 0, or a haze of levels under antialiased text, there."""
+    colours = np.ascontiguousarray(frame[:, :, :3])
+    drawn = _draw_on(colours.copy(), reading)
+    out = np.ascontiguousarray(np.dstack([drawn, frame[:, :, 3]]), dtype=np.uint8)
+    out[np.any(drawn != colours, axis=2), 3] = 255
+    return out
+
+
+def _draw_on(out: NDArray[np.uint8], reading: Reading) -> NDArray[np.uint8]:
+    """Draw the reading on ``out`` (BGR, the caller's copy) and return it."""
     scale = max(out.shape[:2]) / 640.0
     thickness = max(1, round(2 * scale))
     for die in reading.dice:

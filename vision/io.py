@@ -21,7 +21,8 @@ def load_image(path: str | Path) -> NDArray[np.uint8]:
     if p.is_dir():
         raise ImageLoadError(f"{path}: is a directory, not an image")
     try:
-        data = np.fromfile(p, dtype=np.uint8)
+        # read(), not np.fromfile: fromfile seeks, so a pipe (``/dev/stdin``) would fail
+        data = np.frombuffer(p.read_bytes(), dtype=np.uint8)
     except OSError as exc:
         raise ImageLoadError(f"{path}: cannot be read ({exc.strerror})") from exc
     if data.size == 0:

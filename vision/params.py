@@ -6,8 +6,82 @@ defaults work on a photo from an unseen camera.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from numbers import Integral, Real
+from typing import Any, NamedTuple
+
+
+class NumberRange(NamedTuple):
+    """A setting's documented range. Checked on construction so that a NaN, an infinity or a
+    value out of range is refused by name instead of quietly making the reader see nothing
+    (every comparison with NaN is false, so NaN slips through a plain ``x < low`` test)."""
+
+    least: float
+    most: float = math.inf
+    least_open: bool = False
+    most_open: bool = False
+    unit: str = ""
+
+    def describe(self) -> str:
+        """The range in words: ``0..1``, ``(0, 1]``, ``at least 64 px``."""
+        unit = f" {self.unit}" if self.unit else ""
+        if math.isinf(self.most):
+            return f"{'more than' if self.least_open else 'at least'} {self.least:g}{unit}"
+        if not (self.least_open or self.most_open):
+            return f"in {self.least:g}..{self.most:g}{unit}"
+        return (f"in {'(' if self.least_open else '['}{self.least:g}, "
+                f"{self.most:g}{')' if self.most_open else ']'}{unit}")
+
+    def check(self, name: str, value: object, *, integer: bool = False) -> None:
+        """Raise TypeError (not a number) or ValueError (not finite, or out of range)."""
+        kind = "an integer" if integer else "a number"
+        if isinstance(value, bool) or not isinstance(value, Integral if integer else Real):
+            raise TypeError(f"{name} must be {kind} {self.describe()}, got {value!r}")
+        number = float(value)
+        if not math.isfinite(number):
+            raise ValueError(f"{name} must be a finite number {self.describe()}, got {value!r}")
+        above = number > self.least if self.least_open else number >= self.least
+        below = number < self.most if self.most_open else number <= self.most
+        if not (above and below):
+            raise ValueError(f"{name} must be {self.describe()}, got {value!r}")
+
+
+def check_numbers(settings: Any, ranges: dict[str, NumberRange]) -> None:
+    """Check each of a settings dataclass's numbers named in ``ranges``: an ``int`` field must
+    hold an integer, and a field that may be ``None`` may hold it."""
+    for f in fields(settings):
+        value = getattr(settings, f.name)
+        if f.name in ranges and not (value is None and "None" in str(f.type)):
+            ranges[f.name].check(f.name, value, integer=type(f.default) is int)
+
+
+#: The documented range of each of :class:`ReaderParams`' numbers; pairs of settings that
+#: bound each other are checked in ``__post_init__`` as well.
+_READER_RANGES: dict[str, NumberRange] = {
+    "min_confidence": NumberRange(0.0, 1.0),
+    "min_value_odds": NumberRange(0.0, 1.0),
+    "work_max_side": NumberRange(64, unit="px"),
+    "pip_diameter_px": NumberRange(0.0, least_open=True, unit="px"),
+    "pip_size_tolerance": NumberRange(1.0),
+    "min_pip_contrast": NumberRange(0.0, 255.0),
+    "min_pip_circularity": NumberRange(0.0, 1.0),
+    "max_pip_elongation": NumberRange(1.0),
+    "min_pip_diameter_px": NumberRange(0.0, unit="px"),
+    "max_dice": NumberRange(1),
+    "detector_side": NumberRange(64, 2048, unit="px"),
+    "detector_max_side": NumberRange(64, 4096, unit="px"),
+    "detector_min_score": NumberRange(0.0, 1.0, least_open=True, most_open=True),
+    "detector_sure": NumberRange(0.0, 1.0, least_open=True),
+    "detector_faint_score": NumberRange(0.0, 1.0, least_open=True),
+    "verifier_min_odds": NumberRange(0.0, 1.0, least_open=True),
+    "verifier_drop_odds": NumberRange(0.0, 1.0, most_open=True),
+    "detector_views": NumberRange(1, 4),
+    "detector_networks": NumberRange(1, 2),
+    "closer_look_below": NumberRange(0.0, unit="px (0: off)"),
+    "closer_score": NumberRange(0.0, 1.0, least_open=True),
+    "min_gradient_balance": NumberRange(0.0, 1.0, most_open=True),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +107,8 @@ class ReaderParams:
             around it.
         min_pip_circularity: the least 4*pi*area/perimeter^2 (0..1) of a pip's outline after
             undoing the perspective squash (1 = perfect disc).
-        max_pip_elongation: the greatest major/minor axis ratio of a pip (oblique views).
+        max_pip_elongation: the greatest major/minor axis ratio (at least 1) of a pip
+            (oblique views).
         min_pip_diameter_px: pips smaller than this (in work-image pixels) are ignored as noise.
         pip_polarity: ``"auto"`` (pips darker or lighter than the face), ``"dark"`` or
             ``"light"``.
@@ -119,62 +194,23 @@ class ReaderParams:
     min_gradient_balance: float = 0.3
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.min_confidence <= 1.0:
-            raise ValueError(f"min_confidence must be in 0..1, got {self.min_confidence}")
-        if not 0.0 <= self.min_value_odds <= 1.0:
-            raise ValueError(f"min_value_odds must be in 0..1, got {self.min_value_odds}")
-        if self.work_max_side < 64:
-            raise ValueError(f"work_max_side must be at least 64 px, got {self.work_max_side}")
-        if self.pip_diameter_px is not None and self.pip_diameter_px <= 0:
-            raise ValueError(f"pip_diameter_px must be positive, got {self.pip_diameter_px}")
-        if self.pip_size_tolerance < 1.0:
-            raise ValueError(f"pip_size_tolerance must be >= 1, got {self.pip_size_tolerance}")
+        check_numbers(self, _READER_RANGES)
         if self.pip_polarity not in ("auto", "dark", "light"):
             raise ValueError(
                 f"pip_polarity must be 'auto', 'dark' or 'light', got {self.pip_polarity!r}"
             )
         if self.method not in ("learned", "classical"):
             raise ValueError(f"method must be 'learned' or 'classical', got {self.method!r}")
-        if not 64 <= self.detector_side <= 2048:
-            raise ValueError(f"detector_side must be 64..2048 px, got {self.detector_side}")
-        if not 64 <= self.detector_max_side <= 4096:
-            raise ValueError(
-                f"detector_max_side must be 64..4096 px, got {self.detector_max_side}"
-            )
-        if not 0.0 < self.detector_min_score < self.detector_sure <= 1.0:
+        if not self.detector_min_score < self.detector_sure:
             raise ValueError(
                 "detector scores need 0 < detector_min_score < detector_sure <= 1, got "
                 f"{self.detector_min_score} and {self.detector_sure}"
             )
-        if not 0.0 < self.detector_faint_score <= 1.0:
-            raise ValueError(
-                f"detector_faint_score must be in (0, 1], got {self.detector_faint_score}"
-            )
-        if not 0.0 < self.verifier_min_odds <= 1.0:
-            raise ValueError(f"verifier_min_odds must be in (0, 1], got {self.verifier_min_odds}")
-        if not 0.0 <= self.verifier_drop_odds < self.verifier_min_odds:
+        if not self.verifier_drop_odds < self.verifier_min_odds:
             raise ValueError(
                 "verifier_drop_odds must be in [0, verifier_min_odds), "
                 f"got {self.verifier_drop_odds}"
             )
-        if self.closer_look_below < 0:
-            raise ValueError(
-                f"closer_look_below must be 0 (off) or more px, got {self.closer_look_below}"
-            )
-        if not 0.0 < self.closer_score <= 1.0:
-            raise ValueError(f"closer_score must be in (0, 1], got {self.closer_score}")
-        if not 1 <= self.detector_views <= 4:
-            raise ValueError(f"detector_views must be 1..4, got {self.detector_views}")
-        if not 1 <= self.detector_networks <= 2:
-            raise ValueError(
-                f"detector_networks must be 1..2, got {self.detector_networks}"
-            )
-        if not 0.0 <= self.min_gradient_balance < 1.0:
-            raise ValueError(
-                f"min_gradient_balance must be in [0, 1), got {self.min_gradient_balance}"
-            )
-        if self.max_dice < 1:
-            raise ValueError(f"max_dice must be at least 1, got {self.max_dice}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReaderParams:

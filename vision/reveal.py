@@ -442,8 +442,9 @@ def _masked(zones: ZoneMap, die: SeatDie) -> bool:
 
 
 def _as_frames(frames: Iterable[Frame] | Frame) -> Iterable[Frame]:
-    """Accept one frame where frames are expected (a single photo)."""
-    if isinstance(frames, np.ndarray) and frames.ndim == 3:
+    """Accept one frame where frames are expected (a single photo, colour or grey): iterating
+    a grey frame itself would hand out its rows as frames."""
+    if isinstance(frames, np.ndarray) and frames.ndim in (2, 3):
         return [frames]
     return frames
 

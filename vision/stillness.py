@@ -8,6 +8,18 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.params import NumberRange, check_numbers
+
+#: The documented range of each of :class:`StillnessParams`' numbers.
+_STILLNESS_RANGES: dict[str, NumberRange] = {
+    "work_width": NumberRange(16, unit="px"),
+    "blur_px": NumberRange(1, unit="px"),
+    "pixel_threshold": NumberRange(0.0, 255.0, most_open=True),
+    "max_moving_fraction": NumberRange(0.0, 1.0),
+    "still_frames": NumberRange(1),
+    "max_frames": NumberRange(2),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class StillnessParams:
@@ -16,7 +28,8 @@ class StillnessParams:
     Attributes:
         work_width: frames are shrunk to this width (pixels) before comparing (speed, noise).
         blur_px: Gaussian blur kernel (odd, work pixels) against sensor noise.
-        pixel_threshold: a grey-level change (0..255) above this marks a pixel as moving.
+        pixel_threshold: a grey-level change (0..255) above this marks a pixel as moving;
+            under 255, or no change could ever count and pure noise would pass for still.
         max_moving_fraction: a frame pair is "still" when at most this fraction of pixels moved.
         still_frames: consecutive still frame pairs needed (5 at 10 fps is half a second).
         max_frames: give up after this many frames (None: watch until the frames end).
@@ -30,20 +43,15 @@ class StillnessParams:
     max_frames: int | None = 300
 
     def __post_init__(self) -> None:
-        if self.work_width < 16:
-            raise ValueError(f"work_width must be at least 16, got {self.work_width}")
-        if self.blur_px < 1 or self.blur_px % 2 == 0:
+        check_numbers(self, _STILLNESS_RANGES)
+        if self.blur_px % 2 == 0:
             raise ValueError(f"blur_px must be odd and positive, got {self.blur_px}")
-        if not 0.0 <= self.max_moving_fraction <= 1.0:
-            raise ValueError(f"max_moving_fraction must be in 0..1, got {self.max_moving_fraction}")
-        if self.still_frames < 1:
-            raise ValueError(f"still_frames must be at least 1, got {self.still_frames}")
-        if self.max_frames is not None and self.max_frames < 2:
-            raise ValueError(f"max_frames must be at least 2, got {self.max_frames}")
 
 
 def prepare(frame: NDArray[np.uint8], params: StillnessParams) -> NDArray[np.uint8]:
     """The small blurred grey copy that motion is measured on."""
+    if frame.size == 0:
+        raise ValueError(f"frame is empty (shape {frame.shape}): no pixels to compare")
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     height, width = gray.shape[:2]
     scale = params.work_width / width

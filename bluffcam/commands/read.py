@@ -7,10 +7,14 @@ import json
 import sys
 import time
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from vision.params import ReaderParams
 
 
@@ -18,7 +22,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s) to read")
     parser.add_argument("--profile", help="calibration TOML whose [reader] table to use")
     parser.add_argument("--annotate", metavar="DIR",
-                        help="also write each photo with the reading drawn on it into DIR")
+                        help="also write each photo with the reading drawn on it into DIR, as "
+                             "STEM.annotated.png (STEM-2.annotated.png, ... for a later photo "
+                             "of the same name from another folder)")
+
+
+def annotation_names(paths: Sequence[str]) -> list[str]:
+    """One file name per photo, ``STEM.annotated.png``; a later photo whose stem another has
+    taken (``a/x.jpg``, ``b/x.png``) gets ``STEM-2``, ``STEM-3``, ... so that no annotation
+    overwrites another, and never the plain name of a photo further on."""
+    plain = [Path(p).stem + ".annotated.png" for p in paths]
+    reserved = set(plain)
+    used: set[str] = set()
+    names = []
+    for path, name in zip(paths, plain, strict=True):
+        stem, n = Path(path).stem, 1
+        while name in used:
+            n += 1
+            candidate = f"{stem}-{n}.annotated.png"
+            if candidate not in reserved:
+                name = candidate
+        used.add(name)
+        names.append(name)
+    return names
+
+
+def annotation_folder(annotate: str) -> Path:
+    """The ``--annotate`` folder, made where missing; ValueError where it cannot be."""
+    out_dir = Path(annotate)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ValueError(f"--annotate {annotate}: exists and is not a folder")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"--annotate {annotate}: cannot make the folder ({exc.strerror})") from exc
+    return out_dir
 
 
 def load_reader_params(profile: str | None) -> ReaderParams:
@@ -51,21 +89,18 @@ def load_reader_params(profile: str | None) -> ReaderParams:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision import ImageLoadError, draw_reading, load_image, load_networks, read_dice
 
     try:
         params = load_reader_params(args.profile)
+        out_dir = annotation_folder(args.annotate) if args.annotate else None
     except ValueError as exc:
         print(f"read: {exc}", file=sys.stderr)
         return 2
     load_networks(params)  # the first image's ms is not charged for opening the networks
-    out_dir = Path(args.annotate) if args.annotate else None
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+    names = annotation_names(args.images)
     status = 0
-    for path in args.images:
+    for path, name in zip(args.images, names, strict=True):
         try:
             image = load_image(path)
         except ImageLoadError as exc:
@@ -77,7 +112,17 @@ def run(args: argparse.Namespace) -> int:
         ms = (time.perf_counter() - t0) * 1000.0
         print(json.dumps({"image": path, "dice": reading.to_json(), "ms": round(ms, 1)}),
               flush=True)
-        if out_dir is not None:
-            target = out_dir / (Path(path).stem + ".annotated.png")
-            cv2.imwrite(str(target), draw_reading(image, reading))
+        if out_dir is not None and not _write(out_dir / name, draw_reading(image, reading)):
+            print(f"read: {out_dir / name}: cannot write the annotated image", file=sys.stderr)
+            status = 1
     return status
+
+
+def _write(target: Path, image: NDArray[np.uint8]) -> bool:
+    """cv2.imwrite, which says False (or raises) where the file cannot be written."""
+    import cv2
+
+    try:
+        return bool(cv2.imwrite(str(target), image))
+    except cv2.error:
+        return False

@@ -208,6 +208,70 @@ def test_bench_vision_names_a_broken_manifest(tmp_path: Path) -> None:
     assert done.returncode == 2 and "cannot read the manifest" in done.stderr
 
 
+@pytest.mark.parametrize(("die", "field"), [
+    ({"value": 1, "box": [640, 190, 30]}, '"box"'),
+    ({"value": 1, "box": [640, None, 30, 30]}, '"box"'),
+    ({"value": 1, "box": [640, "190", 30, 30]}, '"box"'),
+    ({"value": 1, "box": "abcd"}, '"box"'),
+    ({"value": 1, "box": [640, 190, 0, 30]}, '"box"'),
+    ({"value": 7, "box": None}, '"value"'),
+    ({"value": 0, "box": None}, '"value"'),
+    ({"value": "3", "box": None}, '"value"'),
+    ({"value": True, "box": None}, '"value"'),
+    ({"box": None}, '"value"'),
+    ("3x5", "must be an object"),
+])
+def test_a_bad_label_is_named_with_its_photo_while_loading(
+        tmp_path: Path, die: object, field: str) -> None:
+    from vision.bench import load_manifest
+
+    manifest = tmp_path / "manifest.json"
+    good = {"value": 2, "box": [1, 2, 3, 4]}
+    manifest.write_text(json.dumps([{"image": "ok.jpg", "dice": [good]},
+                                    {"image": "sub/bad.jpg", "dice": [good, die]}]))
+    with pytest.raises(ValueError, match=rf"entry 1 \(sub/bad.jpg\): dice\[1\]: {field}"):
+        load_manifest(manifest)
+
+
+@pytest.mark.parametrize(("entry_json", "field"), [
+    ({"image": None, "dice": []}, '"image"'),
+    ({"image": "a.jpg"}, '"dice"'),
+    ({"image": "a.jpg", "dice": [], "complete": "no"}, '"complete"'),
+    ({"image": "a.jpg", "dice": [], "source": 3}, '"source"'),
+])
+def test_a_bad_photo_entry_is_named_while_loading(
+        tmp_path: Path, entry_json: dict[str, object], field: str) -> None:
+    from vision.bench import load_manifest
+
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps([entry_json]))
+    with pytest.raises(ValueError, match=f"entry 0.*{field}"):
+        load_manifest(manifest)
+
+
+def test_a_good_manifest_loads_as_before(tmp_path: Path) -> None:
+    from vision.bench import load_manifest
+
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps([
+        {"image": "a.jpg", "dice": [{"value": 6, "box": [1, 2.5, 3, 4]}, {"value": 1}],
+         "complete": False, "source": "s", "subset": "table", "width": 9}]))
+    root, entries = load_manifest(manifest)
+    assert root == tmp_path
+    assert entries == [Entry("a.jpg", (LabelledDie(6, (1.0, 2.5, 3.0, 4.0)),
+                                       LabelledDie(1, None)), False, "s", "table")]
+
+
+def test_bench_vision_refuses_a_bad_box_before_reading_any_photo(tmp_path: Path) -> None:
+    # the photo does not exist: the box must be named before anything is read
+    (tmp_path / "manifest.json").write_text(json.dumps(
+        [{"image": "missing.jpg", "dice": [{"value": 1, "box": [640, 190, 30]}]}]))
+    done = bench(str(tmp_path / "manifest.json"))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "entry 0 (missing.jpg): dice[0]: \"box\"" in done.stderr
+
+
 def test_bench_vision_says_when_no_photo_is_left(tmp_path: Path) -> None:
     (tmp_path / "manifest.json").write_text(json.dumps(
         [{"image": "a.jpg", "dice": [], "source": "elsewhere", "subset": "table"}]))

@@ -93,6 +93,21 @@ def test_draw_reading_returns_an_annotated_copy() -> None:
     assert out.shape == frame.shape and not np.array_equal(out, frame)
 
 
+def test_draw_reading_on_a_bgra_frame_draws_opaque() -> None:
+    frame = cv2.cvtColor(_scene([(4, 300, 200), (2, 100, 100)]), cv2.COLOR_BGR2BGRA)
+    reading = read_dice(frame)
+    assert reading.values == [2, 4]
+    out = draw_reading(frame, reading)
+    drawn = np.any(out[:, :, :3] != frame[:, :, :3], axis=2)
+    assert out.shape == frame.shape and drawn.sum() > 100
+    assert (out[:, :, 3] == 255).all()  # alpha 0 where drawn used to hide the drawing
+    see_through = frame.copy()
+    see_through[:, :, 3] = 0
+    over_nothing = draw_reading(see_through, reading)
+    assert (over_nothing[:, :, 3][drawn] == 255).all()
+    assert (over_nothing[:, :, 3][~drawn] == 0).all()  # the rest keeps its own alpha
+
+
 def test_load_image_errors_name_the_problem(tmp_path: Path) -> None:
     corrupt = tmp_path / "corrupt.jpg"
     corrupt.write_bytes(b"\xff\xd8\xff not really a jpeg")
