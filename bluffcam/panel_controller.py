@@ -115,7 +115,9 @@ class PanelController:
         self._lock = threading.Lock()
         self.refused = 0
         #: the panel's clock (`PanelEvent.at`), and when the last press began and ended
-        self._clock: Callable[[], float] = clock or getattr(panel, "clock", time.monotonic)
+        if clock is None:
+            clock = getattr(panel, "clock", time.monotonic)
+        self._clock: Callable[[], float] = clock
         self._busy: tuple[float, float] | None = None
 
     # ------------------------------------------------------------------ state helpers
