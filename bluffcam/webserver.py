@@ -3,6 +3,7 @@ hold a thread each, which suits a table's handful of screens), and say where to 
 
 from __future__ import annotations
 
+import argparse
 import logging
 import signal
 import threading
@@ -12,6 +13,22 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from web.join import lan_address
+
+#: the largest TCP port number
+MAX_PORT = 65535
+
+
+def port(text: str) -> int:
+    """argparse's ``type`` for ``--port`` (`serve` and `demo`): 0..65535, 0 picking a free
+    one. Checked here because the socket layer takes 99999 as another port and fails on -5."""
+    problem = f"must be a port number 0..{MAX_PORT} (0 picks a free one), got {text!r}"
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(problem) from None
+    if not 0 <= number <= MAX_PORT:
+        raise argparse.ArgumentTypeError(problem)
+    return number
 
 
 def urls(host: str, port: int) -> list[str]:

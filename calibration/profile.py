@@ -9,6 +9,7 @@ the image through the markers' homography, so the zones survive a bumped camera.
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -153,6 +154,8 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
         raise ProfileError(f"{path}: no such calibration profile") from None
     except OSError as exc:
         raise ProfileError(f"{path}: cannot read: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{path}: not UTF-8 text (a TOML file must be): {exc}") from exc
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -219,8 +222,8 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     panel = data.get("panel", {})
     if not isinstance(panel, dict):
         raise fail("panel", f"must be a table of pin overrides, got {panel!r}")
-    for key, value in panel.items():
-        if not _is_pin(value):
+    for key, value in panel.items():  # the wiring as a whole is checked by the panel
+        if not _is_pin(value):  # when `serve` or `panel-test` opens it (hardware.panel)
             raise fail(
                 f"panel.{key}",
                 f"must be a BCM pin number 0..27, a list of them, -1 or true, got {value!r}",
@@ -285,6 +288,8 @@ def _point(value: Any, key: str, fail: Any) -> Point:
         or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
     ):
         raise fail(key, f"must be a point [x, y], got {value!r}")
+    if not all(math.isfinite(v) for v in value):  # nan slips past every comparison after
+        raise fail(key, f"must be a point of finite numbers, got {value!r}")
     return float(value[0]), float(value[1])
 
 
@@ -334,6 +339,8 @@ def _sector(raw: Any, key: str, centre: Point | None, table_radius: Any, fail: A
             value = 0.0
         if not isinstance(value, int | float) or isinstance(value, bool):
             raise fail(f"{key}.{name}", f"must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise fail(f"{key}.{name}", f"must be a finite number, got {value!r}")
         values[name] = float(value)
     if values["outer"] <= values["inner"] or values["outer"] <= 0:
         raise fail(f"{key}.outer", "must be larger than inner and positive")
@@ -348,9 +355,15 @@ def _markers(raw: Any, fail: Any) -> MarkerConfig | None:
     dictionary = raw.get("dictionary", "DICT_4X4_50")
     if not isinstance(dictionary, str) or not dictionary.startswith("DICT_"):
         raise fail("markers.dictionary", f"must name a cv2.aruco dictionary, got {dictionary!r}")
+    known = _aruco_dictionaries()
+    if known and dictionary not in known:
+        raise fail(
+            "markers.dictionary",
+            f"unknown ArUco dictionary {dictionary!r}; known: {', '.join(known)}",
+        )
     ids = raw.get("ids")
-    if not isinstance(ids, list) or len(ids) < 4 or not all(isinstance(i, int) for i in ids):
-        raise fail("markers.ids", f"must list at least 4 marker ids, got {ids!r}")
+    if not isinstance(ids, list) or len(ids) < 4 or not all(_is_marker_id(i) for i in ids):
+        raise fail("markers.ids", f"must list at least 4 marker ids (0, 1, ...), got {ids!r}")
     if len(set(ids)) != len(ids):
         raise fail("markers.ids", f"ids must differ, got {ids!r}")
     points = {}
@@ -367,3 +380,20 @@ def _markers(raw: Any, fail: Any) -> MarkerConfig | None:
     except (ValueError, np.linalg.LinAlgError) as exc:
         raise fail("markers", f"points give no homography: {exc}") from exc
     return config
+
+
+def _is_marker_id(value: Any) -> bool:
+    """A whole number >= 0; TOML's true and false are Python ints, but no marker's id."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _aruco_dictionaries() -> list[str]:
+    """cv2.aruco's dictionary names (``DICT_4X4_50``, ...), so a misspelt one is refused at
+    load rather than at every reveal; empty where cv2 is missing (profiles load without it)."""
+    try:
+        import cv2
+    except ImportError:
+        return []
+    aruco = getattr(cv2, "aruco", None)
+    names = dir(aruco) if aruco is not None else []
+    return sorted(n for n in names if n.startswith("DICT_") and isinstance(getattr(aruco, n), int))

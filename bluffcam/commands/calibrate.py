@@ -63,10 +63,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         profile, frame, dice, reading = calibrate(args)
+        path = save_profile(profile, args.out)  # checks the profile again (ProfileError)
     except (CameraError, FitError, ValueError) as exc:
         print(f"calibrate: {exc}", file=sys.stderr)
         return 2
-    path = save_profile(profile, args.out)
+    except OSError as exc:  # the camera's faults are CameraErrors: this is the writing
+        print(f"calibrate: cannot write the profile {args.out}: {exc}", file=sys.stderr)
+        return 2
     picture = path.with_suffix(".png")
     cv2.imwrite(str(picture), draw_profile(frame, profile, dice))
     print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
@@ -84,11 +87,10 @@ def calibrate(
     """The profile, the frame it was fitted on, the dice read (voted over a few frames) and
     that frame's own reading (for the picture's advice: smeared or small dice)."""
     resolution = parse_resolution(args.resolution) if args.resolution else None
+    names = _names(args)
+    _check_out(Path(args.out))
     with open_camera(args.camera, resolution=resolution) as camera:
         frames = [camera.read() for _ in range(max(1, args.frames))]
-    names = [n.strip() for n in args.names.split(",")] if args.names else None
-    if names is not None and (len(names) != args.seats or not all(names)):
-        raise ValueError(f"--names: give {args.seats} non-empty names, got {args.names!r}")
     fit = fit_from_frames(frames, args.seats, names=names, marker_dict=args.marker_dict)
     height, width = fit.frame.shape[:2]
     name = args.name or Path(args.out).stem
@@ -107,6 +109,28 @@ def calibrate(
         markers=markers,
     )
     return profile, fit.frame, fit.dice, fit.reading
+
+
+def _names(args: argparse.Namespace) -> list[str] | None:
+    """``--names`` as the profile will take them, checked before the camera is opened."""
+    if not args.names:
+        return None
+    names = [n.strip() for n in args.names.split(",")]
+    if len(names) != args.seats or not all(names):
+        raise ValueError(f"--names: give {args.seats} non-empty names, got {args.names!r}")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"--names: seat names must differ; repeated: {', '.join(repeated)}")
+    return names
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an ``--out`` that cannot take the profile before the camera is opened (its
+    picture goes beside it as .png, so a .png profile would be overwritten by it)."""
+    if out.is_dir():
+        raise ValueError(f"--out: {out} is a folder; give a file in it, e.g. {out / 'table.toml'}")
+    if out.suffix.lower() == ".png":
+        raise ValueError(f"--out: {out} is where the picture goes; give a .toml file")
 
 
 def _markers(quads: dict[int, Polygon], args: argparse.Namespace) -> MarkerConfig:

@@ -41,7 +41,9 @@ def play_on(player: Any, table: Any, stop: threading.Event, *, speed: float,
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+    from bluffcam.webserver import port
+
+    parser.add_argument("--port", type=port, default=DEFAULT_PORT,
                         help=f"dashboard port (default: {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default: 127.0.0.1; 0.0.0.0 for the LAN)")

@@ -8,13 +8,19 @@ Lights the seat LEDs one after another and beeps the buzzer once, then prints ev
 from __future__ import annotations
 
 import argparse
+import math
 import queue
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hardware.panel import ButtonPanel, PanelConfigError, PanelWiring
+from hardware.panel import ButtonPanel, PanelWiring
+
+
+class PanelOpenError(Exception):
+    """The panel cannot be opened: bad wiring, or no GPIO pins here; the message says which."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,20 +29,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile", type=Path, help="calibration profile whose [panel] overrides pins"
     )
     parser.add_argument(
-        "--seconds", type=float, default=None, help="stop after this long (default: Ctrl-C)"
+        "--seconds", type=seconds, default=None, help="stop after this long (default: Ctrl-C)"
     )
-    parser.add_argument("--led-s", type=float, default=0.4, help="how long each LED stays lit")
+    parser.add_argument("--led-s", type=seconds, default=0.4, help="how long each LED stays lit")
     parser.add_argument(
         "--demo-presses", action="store_true", help="with --mock: press every button once by itself"
     )
 
 
-def _wiring(profile_path: Path | None) -> PanelWiring:
+def seconds(text: str) -> float:
+    """argparse's ``type`` for a duration: a finite number >= 0, refused at the command line
+    rather than by ``time.sleep`` once the LEDs are already lit."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text!r}")
+    return value
+
+
+def _overrides(profile_path: Path | None) -> Mapping[str, Any]:
     if profile_path is None:
-        return PanelWiring()
+        return {}
     from calibration import load_profile
 
-    return PanelWiring.from_dict(load_profile(profile_path).panel)
+    return load_profile(profile_path).panel
+
+
+def open_panel(
+    overrides: Mapping[str, Any], *, mock: bool, no_gpio_hint: str
+) -> tuple[ButtonPanel, Any]:
+    """The panel wired as ``overrides`` (a profile's ``[panel]``) say, and its pin factory:
+    gpiozero's mock pins with ``mock``, else the Pi's own.
+
+    `serve` opens its panel here too, so both commands refuse bad wiring and a machine
+    without GPIO pins in the same words: `PanelOpenError`, ending in ``no_gpio_hint`` for the
+    latter.
+    """
+    try:
+        wiring = PanelWiring.from_dict(overrides)
+        factory = _pin_factory(mock)
+        return ButtonPanel(wiring=wiring, pin_factory=factory), factory
+    except ValueError as exc:  # PanelConfigError, or a pin gpiozero refuses
+        raise PanelOpenError(str(exc)) from exc
+    except Exception as exc:  # no GPIO access (gpiozero's BadPinFactory, permissions)
+        raise PanelOpenError(f"cannot open the GPIO pins ({exc}); {no_gpio_hint}") from exc
 
 
 def _pin_factory(mock: bool) -> Any:
@@ -49,17 +87,12 @@ def _pin_factory(mock: bool) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        wiring = _wiring(args.profile)
-        factory = _pin_factory(args.mock)
-        panel = ButtonPanel(wiring=wiring, pin_factory=factory)
-    except (PanelConfigError, ValueError) as exc:
+        overrides = _overrides(args.profile)
+        panel, factory = open_panel(overrides, mock=args.mock, no_gpio_hint="try --mock off a Pi")
+    except (PanelOpenError, ValueError) as exc:  # ValueError: the profile (ProfileError)
         print(f"panel-test: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # no GPIO access: say how to run without a Pi
-        print(
-            f"panel-test: cannot open the GPIO pins ({exc}); try --mock off a Pi", file=sys.stderr
-        )
-        return 2
+    wiring = panel.wiring
     with panel:
         print("wiring (BCM):")
         for use, pin in wiring.pins():

@@ -25,6 +25,8 @@ def default_data_dir() -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from bluffcam.webserver import port
+
     parser.add_argument("--profile", metavar="FILE",
                         help="table calibration profile (TOML): seat zones, reader, panel wiring")
     parser.add_argument("--camera", metavar="SPEC",
@@ -38,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"journal and reveal photos (default: {default_data_dir()})")
     parser.add_argument("--host", default="0.0.0.0",
                         help="address to listen on (default: 0.0.0.0, the whole LAN)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+    parser.add_argument("--port", type=port, default=DEFAULT_PORT,
                         help=f"port (default: {DEFAULT_PORT})")
     parser.add_argument("--pin", default=None,
                         help="table PIN for changes (default: $BLUFFCAM_PIN, else a new "
@@ -56,24 +58,29 @@ def open_camera_for(spec: str | None) -> Any:
     return camera
 
 
-def start_panel(mode: str, table: Any, profile: Any) -> tuple[Any, threading.Event] | None:
-    """The GPIO button panel and its controller thread, or None for ``--gpio none``."""
+def open_panel_for(mode: str, profile: Any) -> Any:
+    """The GPIO button panel for ``--gpio`` (None for ``none``), opened as `panel-test` opens
+    it and before the camera and the journal, so that bad wiring or a machine without GPIO
+    pins stops `serve` having changed nothing; raises `PanelOpenError` saying which."""
     if mode == "none":
         return None
+    from bluffcam.commands.panel_test import open_panel
+
+    overrides = dict(getattr(profile, "panel", {}) or {})
+    panel, _ = open_panel(overrides, mock=mode == "mock",
+                          no_gpio_hint="off a Pi use --gpio mock or --gpio none")
+    return panel
+
+
+def start_panel(panel: Any, table: Any) -> threading.Event:
+    """The panel's controller thread, turning presses into the table's actions; set the
+    event returned to stop it."""
     from bluffcam.panel_controller import PanelController
-    from hardware.panel import ButtonPanel, PanelWiring
 
-    factory = None
-    if mode == "mock":
-        from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
-
-        factory = MockFactory()
-    wiring = PanelWiring.from_dict(dict(getattr(profile, "panel", {}) or {}))
-    panel = ButtonPanel(wiring=wiring, pin_factory=factory)
     controller = PanelController(table, panel, on_message=lambda text: table.note(text))
     stop = threading.Event()
     threading.Thread(target=controller.run, args=(stop,), name="panel", daemon=True).start()
-    return panel, stop
+    return stop
 
 
 def load_reader(profile: Any) -> str | None:
@@ -111,6 +118,7 @@ def open_table(data_dir: Path, camera: Any, profile: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bluffcam.commands.panel_test import PanelOpenError
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
     from web import create_app
     from web.join import phones_can_reach
@@ -130,6 +138,11 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, ProfileError) as exc:
             print(f"bluffcam serve: {exc}", file=sys.stderr)
             return 2
+    try:
+        panel = open_panel_for(args.gpio, profile)
+    except PanelOpenError as exc:
+        print(f"bluffcam serve: {exc}", file=sys.stderr)
+        return 2
     camera = open_camera_for(args.camera or (profile.camera if profile else None))
     table = open_table(data_dir, camera, profile)
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir),
@@ -139,9 +152,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"bluffcam serve: cannot listen on {args.host}:{args.port}: {exc}",
               file=sys.stderr)
+        if panel is not None:
+            panel.close()
         table.close()
         return 2
-    panel = start_panel(args.gpio, table, profile)
+    panel_stop = start_panel(panel, table) if panel is not None else None
     if camera is not None and camera.status != "ok":
         table.note(camera.status, "warning")
     reader_problem = load_reader(profile) if camera is not None else None
@@ -156,9 +171,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"table PIN: {app.config['TABLE_PIN']}", flush=True)
 
     def stop() -> None:
+        if panel_stop is not None:
+            panel_stop.set()
         if panel is not None:
-            panel[1].set()
-            panel[0].close()
+            panel.close()
         if camera is not None:
             camera.close()
         table.close()

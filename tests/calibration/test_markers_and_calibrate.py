@@ -293,6 +293,42 @@ def test_calibrate_reports_problems_clearly(
     assert not (tmp_path / "t.toml").exists()
 
 
+def test_calibrate_refuses_bad_names_and_out_before_opening_the_camera(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nowhere = tmp_path / "nowhere"  # no such camera: a check after opening it would say so
+    args = args_for(tmp_path, nowhere, names="Ann,Ben,Ann")
+    assert calibrate.run(args) == 2
+    assert capsys.readouterr().err == (
+        "calibrate: --names: seat names must differ; repeated: Ann\n"
+    )
+    folder = tmp_path / "profiles"
+    folder.mkdir()
+    args = args_for(tmp_path, nowhere)
+    args.out = folder
+    assert calibrate.run(args) == 2
+    assert capsys.readouterr().err == (
+        f"calibrate: --out: {folder} is a folder; give a file in it, e.g. {folder / 'table.toml'}\n"
+    )
+    args.out = tmp_path / "t.png"  # the picture's name: the picture would overwrite it
+    assert calibrate.run(args) == 2
+    assert "is where the picture goes; give a .toml file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["profiles"]
+
+
+def test_calibrate_says_when_the_profile_cannot_be_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame))
+    (tmp_path / "file").write_text("not a folder")
+    args.out = tmp_path / "file" / "t.toml"
+    assert calibrate.run(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"calibrate: cannot write the profile {args.out}: ")
+    assert err.count("\n") == 1
+
+
 def calibrated_with_markers(tmp_path: Path) -> Profile:
     """A profile calibrated with markers on the straight view of the mat."""
     frame, _ = camera_view(mat_canvas(), STRAIGHT)

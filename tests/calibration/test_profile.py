@@ -73,6 +73,14 @@ def test_sector_geometry() -> None:
     assert area(ring) == pytest.approx(3.14159 * (100 - 25) * 20 / 360, rel=0.02)
 
 
+NAN, INF = float("nan"), float("inf")
+MARKERS: dict[str, Any] = {
+    "ids": [0, 1, 2, 3],
+    "mat_points": [[0, 0], [600, 0], [600, 400], [0, 400]],
+    "image_points": [[10, 10], [610, 10], [610, 410], [10, 410]],
+}
+
+
 def bad(path: str, value: Any) -> dict[str, Any]:
     """GOOD with one key changed (value ... = delete it)."""
     data = copy.deepcopy(GOOD)
@@ -109,6 +117,14 @@ def bad(path: str, value: Any) -> dict[str, Any]:
         (bad("panel.bid", 99), "panel.bid: must be a BCM pin"),
         (bad("colour", "red"), "colour: unknown key"),
         (bad("markers", {"ids": [1, 2]}), "markers.ids: must list at least 4"),
+        # nan passes every "no area" comparison, so non-finite numbers are refused by name
+        (bad("table.area", [[0, 0], [NAN, 1], [2, 0]]), r"table.area\[1\]: must be a point of fin"),
+        (bad("seats.0.zone", [[0, 0], [INF, 0], [0, 5]]), r"seats\[0\].zone\[1\]: .* finite"),
+        (bad("seats.1.sector.inner", NAN), r"seats\[1\].sector.inner: must be a finite number"),
+        (bad("table.radius", INF), r"seats\[1\].sector.outer: must be a finite number"),
+        (bad("markers", {**MARKERS, "dictionary": "DICT_NOPE"}),
+         "markers.dictionary: unknown ArUco dictionary 'DICT_NOPE'; known: .*DICT_4X4_50"),
+        (bad("markers", {**MARKERS, "ids": [True, False, 2, 3]}), "markers.ids: must list"),
     ],
 )
 def test_bad_profiles_name_the_key_and_the_fault(data: dict[str, Any], message: str) -> None:
@@ -130,6 +146,20 @@ def test_file_errors(tmp_path: Path) -> None:
     )
     with pytest.raises(ProfileError, match=r"bad.toml: seats\[0\].zone: must be a polygon"):
         load_profile(bad_seat)
+
+
+def test_a_file_that_is_not_utf8_names_the_file(tmp_path: Path) -> None:
+    good = tmp_path / "good.toml"
+    save_profile(profile_from_dict(copy.deepcopy(GOOD)), good)
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes(good.read_bytes() + "# Céline's table\n".encode("latin-1"))
+    with pytest.raises(ProfileError, match=r"latin1.toml: not UTF-8 text"):
+        load_profile(latin1)
+
+
+def test_markers_with_a_known_dictionary_load() -> None:
+    profile = profile_from_dict(bad("markers", {**MARKERS, "dictionary": "DICT_5X5_100"}))
+    assert profile.markers is not None and profile.markers.dictionary == "DICT_5X5_100"
 
 
 def test_a_bad_profile_is_never_saved(tmp_path: Path) -> None:

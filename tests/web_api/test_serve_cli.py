@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
 import os
 import re
@@ -12,6 +14,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -105,3 +108,67 @@ def test_serve_names_a_reader_that_cannot_start(monkeypatch: pytest.MonkeyPatch,
     problem = load_reader(None)
     assert problem is not None and problem.startswith("the dice reader cannot start: ")
     assert "detector model is missing" in problem
+
+
+def test_serve_says_when_it_cannot_open_the_gpio_pins(tmp_path: Path) -> None:
+    # a pin library that does not exist, as off a Pi (and the same on one)
+    result = subprocess.run(
+        [sys.executable, "-m", "bluffcam", "serve", "--data", str(tmp_path), "--host",
+         "127.0.0.1", "--port", "0", "--camera", "none", "--gpio", "real"],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "GPIOZERO_PIN_FACTORY": "no-such-factory"},
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "bluffcam serve: cannot open the GPIO pins (Unable to find pin factory "
+        "'no-such-factory'); off a Pi use --gpio mock or --gpio none\n"
+    )
+    assert not (tmp_path / "journal.sqlite").exists()
+
+
+def test_serve_opens_its_panel_as_panel_test_does() -> None:
+    from bluffcam.commands.panel_test import PanelOpenError
+    from bluffcam.commands.serve import open_panel_for
+
+    assert open_panel_for("none", None) is None
+    twice = SimpleNamespace(panel={"face": 5, "up": 5})  # a profile checked by nobody
+    with pytest.raises(PanelOpenError, match="^BCM pin 5 is wired to both FACE and UP$"):
+        open_panel_for("mock", twice)
+    panel = open_panel_for("mock", SimpleNamespace(panel={"bid": 4}))
+    try:
+        assert panel.wiring.buttons["BID"] == 4
+    finally:
+        panel.close()
+
+
+def test_serve_refuses_a_profile_with_bad_wiring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bluffcam.cli import main
+
+    profile = tmp_path / "table.toml"
+    demo = (REPO / "calibration" / "demo.toml").read_text(encoding="utf-8")
+    profile.write_text(demo + "\n[panel]\nface = 5\nup = 5\n", encoding="utf-8")
+    data = tmp_path / "data"
+    assert main(["serve", "--profile", str(profile), "--data", str(data), "--camera", "none",
+                 "--gpio", "mock", "--port", "0", "--host", "127.0.0.1"]) == 2
+    assert capsys.readouterr().err == (
+        "bluffcam serve: BCM pin 5 is wired to both FACE and UP\n"
+    )
+    assert not (data / "journal.sqlite").exists()
+
+
+@pytest.mark.parametrize("command", ["serve", "demo"])
+@pytest.mark.parametrize("value", ["99999", "65536", "-5", "http"])
+def test_a_port_out_of_range_is_refused_at_the_command_line(
+    command: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = argparse.ArgumentParser(prog=f"bluffcam {command}")
+    importlib.import_module(f"bluffcam.commands.{command}").add_arguments(parser)
+    with pytest.raises(SystemExit) as stopped:  # parsed only: never serves, even if accepted
+        parser.parse_args(["--port", value])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"bluffcam {command}: error: argument --port: must be a port number 0..65535 "
+        f"(0 picks a free one), got {value!r}"
+    )

@@ -1,0 +1,46 @@
+"""`bluffcam panel-test`: bad durations and wiring are refused in one line, before any pin."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from bluffcam.cli import main
+from bluffcam.commands import panel_test
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("option", ["--led-s", "--seconds"])
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "soon"])
+def test_a_bad_duration_is_refused_at_the_command_line(
+    option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = argparse.ArgumentParser(prog="bluffcam panel-test")
+    panel_test.add_arguments(parser)
+    with pytest.raises(SystemExit) as stopped:  # parsed only: never runs, even if accepted
+        parser.parse_args(["--mock", option, value])
+    assert stopped.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith(f"bluffcam panel-test: error: argument {option}: must be ")
+    assert repr(value) in last
+
+
+def test_panel_test_runs_on_mock_pins(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["panel-test", "--mock", "--led-s", "0", "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "LED seat 6 (GPIO25) on" in out and "press buttons" in out
+
+
+def test_panel_test_names_bad_wiring_in_the_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = tmp_path / "table.toml"
+    demo = (REPO / "calibration" / "demo.toml").read_text(encoding="utf-8")
+    profile.write_text(demo + "\n[panel]\nbogus = 5\n", encoding="utf-8")
+    assert main(["panel-test", "--mock", "--profile", str(profile), "--seconds", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("panel-test: panel.bogus: unknown key; known: face, ")
+    assert err.count("\n") == 1
