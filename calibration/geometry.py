@@ -79,6 +79,12 @@ def apply_homography(matrix: NDArray[np.float64], polygon: Polygon) -> Polygon:
     return tuple((float(x), float(y)) for x, y in mapped)
 
 
+#: DLT's eighth singular value, relative to its first, under which the points do not fix a
+#: homography (repeated points or points on a line: about 1e-17 and less; four corners of a
+#: mat of 1000 px seen by a camera: about 1e-7)
+DEGENERATE = 1e-12
+
+
 def homography_from_points(source: Sequence[Point], target: Sequence[Point]) -> NDArray[np.float64]:
     """The 3×3 homography taking four (or more) source points onto target points (DLT)."""
     src = np.asarray(source, dtype=np.float64)
@@ -89,7 +95,9 @@ def homography_from_points(source: Sequence[Point], target: Sequence[Point]) -> 
     for (x, y), (u, v) in zip(src, dst, strict=True):
         rows.append([-x, -y, -1, 0, 0, 0, u * x, u * y, u])
         rows.append([0, 0, 0, -x, -y, -1, v * x, v * y, v])
-    _, _, vt = np.linalg.svd(np.asarray(rows))
+    _, spread, vt = np.linalg.svd(np.asarray(rows))
+    if spread[7] <= DEGENERATE * spread[0]:  # fewer than 8 independent equations
+        raise ValueError("degenerate point configuration: the points repeat or lie on a line")
     matrix = vt[-1].reshape(3, 3)
     if abs(matrix[2, 2]) < 1e-12:
         raise ValueError("degenerate point configuration: no homography")

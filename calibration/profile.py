@@ -186,7 +186,7 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
         raise fail(unknown[0], f"unknown key; expected one of {', '.join(sorted(known_top))}")
 
     name = data.get("name", path.stem if path else "table")
-    if not isinstance(name, str) or not name:
+    if not isinstance(name, str) or not name.strip():
         raise fail("name", f"must be a non-empty string, got {name!r}")
 
     camera = _table(data, "camera", fail, required=True)
@@ -311,7 +311,7 @@ def _seat(raw: Any, index: int, centre: Point | None, table_radius: Any, fail: A
     if unknown:
         raise fail(f"{key}.{unknown[0]}", "unknown key; expected name, zone, front or sector")
     name = raw.get("name", f"Seat {index + 1}")
-    if not isinstance(name, str) or not name:
+    if not isinstance(name, str) or not name.strip():
         raise fail(f"{key}.name", f"must be a non-empty string, got {name!r}")
     if "zone" in raw and "sector" in raw:
         raise fail(key, "give either zone or sector, not both")

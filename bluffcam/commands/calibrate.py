@@ -71,8 +71,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"calibrate: cannot write the profile {args.out}: {exc}", file=sys.stderr)
         return 2
     picture = path.with_suffix(".png")
-    cv2.imwrite(str(picture), draw_profile(frame, profile, dice))
-    print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
+    if not cv2.imwrite(str(picture), draw_profile(frame, profile, dice)):
+        print(f"calibrate: could not write the picture {picture}; the profile is written",
+              file=sys.stderr)
+        print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice)")
+    else:
+        print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
     print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")
     from vision.frame_check import frame_advice
 

@@ -329,6 +329,19 @@ def test_calibrate_says_when_the_profile_cannot_be_written(
     assert err.count("\n") == 1
 
 
+def test_calibrate_says_when_the_picture_cannot_be_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
+    args = args_for(tmp_path, write_frame(tmp_path / "frames", frame))
+    (tmp_path / "t.png").mkdir()  # where the picture would go
+    assert calibrate.run(args) == 0
+    captured = capsys.readouterr()
+    assert load_profile(tmp_path / "t.toml").seat_zones
+    assert f"could not write the picture {tmp_path / 't.png'}" in captured.err
+    assert "and " not in captured.out.splitlines()[0]
+
+
 def calibrated_with_markers(tmp_path: Path) -> Profile:
     """A profile calibrated with markers on the straight view of the mat."""
     frame, _ = camera_view(mat_canvas(), STRAIGHT)

@@ -110,6 +110,8 @@ def bad(path: str, value: Any) -> dict[str, Any]:
         (bad("seats.0.zone", ...), r"seats\[0\].zone: missing"),
         (bad("seats.0.colour", "red"), r"seats\[0\].colour: unknown key"),
         (bad("seats.1.name", "North"), "seat names must differ; repeated: North"),
+        (bad("seats.1.name", "  "), r"seats\[1\].name: must be a non-empty string"),
+        (bad("name", " "), "name: must be a non-empty string"),
         (bad("seats.1.sector", {"start": 0}), r"seats\[1\].sector.end: must be a number"),
         (bad("table.centre", ...), r"seats\[1\].sector: a sector needs the table centre"),
         (bad("reader.min_confidence", 3.0), "reader: min_confidence must be in 0..1"),
@@ -125,6 +127,10 @@ def bad(path: str, value: Any) -> dict[str, Any]:
         (bad("markers", {**MARKERS, "dictionary": "DICT_NOPE"}),
          "markers.dictionary: unknown ArUco dictionary 'DICT_NOPE'; known: .*DICT_4X4_50"),
         (bad("markers", {**MARKERS, "ids": [True, False, 2, 3]}), "markers.ids: must list"),
+        (bad("markers", {**MARKERS, "image_points": [[5, 5]] * 4}),
+         "markers: points give no homography: .* repeat or lie on a line"),
+        (bad("markers", {**MARKERS, "mat_points": [[0, 0], [1, 1], [2, 2], [3, 3]]}),
+         "markers: points give no homography"),
     ],
 )
 def test_bad_profiles_name_the_key_and_the_fault(data: dict[str, Any], message: str) -> None:
