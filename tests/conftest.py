@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,17 @@ def shared_datasets() -> Path:
     if not manifest.is_file():
         pytest.skip(f"real dice photos not found: {manifest} is absent (../shared/datasets)")
     return SHARED_DATASETS
+
+
+@pytest.fixture()
+def demo_profile_with(tmp_path: Path) -> Callable[[str], Path]:
+    """A copy of the demo's calibration profile with ``extra`` TOML appended (a [panel]
+    section, say), in the test's own folder."""
+
+    def write(extra: str) -> Path:
+        profile = tmp_path / "table.toml"
+        demo = (REPO_ROOT / "calibration" / "demo.toml").read_text(encoding="utf-8")
+        profile.write_text(f"{demo}\n{extra}\n", encoding="utf-8")
+        return profile
+
+    return write

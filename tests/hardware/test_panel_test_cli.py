@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from bluffcam.cli import main
 from bluffcam.commands import panel_test
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("option", ["--led-s", "--seconds"])
@@ -35,11 +34,9 @@ def test_panel_test_runs_on_mock_pins(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_panel_test_names_bad_wiring_in_the_profile(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    demo_profile_with: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    profile = tmp_path / "table.toml"
-    demo = (REPO / "calibration" / "demo.toml").read_text(encoding="utf-8")
-    profile.write_text(demo + "\n[panel]\nbogus = 5\n", encoding="utf-8")
+    profile = demo_profile_with("[panel]\nbogus = 5")
     assert main(["panel-test", "--mock", "--profile", str(profile), "--seconds", "0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("panel-test: panel.bogus: unknown key; known: face, ")

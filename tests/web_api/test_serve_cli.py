@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
@@ -142,13 +142,12 @@ def test_serve_opens_its_panel_as_panel_test_does() -> None:
 
 
 def test_serve_refuses_a_profile_with_bad_wiring(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, demo_profile_with: Callable[[str], Path],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from bluffcam.cli import main
 
-    profile = tmp_path / "table.toml"
-    demo = (REPO / "calibration" / "demo.toml").read_text(encoding="utf-8")
-    profile.write_text(demo + "\n[panel]\nface = 5\nup = 5\n", encoding="utf-8")
+    profile = demo_profile_with("[panel]\nface = 5\nup = 5")
     data = tmp_path / "data"
     assert main(["serve", "--profile", str(profile), "--data", str(data), "--camera", "none",
                  "--gpio", "mock", "--port", "0", "--host", "127.0.0.1"]) == 2
