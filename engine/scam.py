@@ -253,6 +253,7 @@ class ScamGame(Game):
             caller=self.caller,
             passes=self.passes,
             target=self.options.target,
+            dice_in_play=DICE_EACH * len(self.players),  # the highest count a bid may name
         )
         if self.current_bid is not None:  # nothing is public in Scam: every die is hidden
             hidden = DICE_EACH * len(self.players)

@@ -147,6 +147,19 @@ class StreamCutter:
                 close()
 
 
+def remember_pin(page: Any, pin: str) -> None:
+    """The control page keeps the PIN in localStorage once it was entered."""
+    page.add_init_script(f"localStorage.setItem('bluffcam.pin', {pin!r})")
+
+
+def start_game(page: Any) -> None:
+    """Tap "Start the game" on the control page's setup form, and tap again where it asks
+    first because a game is under way (the browser tests share one table per module)."""
+    page.click("#start-game")
+    if page.locator("#replace-warning").count():
+        page.click("#start-game")
+
+
 @dataclass
 class LiveServer:
     url: str

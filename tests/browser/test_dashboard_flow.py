@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from browser_support import MISREAD_INDEX, MISREAD_VALUE, SCENE, LiveServer
+from browser_support import MISREAD_INDEX, MISREAD_VALUE, SCENE, LiveServer, start_game
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -46,7 +46,7 @@ def start_bluff(phone: Any, players: list[str], dice_each: int, shots: Path | No
     phone.select_option("#opt-dice_per_player", str(dice_each))
     if shots is not None:
         phone.screenshot(path=str(shots / "control-setup.png"), full_page=True)
-    phone.click("#start-game")
+    start_game(phone)
     expect(phone.locator("#status-turn")).to_have_text(f"{players[0]}'s turn")
 
 

@@ -15,16 +15,13 @@ from browser_support import (
     SCENE,
     DimSceneCamera,
     LiveServer,
+    remember_pin,
     reveal_confirmed_as_read,
+    start_game,
 )
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
-
-
-def remember_pin(page: Any, pin: str) -> None:
-    """The control page keeps the PIN in localStorage once it was entered."""
-    page.add_init_script(f"localStorage.setItem('bluffcam.pin', {pin!r})")
 
 
 def enter_dice(page: Any, hands: dict[str, list[int]]) -> None:
@@ -51,7 +48,7 @@ def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
     phone.select_option("#starter", "Ann")
     phone.fill("#opt-target", "5")
     phone.dispatch_event("#opt-target", "change")
-    phone.click("#start-game")
+    start_game(phone)
     expect(phone.locator("#status-turn")).to_have_text("Ann's turn")
     tv.goto("/")
     expect(tv.locator(".player [data-testid=score]")).to_have_count(3)
@@ -184,7 +181,7 @@ def test_players_pick_their_seats_where_the_table_has_more(
             "Players, clockwise, and their seats")
         expect(phone.locator("select[aria-label=\"Ben's seat\"]")).to_have_value("2")
         phone.select_option("select[aria-label=\"Ben's seat\"]", label="South")
-        phone.click("#start-game")
+        start_game(phone)
         expect(phone.locator("#setup-card")).to_have_count(0)  # the new game was taken
         assert table.state()["setup"]["seats"] == [1, 3]
         assert table.seating() == ["Ann", None, "Ben"]
@@ -195,7 +192,7 @@ def test_players_pick_their_seats_where_the_table_has_more(
         # seats in an order the players do not sit in are refused with the reason
         phone.goto("/setup")
         phone.select_option("select[aria-label=\"Ann's seat\"]", label="West")
-        phone.click("#start-game")
+        start_game(phone)
         expect(phone.locator("#control-error")).to_contain_text(
             "Ben's seat must come after Ann's 4, not 3")
     finally:
@@ -415,7 +412,7 @@ def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_tak
     for index, name in enumerate(["Ann", "Ben", "Cho"]):
         phone.locator(".player-row input").nth(index).fill(name)
     phone.select_option("#starter", "Ann")
-    phone.click("#start-game")
+    start_game(phone)
     expect(phone.locator("#status-turn")).to_have_text("Ann's turn")
     tv.goto("/")
     expect(tv.locator(".player[data-player=Ben] .player-count")).to_have_text("14 cards")
@@ -524,7 +521,7 @@ def test_a_short_scam_game_to_the_target_from_the_control_page(
     phone.select_option("#starter", "Ann")
     phone.fill("#opt-target", "3")
     phone.dispatch_event("#opt-target", "change")
-    phone.click("#start-game")
+    start_game(phone)
     expect(phone.locator("#status-turn")).to_have_text("Ann's turn")
     tv.goto("/")
     phone.click("button[data-face='4']")
@@ -553,10 +550,10 @@ def test_the_setup_page_offers_every_listed_option(
         phone.locator(".player-row").last.get_by_role("button", name=re.compile("^remove")).click()
     for index, name in enumerate(["Ann", "Ben"]):
         phone.locator(".player-row input").nth(index).fill(name)
-    phone.click("#start-game")
+    start_game(phone)
     expect(phone.locator("#control-error")).to_contain_text("Scam needs 3–4 players, got 2 (S1)")
     phone.check("#opt-allow_any_players")
-    phone.click("#start-game")
+    start_game(phone)
     expect(phone.locator("#setup-card")).to_have_count(0)  # the server answered
     assert live_server.table.export()["options"]["allow_any_players"] is True
 
@@ -571,7 +568,7 @@ def test_the_setup_page_offers_every_listed_option(
     expect(phone.locator("#opt-remove_kinds [data-kind=dragon]")).to_have_attribute(
         "aria-pressed", "true")
     phone.screenshot(path=str(screenshot_dir / "control-setup-impus.png"), full_page=True)
-    phone.click("#start-game")
+    start_game(phone)
     expect(phone.locator("#setup-card")).to_have_count(0)  # the server answered
     options = live_server.table.export()["options"]
     assert options["kinds"][8] == "wizard"
@@ -585,7 +582,7 @@ def test_the_setup_page_offers_every_listed_option(
     phone.click("#new-game")
     phone.click("[data-game=bluff]")
     phone.select_option("#opt-dice_per_player", "split")
-    phone.click("#start-game")
+    start_game(phone)
     expect(phone.locator("#setup-card")).to_have_count(0)  # the server answered
     game = live_server.table.game
     assert live_server.table.export()["options"]["dice_per_player"] == "split"

@@ -97,6 +97,9 @@ function numberFaces(state) {
 }
 
 function totalDice(state) {
+  // Scam's players hold points, not dice: the engine says how many dice a bid may count
+  const inPlay = state.details && state.details.dice_in_play;
+  if (typeof inPlay === "number") return inPlay;
   return ((state.game && state.game.players) || []).reduce((n, p) => n + (playerTally(p)?.value || 0), 0);
 }
 
@@ -128,6 +131,23 @@ function errorSlot() {
 
 // ------------------------------------------------------------------ status
 
+/** The last round's verdict, so whoever entered the reveal can check it before the next
+ * bid (the board says it too, but the phone is in their hand). */
+function lastVerdict(game) {
+  const rounds = state.history || [];
+  const last = rounds.length ? rounds[rounds.length - 1] : null;
+  if (!last || !last.verdict || game.phase === "reveal") return null;
+  return el("div", { class: "status-line", id: "status-verdict" },
+    el("strong", {}, `Round ${last.round ?? rounds.length}: `), last.verdict);
+}
+
+/** A card game's deal, until the first card is played: the dealer holds this phone. */
+function dealNote(game) {
+  if (game.game !== "impus" || (state.actions_count ?? 0) > 0) return null;
+  const deal = (state.messages || []).map((m) => m.text).filter((t) => /^Deal /.test(t)).pop();
+  return deal ? el("div", { class: "status-line", id: "status-deal" }, deal) : null;
+}
+
 function statusCard() {
   const game = state.game;
   if (!game) {
@@ -152,6 +172,8 @@ function statusCard() {
       die(bid.face === null ? "*" : bid.face, { size: 34, variant: "red" }),
       state.bidder ? el("span", { class: "muted" }, ` by ${state.bidder}`) : null)
       : el("div", { class: "status-line" }, game.phase === "bidding" ? "No bid yet this round." : "")),
+    lastVerdict(game),
+    dealNote(game),
     // until the next bid, a verdict read by the camera can still be checked again
     state.reopen ? el("a", { class: "status-line", id: "reopen-link", href: "/review" },
       "A die read wrong in the last reveal? Check it again ›") : null,
@@ -214,7 +236,9 @@ function bidPicker(kinds) {
     onclick: () => {
       const action = { player, bid: wire };
       if (picker.reroll) action.set_aside = picker.aside.slice();
-      act(action, `${player} bid ${bidWords(current)}`);
+      act(action, picker.reroll
+        ? `${player} bid ${bidWords(current)}, set aside ${picker.aside.join(", ")} and re-rolls the rest`
+        : `${player} bid ${bidWords(current)}`);
     },
   }, label));
   return items;
@@ -580,9 +604,14 @@ function setupCard() {
     el("div", { class: "options" }, optionFields()),
     el("div", { class: "row" },
       state && state.game && state.game.phase !== "over"
-        ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; render(); } }, "Cancel") : null,
+        ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; setupForm.replaceConfirmed = false; render(); } }, "Cancel") : null,
       el("button", { type: "button", class: "btn primary big grow", id: "start-game", disabled: busy,
         onclick: async () => {
+          if (replacesAGame() && !setupForm.replaceConfirmed) {
+            setupForm.replaceConfirmed = true;
+            renderSetup();
+            return;
+          }
           const players = names();
           const body = { game: setupForm.game, players, options: { ...setupForm.options[setupForm.game] } };
           const tableSeats = (state && state.table_seats) || [];
@@ -592,9 +621,19 @@ function setupCard() {
           if (setupForm.starter) body.starter = setupForm.starter;
           else if (players.length) body.starter = players[Math.floor(Math.random() * players.length)];
           const result = await send("POST", "/api/game", body, { note: "New game started" });
-          if (result !== null) { mode = "play"; setupSeeded = false; render(); }
-        } }, "Start the game")),
+          if (result !== null) { mode = "play"; setupSeeded = false; setupForm.replaceConfirmed = false; render(); }
+        } }, replacesAGame() && setupForm.replaceConfirmed ? "End it and start the new game" : "Start the game")),
+    replacesAGame() && setupForm.replaceConfirmed ? el("p", { class: "message message-warning", id: "replace-warning", role: "alert" },
+      `The ${GAME_NAMES[state.game.game] || state.game.game} game in progress ends (${state.actions_count} `
+      + `action${state.actions_count === 1 ? "" : "s"}); it stays in the journal, but only its export brings it back. `
+      + "Tap again to start the new game.") : null,
     errorSlot());
+}
+
+/** Whether starting the form's game would end a game that is under way (actions taken). */
+function replacesAGame() {
+  const game = state && state.game;
+  return Boolean(game && game.phase !== "over" && (state.actions_count ?? 0) > 0);
 }
 
 function renderSetup() {
@@ -604,14 +643,39 @@ function renderSetup() {
 
 // ------------------------------------------------------------------ page
 
+/** Undo, saying what it takes back (state.undo: null for nothing, or for a camera reveal,
+ * which is reopened on the review page instead). */
+function undoButton() {
+  const last = state.undo;
+  const what = last ? actionWords(last) : "";
+  return el("button", { type: "button", class: "btn", id: "undo", disabled: busy || !state.game || !last,
+    title: what ? `Undo ${what}` : "Nothing to undo",
+    onclick: () => send("POST", "/api/undo", {}, { note: what ? `Undone: ${what}` : "Last action undone" }) },
+    what ? `↶ Undo ${what}` : "↶ Undo");
+}
+
+/** A journaled action in a few words, for the undo button. */
+function actionWords(action) {
+  const who = action.player ? `${action.player}'s ` : "";
+  if (action.bid) return `${who}bid ${bidWords(parseBid(action.bid))}${action.set_aside ? " and re-roll" : ""}`;
+  if (action.challenge) return `${who}challenge`;
+  if (action.scam) return `${who}"Scam!"`;
+  if (action.pass) return `${who}pass`;
+  if (action.doubt) return `${who}"don't believe"`;
+  if (action.play !== undefined) return `${who}${action.play} card${action.play === 1 ? "" : "s"}`;
+  if (action.polymorph) return `${who}polymorph`;
+  if (action.discard) return `${who}discard`;
+  if (action.reveal) return "the reveal";
+  return "the last action";
+}
+
 function toolsCard() {
   const game = state.game;
   return el("section", { class: "card" },
     el("div", { class: "actions" },
       // state.undo: what an undo would take back (null: nothing, or a camera reveal, which is
       // reopened on the review page instead)
-      el("button", { type: "button", class: "btn", id: "undo", disabled: busy || !game || !state.undo,
-        onclick: () => send("POST", "/api/undo", {}, { note: "Last action undone" }) }, "↶ Undo"),
+      undoButton(),
       el("button", { type: "button", class: "btn", id: "new-game", onclick: () => { mode = "setup"; lastError = ""; render(); } }, "New game"),
       game ? el("a", { class: "btn ghost wide", href: "/api/game/export", download: "bluffcam-game.json" }, "Export the game (replay script)") : null));
 }
@@ -639,6 +703,8 @@ function render() {
     parts.push(el("section", { class: "card stack" },
       el("h2", {}, "Game over"),
       el("button", { type: "button", class: "btn primary big", onclick: () => { mode = "setup"; render(); } }, "Play again"),
+      // the last reveal typed in wrong decided the game: it can still be taken back
+      state.undo ? undoButton() : null,
       errorSlot()));
   }
   fill(root, el("div", { class: "control-grid" }, parts));

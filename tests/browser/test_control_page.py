@@ -1,0 +1,79 @@
+"""The phone's control page as the player holding it needs it: every bid Scam allows, no game
+ended by one stray tap, the verdict after a reveal, undo that says what it takes back (even
+once the game is over), and the card game's deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import LiveServer, remember_pin
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+BLUFF = {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+         "options": {"dice_per_player": 1}}
+
+
+def test_a_scam_bid_may_count_every_die_on_the_table(phone: Any,
+                                                      live_server: LiveServer) -> None:
+    live_server.post("/api/game", {"game": "scam", "players": ["Ann", "Ben", "Cho"],
+                                   "starter": "Ann"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    plus = phone.get_by_role("button", name="more")
+    expect(plus).to_be_enabled()  # three players: nine dice
+    phone.click("button[data-face='4']")
+    while plus.is_enabled():
+        plus.click()
+    expect(phone.locator("#bid-count")).to_have_text("9")
+    phone.click("#bid-submit")
+    expect(phone.locator("#status-bid")).to_have_text("9 × 4s")
+    assert live_server.table.state()["game"]["bid"] == "9x4"
+
+
+def test_a_game_under_way_is_ended_only_on_a_second_tap(phone: Any,
+                                                         live_server: LiveServer) -> None:
+    live_server.post("/api/game", BLUFF)
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x3"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    phone.click("#new-game")
+    phone.click("#start-game")
+    warning = phone.locator("#replace-warning")
+    expect(warning).to_contain_text("The Bluff game in progress ends (1 action)")
+    expect(phone.locator("#start-game")).to_have_text("End it and start the new game")
+    assert live_server.table.state()["actions_count"] == 1  # nothing changed yet
+    phone.click("#start-game")
+    expect(phone.locator("#setup-card")).to_have_count(0)
+    assert live_server.table.state()["actions_count"] == 0
+
+
+def test_the_phone_shows_the_verdict_and_can_undo_the_reveal_that_ended_the_game(
+        phone: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", BLUFF)
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x2"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    expect(phone.locator("#undo")).to_have_text("↶ Undo Ann's bid 1 × 2s")
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    live_server.post("/api/action", {"reveal": {"Ann": [3], "Ben": [4]}})
+    expect(phone.locator("#status-turn")).to_have_text("Ben wins!")
+    expect(phone.locator("#status-verdict")).to_contain_text("Round 1: ")
+    expect(phone.locator("#status-verdict")).to_contain_text("Ann loses 1 die")
+    phone.click("#undo")  # the reveal was typed wrong: take it back
+    expect(phone.locator("#status-turn")).not_to_have_text("Ben wins!")
+    assert live_server.table.state()["game"]["phase"] == "reveal"
+
+
+def test_the_dealer_sees_the_deal_on_the_phone_until_the_first_play(
+        phone: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", {"game": "impus", "players": ["Ann", "Ben", "Cho", "Dan"],
+                                   "starter": "Ann"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    expect(phone.locator("#status-deal")).to_have_text(
+        "Deal the cards: Ann and Ben 10 each; Cho and Dan 10 and a polymorph each")
+    live_server.post("/api/action", {"player": "Ann", "play": 2, "claim": "orc"})
+    expect(phone.locator("#status-deal")).to_have_count(0)
