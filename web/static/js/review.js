@@ -16,6 +16,12 @@ let busy = false;
 let error = "";
 let done = null;        // the verdict after a confirm
 let nextKey = 1;
+let sending = null;     // the id of a review this page is confirming or taking again now
+let notice = null;      // {kind, id, edits}: a reading settled elsewhere while this page had it
+
+// A die mark's touch target, in CSS pixels across, whatever the photo's scale: a finger
+// needs about 44 (WCAG 2.5.5). The visible ring stays the die's size, centred on the die.
+const TARGET_PX = 48;
 
 function startWorking(review) {
   const dice = [];
@@ -100,7 +106,7 @@ function overlay() {
     if (selected === d.key) classes.push("selected");
     const g = svg("g", { class: classes.join(" "), tabindex: 0, role: "button", "data-seat": d.seat, "data-value": d.value,
       "aria-label": `${d.seat} die ${index}: ${d.value}`,
-      onclick: (event) => { event.stopPropagation(); selected = d.key; render(); },
+      onclick: (event) => { event.stopPropagation(); selected = dieAt(node, event, d).key; render(); },
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selected = d.key; render(); } } },
     svg("circle", { class: "hit", cx: d.x, cy: d.y, r: r * 1.15 }),
     svg("circle", { class: "ring", cx: d.x, cy: d.y, r }),
@@ -113,6 +119,42 @@ function overlay() {
   }
   return node;
 }
+
+/** The die a tap on a mark means: the one nearest the finger. Touch targets are larger than
+ * the dice, so where dice cluster they overlap; the nearest die, not the mark drawn last, is
+ * the one tapped, and each die keeps the area round its own centre. */
+function dieAt(node, event, fallback) {
+  if (event.detail === 0) return fallback;  // from the keyboard, not a finger
+  const point = node.createSVGPoint();
+  point.x = event.clientX; point.y = event.clientY;
+  const at = point.matrixTransform(node.getScreenCTM().inverse());
+  return nearestDie(at.x, at.y) || fallback;
+}
+
+/** Image pixels per CSS pixel of the photo as drawn now (null before it is laid out). */
+function photoScale() {
+  const overlayNode = root.querySelector("#overlay");
+  if (!overlayNode || !imageSize) return null;
+  const box = overlayNode.getBoundingClientRect();
+  if (!box.width || !box.height) return null;
+  return Math.max(imageSize.w / box.width, imageSize.h / box.height);
+}
+
+/** Size each mark's transparent touch target to TARGET_PX on screen, and say where dice lie
+ * too close together on the photo to tell apart with a finger: the list offers every die. */
+function fitTargets() {
+  const scale = photoScale();
+  if (!scale) return;
+  const reach = Math.max(dieRadius() * 1.15, (TARGET_PX / 2) * scale);
+  for (const hit of root.querySelectorAll("#overlay .mark circle.hit")) hit.setAttribute("r", reach.toFixed(1));
+  const hint = root.querySelector("#crowded-hint");
+  if (!hint) return;
+  const near = (TARGET_PX * scale) ** 2;
+  hint.hidden = !working.dice.some((a, i) => working.dice.slice(i + 1)
+    .some((b) => (a.x - b.x) ** 2 + (a.y - b.y) ** 2 < near));
+}
+
+const resizing = typeof ResizeObserver === "function" ? new ResizeObserver(() => fitTargets()) : null;
 
 /** Whether a problem names a spot on the photo (an uncertain or stray die does). */
 function pointsAt(problem) {
@@ -217,21 +259,29 @@ function pickerPanel() {
 
 // ------------------------------------------------------------------ side panel
 
+// Every die of the reading as a button, seat by seat in the photo's order: on a phone the
+// dice of one cup lie a finger's width apart on the photo, and here each has a whole target.
 function seatSummary() {
   const review = state.review;
   const expected = review.expected || {};
-  const values = readingValues();
   const joker = jokerFace(state);
   const kind = gameKind(state);
   return el("div", { class: "seat-summary" }, seatsOf(review).map((name) => {
-    const have = (values[name] || []).length;
+    const dice = working.dice.filter((d) => d.seat === name);
+    const have = dice.length;
     const want = expected[name];
     const ok = want === undefined || have === want;
     return el("div", { class: "seat-row", "data-seat": name },
       el("strong", { class: "seat-name" }, name),
       el("span", { class: ok ? "count-ok" : "count-bad" },
         want === undefined ? `${have} dice` : ok ? `✓ ${have} of ${want}` : `⚠ ${have} of ${want}`),
-      el("span", { class: "seat-dice" }, (values[name] || []).map((v) => die(v, { size: 26, joker: kind !== "scam" && v === joker }))));
+      el("span", { class: "seat-dice" }, dice.map((d, i) => el("button", {
+        type: "button", class: "seat-die", "data-seat": d.seat, "data-value": d.value,
+        "data-state": d.edited ? "edited" : d.confidence < 0.8 ? "low" : "read",
+        "aria-pressed": String(selected === d.key),
+        "aria-label": `fix ${d.seat}'s die ${i + 1}: ${d.value}${d.edited ? ", changed by you" : d.confidence < 0.8 ? ", unsure" : ""}`,
+        onclick: () => { selected = d.key; render(); },
+      }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker })))));
   }));
 }
 
@@ -249,14 +299,41 @@ async function act(request) {
 
 function confirm() {
   const id = working.id;
+  const edits = working.dice.filter((d) => d.edited).length;
+  sending = id;
   return act(async () => {
-    await api("POST", `/api/reveals/${encodeURIComponent(id)}/confirm`, { seats: readingValues() });
-    done = { id };
+    try {
+      await api("POST", `/api/reveals/${encodeURIComponent(id)}/confirm`, { seats: readingValues() });
+      done = { id };
+    } catch (e) {
+      // settled on another screen while this confirm was on its way: say so, not "no pending
+      // review"; the live stream may not have brought the news yet, so ask for it
+      if (e && e.status === 404) {
+        const fresh = await api("GET", "/api/state").catch(() => null);
+        if (fresh && !(fresh.review && fresh.review.id === id)) {
+          notice = settledElsewhere(id, edits, fresh);
+          working = null;
+          selected = null;
+          if (!(typeof fresh.version === "number" && fresh.version < state.version)) state = fresh;
+          return;
+        }
+      }
+      throw e;
+    } finally {
+      sending = null;
+    }
   });
 }
 
 function recapture() {
-  return act(() => api("POST", "/api/reveal/capture", {}));
+  // this page drops its own reading: no word of it when the new one comes, whichever of the
+  // answer and the live stream comes first
+  const id = working ? working.id : null;
+  sending = id;
+  return act(() => api("POST", "/api/reveal/capture", {}).catch((e) => {
+    if (sending === id) sending = null;
+    throw e;
+  }));
 }
 
 // A die the camera was sure of and got wrong is seen on the board after the verdict: the
@@ -264,6 +341,56 @@ function recapture() {
 function reopen() {
   done = null; working = null;
   return act(() => api("POST", `/api/reveals/${encodeURIComponent(state.reopen)}/reopen`, {}));
+}
+
+// ------------------------------------------------------------------ settled elsewhere
+
+/** What became of reading ``id``, gone from this page without its confirm: settled on
+ * another screen (confirmed, or its dice typed in), taken again, or dropped. */
+function settledElsewhere(id, edits, now) {
+  const last = now.last_reveal;
+  if (last && last.id === id) {
+    return { kind: String(last.how || "").startsWith("entered by hand") ? "entered" : "confirmed", id, edits };
+  }
+  if (now.review && now.review.id !== id) return { kind: "retaken", id, edits };
+  return { kind: "dropped", id, edits };
+}
+
+/** Before drawing ``next``: whether the reading this page was checking went away under it. */
+function noticeLostWork(next) {
+  if (!working || sending === working.id || (done && done.id === working.id)) return;
+  if (next.review && next.review.id === working.id) return;
+  const edits = working.dice.filter((d) => d.edited).length;
+  notice = settledElsewhere(working.id, edits, next);
+  working = null;
+  selected = null;
+}
+
+function noticeText(n) {
+  const change = n.edits === 1 ? "your change was" : `your ${n.edits} changes were`;
+  const lost = n.edits ? ` before ${n.edits === 1 ? "your change was" : "your changes were"} sent; ${change} not applied` : "";
+  const checkAgain = state.reopen === n.id
+    ? " If it is wrong, tap “Check this reading again” below, or Undo on the control page."
+    : " If it is wrong, Undo on the control page.";
+  switch (n.kind) {
+    case "confirmed":
+      return `This reveal was confirmed on another screen${lost}. The verdict is on the board.${checkAgain}`;
+    case "entered":
+      return `This reveal's dice were entered by hand on another screen${lost}. The verdict is on the board.${checkAgain}`;
+    case "retaken":
+      return `The photo was taken again on another screen${lost}. Check the new reading${n.edits ? " and make the change again" : ""}.`;
+    default:
+      return `This reading was closed on another screen (a new game, or the challenge undone)${lost}.`;
+  }
+}
+
+function noticeCard() {
+  if (!notice) return null;
+  return el("section", { class: "card review-notice", id: "settled-elsewhere", role: "alert",
+    "data-kind": notice.kind },
+  el("p", {}, noticeText(notice)),
+  el("button", { type: "button", class: "btn", id: "dismiss-notice", "aria-label": "dismiss this message",
+    onclick: () => { notice = null; render(); } }, "OK"));
 }
 
 // ------------------------------------------------------------------ page
@@ -308,15 +435,20 @@ function render() {
   if (!state) return;
   const review = state.review;
   document.body.dataset.version = String(state.version ?? "");
-  if (!review) { fill(root, emptyState()); return; }
+  if (!review) { fill(root, noticeCard(), emptyState()); return; }
   // A state older than our confirm still shows the review: keep "done" for when it goes.
   if (done && done.id !== review.id) done = null;
-  if (isCardReview(review)) { renderCardReview(root, state, { onDone: (id) => { done = { id }; }, redraw: render }); return; }
+  if (isCardReview(review)) {
+    renderCardReview(root, state, { onDone: (id) => { done = { id }; }, redraw: render });
+    if (notice) root.prepend(noticeCard());
+    return;
+  }
   if (!working || working.id !== review.id) startWorking(review);
   const bid = state.game && state.game.bid;
   const edits = working.dice.filter((d) => d.edited).length;
   const timing = timingText(review.timing);
   fill(root,
+    noticeCard(),
     el("div", { class: "review-grid" },
       el("section", { class: "stack" },
         el("div", { class: "card stack" },
@@ -325,6 +457,8 @@ function render() {
             "Tap a die to fix it, tap the photo where a die was missed."),
           wantedId && wantedId !== review.id ? el("p", { class: "hint" }, `Reading ${wantedId} is done; this is the one waiting now.`) : null,
           photo(),
+          el("p", { class: "hint", id: "crowded-hint", hidden: true },
+            "Dice close together on the photo? Each one is a button under “Per seat” too."),
           el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")),
           timing ? el("p", { class: "hint", id: "read-timing" }, timing) : null)),
       el("section", { class: "stack" },
@@ -332,7 +466,8 @@ function render() {
           el("ul", { class: "problems", id: "problems" }, review.problems.map(problemItem))) : null,
         (review.advice || []).length ? el("div", { class: "card" }, el("h2", {}, "The camera's picture"),
           adviceList(review.advice)) : null,
-        el("div", { class: "card" }, el("h2", {}, "Per seat"), seatSummary()),
+        el("div", { class: "card", id: "per-seat" }, el("h2", {}, "Per seat"),
+          el("p", { class: "hint" }, "Tap a die to fix it."), seatSummary()),
         el("div", { class: "card stack" },
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
             edits ? `Confirm with ${edits} ${edits === 1 ? "change" : "changes"}` : "Confirm this reading"),
@@ -341,9 +476,12 @@ function render() {
     pickerPanel());
   root.querySelector("#confirm").addEventListener("click", confirm);
   root.querySelector("#recapture").addEventListener("click", recapture);
+  fitTargets();
+  if (resizing) { resizing.disconnect(); resizing.observe(root.querySelector("#overlay")); }
 }
 
 followState((next) => {
+  if (state) noticeLostWork(next);
   state = next;
   render();
 });
