@@ -372,7 +372,8 @@ class BluffGame(Game):
     def house_rules(self) -> list[str]:
         """B2's dice, B4's joker, B13's exact hit and B8's re-roll as this table plays them."""
         shared = " (30 shared out)" if self.options.dice_per_player == "split" else ""
-        rules = [f"{self.start_dice} dice each{shared}",
+        each = "1 die" if self.start_dice == 1 else f"{self.start_dice} dice"
+        rules = [f"{each} each{shared}",
                  f"★ = the {self.options.joker_face}s"]
         if self.options.exact == CHALLENGER_PAYS_BIDDER:
             rules.append("exact bid: the challenger gives the bidder a die")

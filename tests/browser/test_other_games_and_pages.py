@@ -535,6 +535,8 @@ def test_a_short_scam_game_to_the_target_from_the_control_page(
     phone.click("#reveal-submit")
     # S8: the bid held against "Scam!": Ann scores 3 and reaches the target.
     expect(tv.locator(".player[data-player=Ann] [data-testid=score]")).to_have_text("3")
+    expect(tv.locator("#history .round-challenge").first).to_have_text("Ben called Scam!")
+    expect(phone.locator("#status-verdict")).to_contain_text("Round 1: ")
     expect(tv.get_by_test_id("winner")).to_have_text("Ann wins!")
     expect(phone.locator("#status-turn")).to_have_text("Ann wins!")
 

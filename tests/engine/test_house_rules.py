@@ -21,6 +21,7 @@ def test_plain_bluff_names_its_dice_joker_and_exact_hit() -> None:
 
 @pytest.mark.parametrize(("options", "players", "first"), [
     ({"dice_per_player": "split"}, 3, "10 dice each (30 shared out)"),
+    ({"dice_per_player": 1}, 3, "1 die each"),
     ({"dice_per_player": "czech"}, 4, "6 dice each"),
     ({"dice_per_player": "czech"}, 6, "5 dice each"),  # B2: five each with six players
     ({"dice_per_player": 3}, 2, "3 dice each"),

@@ -75,8 +75,9 @@ function renderTurn(state) {
   }
   if (game.phase === "reveal") {
     const batch = game.last_batch;
+    const doubtedBid = game.bid ? `${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(game.bid)}` : "";
     const doubted = game.bid
-      ? `${game.challenger ? `${game.challenger} doubted ` : "Doubted: "}${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(game.bid)}`
+      ? (game.challenger ? `${game.challenger} ${doubtWord(state, doubtedBid)}` : `Doubted: ${doubtedBid}`)
       : game.doubter && batch ? `${game.doubter} does not believe ${batch.player}'s ${batch.count} × ${batch.claim}` : "";
     fill(node,
       el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
@@ -313,9 +314,27 @@ function renderGameExtras(state) {
     node = el("section", { id: "game-extras", class: "game-extras", "aria-label": "Table" });
     $("players").before(node);
   }
-  fill(node, extras.map(([key, value]) => el("div", { class: "extra" },
-    el("div", { class: "extra-label" }, key.replace(/_/g, " ")),
-    el("div", { class: "extra-value" }, formatValue(value, key)))));
+  fill(node, extras.map(([key, value]) => {
+    const [label, shown] = key === "polymorphs" && typeof value === "number"
+      ? polymorphsTile(value, game, state.details)
+      : [key.replace(/_/g, " "), formatValue(value, key)];
+    return el("div", { class: "extra", "data-key": key },
+      el("div", { class: "extra-label" }, label),
+      el("div", { class: "extra-value" }, shown));
+  }));
+}
+
+/** Impus's polymorphs as the table can still meet them: those dealt less those face up (a
+ * polymorph played on the pile, the pair discarded). One on a pile a player takes goes back
+ * into a hand, hidden again; `game.polymorphs` alone is only the deal. */
+export function polymorphsTile(dealt, game, details) {
+  if (dealt <= 0) return ["polymorphs", "none dealt"];
+  const discarded = (Array.isArray(game.discards) ? game.discards : [])
+    .filter((d) => d && d.kind === "polymorph").reduce((n, d) => n + (Number(d.count) || 0), 0);
+  const pile = details && Array.isArray(details.pile_entries) ? details.pile_entries : [];
+  const onPile = pile.filter((entry) => entry && typeof entry.polymorph === "string").length;
+  const hidden = Math.max(0, dealt - discarded - onPile);
+  return ["polymorphs hidden", `${hidden} of ${dealt}`];
 }
 
 function formatValue(value, key = "") {
@@ -415,13 +434,20 @@ function fitPhotoBox(event) {
   img.parentElement.style.setProperty("--photo-ratio", String(ratio));
 }
 
+/** What the player who ended the bidding did (to ``bid``), in the game's words (S5: "Scam!"). */
+function doubtWord(state, bid = "") {
+  const scam = gameKind(state) === "scam";
+  if (!bid) return scam ? "called Scam!" : "doubted";
+  return scam ? `called Scam! on ${bid}` : `doubted ${bid}`;
+}
+
 function renderHistory(state) {
   const rounds = (state.history || []).slice().reverse();
   fill($("history"), rounds.length ? rounds.map((round) => el("li", { class: "round" },
     el("div", { class: "round-head" },
       el("span", { class: "round-no" }, `Round ${round.round ?? ""}`),
       round.bid ? el("span", { class: "round-bid" }, `${round.bidder ?? "?"} bid ${bidWords(round.bid)}`) : null,
-      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} doubted`) : null,
+      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} ${doubtWord(state)}`) : null,
       round.image_url ? el("a", { class: "round-photo", href: round.image_url, target: "_blank",
         "aria-label": `the photo of round ${round.round ?? ""}` }, "photo ↗") : null),
     el("div", { class: "round-verdict" }, round.verdict || ""))) : [el("li", { class: "muted" }, "No rounds played yet.")]);
