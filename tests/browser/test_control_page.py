@@ -77,3 +77,31 @@ def test_the_dealer_sees_the_deal_on_the_phone_until_the_first_play(
         "Deal the cards: Ann and Ben 10 each; Cho and Dan 10 and a polymorph each")
     live_server.post("/api/action", {"player": "Ann", "play": 2, "claim": "orc"})
     expect(phone.locator("#status-deal")).to_have_count(0)
+
+
+TARGETS_TOO_SMALL = """() => [...document.querySelectorAll('button, a, select, input:not([type=checkbox])')]
+  .filter((node) => node.offsetParent !== null)
+  .map((node) => [node.getAttribute('aria-label') || node.id || node.textContent.trim(),
+                  node.getBoundingClientRect()])
+  .filter(([, box]) => box.height < 44 || box.width < 44)
+  .map(([name, box]) => `${name}: ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+
+OPTIONS_CUT = """() => [...document.querySelectorAll('#setup-card select')].filter((select) => {
+  const style = getComputedStyle(select);
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const text = select.options[select.selectedIndex].text;
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return context.measureText(text).width > room - 16;  // the arrow
+}).map((select) => `${select.id}: ${select.options[select.selectedIndex].text}`)"""
+
+
+@pytest.mark.parametrize("game", ["bluff", "impus"])
+def test_every_control_on_the_setup_form_is_finger_sized_and_readable(
+        phone: Any, live_server: LiveServer, game: str) -> None:
+    remember_pin(phone, live_server.pin)
+    phone.goto("/setup")
+    phone.click(f"[data-game={game}]")
+    expect(phone.locator("#start-game")).to_be_visible()
+    assert phone.evaluate(TARGETS_TOO_SMALL) == []
+    assert phone.evaluate(OPTIONS_CUT) == []

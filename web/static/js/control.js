@@ -479,7 +479,7 @@ function optionFields() {
         el("option", { value: 1, selected: opts.joker_face === 1 }, "1 (pip dice)"),
         el("option", { value: 6, selected: opts.joker_face === 6 }, "6 (star on the six)"))),
       el("label", { style: "grid-column:1/-1" }, "Exact hit", el("select", { id: "opt-exact", onchange: (e) => { opts.exact = e.target.value; } },
-        el("option", { value: "all_others_lose_one", selected: opts.exact === "all_others_lose_one" }, "everyone but the bidder loses 1"),
+        el("option", { value: "all_others_lose_one", selected: opts.exact === "all_others_lose_one" }, "all but the bidder lose 1"),
         el("option", { value: "challenger_pays_bidder", selected: opts.exact === "challenger_pays_bidder" }, "challenger gives the bidder 1"))),
       check("protect_last_die", "Protect the last die on an exact hit"),
       check("reroll", "Allow raise and re-roll"),
