@@ -75,6 +75,7 @@ def test_the_dealer_sees_the_deal_on_the_phone_until_the_first_play(
     phone.goto("/control")
     expect(phone.locator("#status-deal")).to_have_text(
         "Deal the cards: Ann and Ben 10 each; Cho and Dan 10 and a polymorph each")
+    expect(phone.locator("#discard-card")).to_contain_text("right after the deal")  # why now
     live_server.post("/api/action", {"player": "Ann", "play": 2, "claim": "orc"})
     expect(phone.locator("#status-deal")).to_have_count(0)
 

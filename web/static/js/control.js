@@ -314,7 +314,9 @@ function impusActions(kinds) {
     // Any card of the deal but the imp (I7); "polymorph" only when polymorphs were dealt.
     const discardable = (game.card_kinds || game.kinds || []).filter((k) => k !== "imp");
     const what = el("select", { "aria-label": "discarded kind", id: "discard-kind" }, discardable.map((k) => el("option", { value: k }, k)));
-    sections.push(el("div", { class: "stack" }, el("h2", {}, "Four of a kind"),
+    sections.push(el("div", { class: "stack", id: "discard-card" }, el("h2", {}, "Four of a kind"),
+      el("p", { class: "muted" }, "A player holding four of a kind (never imps) lays them down face up now: "
+        + "right after the deal, or after taking the pile. Only then."),
       el("div", { class: "split" }, who, what),
       el("button", { type: "button", class: "btn big", disabled: busy,
         onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
