@@ -5,6 +5,10 @@ reveal action: the camera's reading, the problems that sent it to review, the se
 person confirmed and the corrections between the two. A record is written (and fsynced)
 before its reveal action is appended to the journal, so a journalled reveal always has
 its record. Ids are ``r<N>``; nothing outside ``<data>/reveals`` is ever opened.
+
+Each record names the journal it belongs to (``journal``, the journal's identity): games are
+numbered from 1 again in a new journal, so setup and game number alone would let a journal
+started after a damaged one was moved aside adopt the old one's reviews.
 """
 
 from __future__ import annotations
@@ -26,6 +30,16 @@ class UnknownRevealError(LookupError):
     """A reveal id that is malformed or has no record."""
 
 
+class UnreadableRevealError(UnknownRevealError):
+    """A reveal whose record cannot be read (a torn or scribbled file): for the game it is as
+    good as missing, but a person is told which one, and its photos are kept."""
+
+    def __init__(self, reveal_id: str, why: object) -> None:
+        super().__init__(f"reveal {reveal_id}: its record cannot be read ({why}); its photo "
+                         "is kept — re-capture or enter the reveal by hand")
+        self.reveal_id = reveal_id
+
+
 def corrections(read: dict[str, list[int]], confirmed: dict[str, list[int]]) -> dict[str, Any]:
     """Per seat: the values a person removed from and added to the camera's reading."""
     changes: dict[str, Any] = {}
@@ -43,9 +57,11 @@ class RevealStore:
     """``<data>/reveals/<id>.json``, ``<id>.jpg`` (the photo marked with the reading) and
     ``<id>.photo.jpg`` (the same frame unmarked, for close-ups), written atomically."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, journal: str | None = None) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        #: the identity of the journal the records saved here belong to (None: not known)
+        self.journal = journal
 
     def _path(self, reveal_id: str, suffix: str) -> Path:
         if not REVEAL_ID.match(reveal_id):
@@ -80,28 +96,38 @@ class RevealStore:
         self._write(self._path(reveal_id, PHOTO_SUFFIX), jpeg)
 
     def save(self, reveal_id: str, record: dict[str, Any]) -> None:
-        data = json.dumps(record, indent=1, sort_keys=True).encode()
+        """Write a record, naming this store's journal unless the record already names one."""
+        stamped = record if self.journal is None else {"journal": self.journal, **record}
+        data = json.dumps(stamped, indent=1, sort_keys=True).encode()
         self._write(self._path(reveal_id, ".json"), data)
 
     def load(self, reveal_id: str) -> dict[str, Any]:
+        """The record (raises `UnknownRevealError`, or `UnreadableRevealError` for a torn one)."""
         path = self._path(reveal_id, ".json")
         try:
-            record: dict[str, Any] = json.loads(path.read_text())
+            return _read_record(path)
         except FileNotFoundError:
             raise UnknownRevealError(f"no reveal {reveal_id}") from None
-        return record
+        except (OSError, ValueError) as exc:
+            raise UnreadableRevealError(reveal_id, exc) from None
 
     def all(self) -> list[dict[str, Any]]:
-        """Every record, oldest first (unreadable files are skipped: they were torn writes)."""
-        records = []
+        """Every readable record, oldest first (see :meth:`scan` for the unreadable ones)."""
+        return self.scan()[0]
+
+    def scan(self) -> tuple[list[dict[str, Any]], list[str]]:
+        """Every readable record, oldest first, and the ids of those that cannot be read (torn
+        writes, scribbled files): skipped, but named, so that their loss is never silent."""
+        records, unreadable = [], []
         for path in self.folder.glob("r*.json"):
             if not REVEAL_ID.match(path.stem):
                 continue
             try:
-                records.append(json.loads(path.read_text()))
+                records.append(_read_record(path))
             except (OSError, ValueError):
-                continue
-        return sorted(records, key=lambda r: int(str(r.get("id", "r0"))[1:] or 0))
+                unreadable.append(path.stem)
+        return (sorted(records, key=lambda r: int(str(r.get("id", "r0"))[1:] or 0)),
+                sorted(unreadable, key=lambda i: int(i[1:])))
 
     def _write(self, path: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
@@ -114,3 +140,11 @@ class RevealStore:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    """One record file's object; ValueError where it is not one (torn, scribbled, not JSON)."""
+    record = json.loads(path.read_bytes())
+    if not isinstance(record, dict):
+        raise ValueError("not a reveal record")
+    return record

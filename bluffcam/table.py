@@ -51,6 +51,7 @@ from engine import (
     Game,
     IllegalActionError,
     Journal,
+    JournalError,
     action_to_json,
     parse_action,
 )
@@ -164,7 +165,8 @@ class Table:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.camera = camera
         self.profile = profile
-        self.reveals = RevealStore(self.data_dir / "reveals")
+        self._journal = Journal(str(self.journal_path))
+        self.reveals = RevealStore(self.data_dir / "reveals", journal=self._journal.identity)
         self._reveal_reader = reveal_reader or (
             lambda f, e: read_reveal(f, e, self.profile, seating=self.seating()))
         self._set_aside_reader = set_aside_reader or (
@@ -172,7 +174,6 @@ class Table:
         )
         self._lock = threading.RLock()
         self._capture_lock = threading.Lock()
-        self._journal = Journal(str(self.journal_path))
         self._setup: dict[str, Any] | None = None
         self._game: Game | None = None
         self._actions: list[dict[str, Any]] = []
@@ -187,13 +188,21 @@ class Table:
         # From the clock, so it usually grows across restarts too; pages take the first state
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
         self._version = int(time.time() * 1000)
-        self._resume()
+        try:
+            self._resume()
+        except BaseException:  # e.g. a damaged page found on reading: the file is set aside,
+            self._journal.close()  # and must not keep a connection that writes to it
+            raise
 
     # ------------------------------------------------------------------ resume
 
     def _resume(self) -> None:
         loaded = self._journal.load()
         if loaded is None:
+            for warning in self._journal.warnings:  # a garbled setup: the game is lost to play
+                self._messages.append(_Message(
+                    "error", f"journal: {warning}; the game cannot be resumed (its records "
+                             "stay in the journal file): start a new game"))
             return
         setup, actions = loaded
         for warning in self._journal.warnings:
@@ -223,8 +232,11 @@ class Table:
     def _restore_reveals(self) -> None:
         """Re-link reveal records (ids, last photo, a pending review) to the resumed game."""
         game_id = self._journal_game_id()
-        for record in self.reveals.all():
-            if record.get("setup") != self._setup:
+        records, unreadable = self.reveals.scan()
+        if unreadable:
+            self._messages.append(_Message("warning", _unreadable_text(unreadable)))
+        for record in records:
+            if record.get("setup") != self._setup or self._of_another_journal(record):
                 continue
             if record.get("game", game_id) != game_id:  # an earlier game with the same setup
                 continue
@@ -240,6 +252,13 @@ class Table:
             elif (status == "needs_review" or lost) and index == len(self._actions) \
                     and self._in_reveal():
                 self._review = _review_from_record(record, index)
+
+    def _of_another_journal(self, record: Mapping[str, Any]) -> bool:
+        """Whether a reveal record was written beside another journal (one moved aside since:
+        a new journal numbers its games from 1 again). A record from before records named
+        their journal, or a journal that could not be given an identity, matches any."""
+        theirs, ours = record.get("journal"), self._journal.identity
+        return theirs is not None and ours is not None and theirs != ours
 
     # ------------------------------------------------------------------ events
 
@@ -279,14 +298,16 @@ class Table:
 
     @contextlib.contextmanager
     def _storing(self, what: str) -> Iterator[None]:
-        """A write the disk refuses (full, read-only, gone) is a refusal on the board, not a 500.
+        """A write the disk refuses (full, read-only, gone), or the journal (another program
+        moved the game on), is a refusal on the board, not a 500.
 
         Callers write before they change anything in memory, so nothing has changed.
         """
         try:
             yield
-        except (sqlite3.Error, OSError) as exc:
-            text = f"not saved, nothing changed: {what} — the disk refused it ({exc})"
+        except (sqlite3.Error, OSError, JournalError) as exc:
+            who = "the journal" if isinstance(exc, JournalError) else "the disk"
+            text = f"not saved, nothing changed: {what} — {who} refused it ({exc})"
             self._messages.append(_Message("error", text))
             self._changed()
             raise TableError(text, rule="storage", status=503) from exc
@@ -479,8 +500,6 @@ class Table:
                         self.reveals.save_image(reveal_id, reading.annotated_jpeg)
                         if reading.photo_jpeg is not None:
                             self.reveals.save_photo(reveal_id, reading.photo_jpeg)
-                if previous_review is not None:
-                    self._discard_review(previous_review, f"re-captured as {reveal_id}")
                 record = {
                     "id": reveal_id,
                     "setup": self._setup,
@@ -507,13 +526,16 @@ class Table:
                              "message": "the number of dice read does not match the dice in play"}
                         )
                     self._hold_for_review(reveal_id, record, reading, action_index)
-                    return self._state_unlocked()
-                try:
-                    self._apply_reveal(reveal_id, record, reading.values(), how="camera")
-                except IllegalActionError as refused:  # e.g. set-aside dice not where expected
-                    reading.problems.append({"kind": "rules", "seat": None, "x": None, "y": None,
-                                             "message": refused.message})
-                    self._hold_for_review(reveal_id, record, reading, action_index)
+                else:
+                    try:
+                        self._apply_reveal(reveal_id, record, reading.values(), how="camera")
+                    except IllegalActionError as refused:  # e.g. set-aside dice misplaced
+                        reading.problems.append({"kind": "rules", "seat": None, "x": None,
+                                                 "y": None, "message": refused.message})
+                        self._hold_for_review(reveal_id, record, reading, action_index)
+                # only now, the new reading applied or held: a refused one leaves the old review
+                if previous_review is not None:
+                    self._mark_discarded(previous_review, f"re-captured as {reveal_id}")
                 return self._state_unlocked()
 
     def _hold_for_review(self, reveal_id: str, record: dict[str, Any], reading: RevealReading,
@@ -582,13 +604,22 @@ class Table:
                                     {"at": time.time(), "was": settled}])
             self._save_evidence(reveal_id, record)
             self._review = _review_from_record(record, index)
-            earlier = max(self._reveal_ids, default=None)
-            self._last_reveal = None if earlier is None else _last_reveal_json(
-                self.reveals.load(self._reveal_ids[earlier]))
+            self._last_reveal = self._earlier_reveal_json()
             self._post(f"reveal {reveal_id} reopened: its verdict waits for the dice to be "
                        "checked again", about_game=True)
             self.announce_review(reveal_id)
             return self._state_unlocked()
+
+    def _earlier_reveal_json(self) -> dict[str, Any] | None:
+        """The last-reveal panel of the game's newest reveal still standing (None: none, or
+        its record cannot be read any more: the panel is only evidence)."""
+        earlier = max(self._reveal_ids, default=None)
+        if earlier is None:
+            return None
+        try:
+            return _last_reveal_json(self.reveals.load(self._reveal_ids[earlier]))
+        except UnknownRevealError:
+            return None
 
     def reveal_image(self, reveal_id: str) -> Path:
         """The annotated JPEG of one reveal (raises `UnknownRevealError`)."""
@@ -635,7 +666,13 @@ class Table:
     def _settle_review(
         self, review: PendingReview, action: dict[str, Any], index: int, how: str
     ) -> None:
-        record = self.reveals.load(review.id)
+        """Record the verdict typed in by hand on the review's record (after the journal took
+        it, so this never raises: an unreadable record is a message)."""
+        try:
+            record = self.reveals.load(review.id)
+        except UnknownRevealError as exc:
+            self._post(f"{exc}; the verdict entered by hand stands", "warning")
+            return
         read_values = {s: [int(d["value"]) for d in dice] for s, dice in record["read"].items()}
         confirmed = action["reveal"] if isinstance(action["reveal"], dict) else {}
         record.update(
@@ -648,6 +685,11 @@ class Table:
 
     def _discard_review(self, review: PendingReview, why: str) -> None:
         self._review = None
+        self._mark_discarded(review, why)
+
+    def _mark_discarded(self, review: PendingReview, why: str) -> None:
+        """Say on a review's record that it no longer waits (a missing or unreadable record
+        has nothing to say it on), so a restart does not bring it back."""
         try:
             record = self.reveals.load(review.id)
         except UnknownRevealError:
@@ -833,8 +875,7 @@ class Table:
 
     def _journal_game_id(self) -> int | None:
         """The journal's id of the current game: tells apart games with the same setup."""
-        games = self._journal.games()
-        return games[-1][0] if games else None
+        return self._journal.game_id
 
     def _require_game(self) -> Game:
         if self._game is None:
@@ -922,6 +963,16 @@ def _disagreements(
                            f"recorded {sorted(values)}",
             })
     return problems
+
+
+def _unreadable_text(reveal_ids: list[str]) -> str:
+    """The board's word on reveal records skipped on resume because they cannot be read."""
+    one = len(reveal_ids) == 1
+    return (f"{'reveal' if one else 'reveals'} {', '.join(reveal_ids)}: "
+            f"{'its record' if one else 'their records'} cannot be read (a torn or damaged "
+            f"file) and {'is' if one else 'are'} left out. The game is not affected; a review "
+            "that waited there is lost: re-capture or enter the reveal by hand. "
+            f"{'Its photo is' if one else 'Their photos are'} kept in the reveals folder.")
 
 
 def _review_from_record(record: dict[str, Any], index: int) -> PendingReview:

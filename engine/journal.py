@@ -3,16 +3,24 @@
 One row per accepted action, committed (WAL, ``synchronous=FULL``: fsynced) before the caller
 acknowledges the action. Each row carries a CRC-32 of its JSON; on load a garbled or torn
 record — and anything after it — is skipped and reported in :attr:`Journal.warnings`, so the
-game resumes at the last complete action instead of failing or guessing.
+game resumes at the last complete action instead of failing or guessing. A file damaged
+beyond that (a scribbled page, a truncated file) raises :class:`JournalError` wherever it is
+found, so the table can set it aside and start a new one rather than crash at every start.
+
+One writer at a time: a journal refuses to append to (or undo in) a game that another
+writer has moved on from — a game started, an action added or taken back behind its back —
+instead of acknowledging an action that the next resume would not replay.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
+import uuid
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -46,8 +54,28 @@ CREATE TABLE IF NOT EXISTS torn (
 """
 
 
+#: this journal's identity, made once at its first open (see :attr:`Journal.identity`)
+META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+
+#: SQLite result codes that mean "busy now", not "damaged": such a file is never set aside
+_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
 class JournalError(Exception):
-    """The journal file cannot be used at all (not a database, or no game started)."""
+    """The journal file cannot be used (not a database, damaged, no game started), or another
+    writer changed the game this journal was writing to."""
+
+
+def _damaged(error: sqlite3.DatabaseError) -> bool:
+    """Whether an error says the file is unusable, not merely locked by another program for
+    longer than the timeout (a journal in use is healthy: it must never be moved aside)."""
+    return _code(error) not in _BUSY_CODES
+
+
+def _code(error: sqlite3.Error) -> int | None:
+    """The primary SQLite result code of an error (None where SQLite gave none)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else int(code) & 0xFF
 
 
 def _encode(obj: Mapping[str, Any]) -> tuple[str, int]:
@@ -76,16 +104,25 @@ class Journal:
         #: what load() had to skip, in words, for the dashboard and the log
         self.warnings: list[str] = []
         self._lock = threading.Lock()
-        try:
+        with self._unusable_as_error():
             self._db = sqlite3.connect(
                 str(self.path), isolation_level=None, check_same_thread=False, timeout=10
             )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as error:
-            raise JournalError(f"{self.path} is not a usable journal: {error}") from error
-        self._game_id: int | None = self._latest_game_id()
+        try:
+            with self._unusable_as_error():
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(SCHEMA)
+                #: a random id made at the journal's first open: what it writes elsewhere (the
+                #: reveal records) names it, so a new journal never adopts an old one's records
+                #: (None where a read-only file cannot be given one: then it matches any)
+                self.identity: str | None = self._identity()
+                self._game_id: int | None = self._latest_game_id()
+                #: the last action of the current game as this journal last saw or wrote it
+                self._last_seq = self._max_seq(self._game_id)
+        except BaseException:
+            self._db.close()  # a file set aside must not keep a connection that writes to it
+            raise
 
     # ------------------------------------------------------------- writing
     def start(self, setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]] = ()) -> int:
@@ -115,7 +152,7 @@ class Journal:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
-            self._game_id = game_id
+            self._game_id, self._last_seq = game_id, len(records)
         return game_id
 
     def append(self, action: Mapping[str, Any]) -> int:
@@ -125,18 +162,17 @@ class Journal:
             game_id = self._require_game()
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                (last,) = self._db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
-                ).fetchone()
+                self._check_still_current(game_id)
                 cursor = self._db.execute(
                     "INSERT INTO actions (game_id, seq, body, crc) VALUES (?, ?, ?, ?)",
-                    (game_id, int(last) + 1, body, crc),
+                    (game_id, self._last_seq + 1, body, crc),
                 )
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:  # a failed COMMIT (disk full) already rolled back
                     self._db.execute("ROLLBACK")
                 raise
+            self._last_seq += 1
             assert cursor.lastrowid is not None
             return cursor.lastrowid
 
@@ -144,13 +180,23 @@ class Journal:
         """Remove the current game's last action (undo); returns it, or None if there was none."""
         with self._lock:
             game_id = self._require_game()
-            row = self._db.execute(
-                "SELECT id, body, crc FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                (game_id,),
-            ).fetchone()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._check_still_current(game_id)
+                row = self._db.execute(
+                    "SELECT id, body, crc FROM actions WHERE game_id = ? "
+                    "ORDER BY seq DESC LIMIT 1", (game_id,),
+                ).fetchone()
+                if row is not None:
+                    self._db.execute("DELETE FROM actions WHERE id = ?", (row[0],))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
             if row is None:
                 return None
-            self._db.execute("DELETE FROM actions WHERE id = ?", (row[0],))
+            self._last_seq -= 1
             return _decode(row[1], row[2])
 
     # ------------------------------------------------------------- reading
@@ -162,7 +208,7 @@ class Journal:
         one (left in place, it would hide every later action at the next load).
         """
         self.warnings = []
-        with self._lock:
+        with self._lock, self._unusable_as_error():
             if self._game_id is None:
                 return None
             row = self._db.execute(
@@ -176,6 +222,7 @@ class Journal:
                 "SELECT seq, body, crc FROM actions WHERE game_id = ? ORDER BY seq",
                 (self._game_id,),
             ).fetchall()
+            self._last_seq = len(rows)
         actions: list[JsonObject] = []
         for position, (seq, body, crc) in enumerate(rows, start=1):
             action = _decode(body, crc) if seq == position else None
@@ -220,6 +267,8 @@ class Journal:
                     self._db.execute("ROLLBACK")
                 self.warnings.append(f"game {game_id}: could not set the torn records aside "
                                      f"({error}); actions added now may be hidden on resume")
+            with contextlib.suppress(sqlite3.Error):
+                self._last_seq = self._max_seq(game_id)
 
     def games(self) -> list[tuple[int, str]]:
         """(id, start time) of every game in the file, oldest first."""
@@ -227,10 +276,63 @@ class Journal:
             rows = self._db.execute("SELECT id, started FROM games ORDER BY id").fetchall()
         return [(int(i), str(t)) for i, t in rows]
 
+    @property
+    def game_id(self) -> int | None:
+        """The id of the game this journal writes to (tells apart games with one setup)."""
+        return self._game_id
+
     # ------------------------------------------------------------ plumbing
+    @contextlib.contextmanager
+    def _unusable_as_error(self) -> Iterator[None]:
+        """A damaged file found while opening or reading becomes :class:`JournalError`."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            if not _damaged(error):
+                raise
+            raise JournalError(f"{self.path} is not a usable journal: {error}") from error
+
+    def _identity(self) -> str | None:
+        """This journal's random id: read, else made (once; a racing opener's wins)."""
+        with contextlib.suppress(sqlite3.OperationalError):  # no meta table yet
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
+            if row is not None:
+                return str(row[0])
+        try:
+            self._db.execute(META)
+            self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('identity', ?)",
+                             (uuid.uuid4().hex,))
+        except sqlite3.OperationalError as error:
+            if not _damaged(error) or _code(error) == sqlite3.SQLITE_READONLY:
+                return None  # it cannot be written now; its records then match as before
+            raise
+        (value,) = self._db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
+        return str(value)
+
     def _latest_game_id(self) -> int | None:
         row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
         return None if row is None or row[0] is None else int(row[0])
+
+    def _max_seq(self, game_id: int | None) -> int:
+        (last,) = self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(last)
+
+    def _check_still_current(self, game_id: int) -> None:
+        """Refuse to write when another writer moved the game on (inside the write
+        transaction, so nothing can slip in between): its actions and ours would interleave,
+        and a resume would replay neither history as either writer acknowledged it."""
+        latest = self._latest_game_id()
+        if latest != game_id:
+            raise JournalError(f"another program started game {latest} in {self.path.name}; "
+                               f"this table's game {game_id} is no longer the current one: "
+                               "restart the server to resume from the journal")
+        last = self._max_seq(game_id)
+        if last != self._last_seq:
+            raise JournalError(f"another program changed game {game_id} in {self.path.name} "
+                               f"(its last action is {last}, this table's {self._last_seq}): "
+                               "restart the server to resume from the journal")
 
     def _require_game(self) -> int:
         if self._game_id is None:

@@ -17,7 +17,7 @@ import numpy as np
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException
 
-from bluffcam.reveals import UnknownRevealError
+from bluffcam.reveals import UnknownRevealError, UnreadableRevealError
 from bluffcam.table import Table, TableError
 from engine import EngineError, SetupError
 from web.join import control_url, join_qr_svg, lan_address
@@ -403,6 +403,9 @@ def register_error_handlers(app: Flask) -> None:
     def _unknown_reveal(error: UnknownRevealError) -> tuple[Response, int]:
         return error_response(404, "reveal", str(error))
 
+    def _unreadable_reveal(error: UnreadableRevealError) -> tuple[Response, int]:
+        return error_response(409, "reveal", str(error))  # it exists, damaged: not a 404
+
     def _too_large(error: Exception) -> tuple[Response, int]:
         limit = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
         return error_response(413, "format", f"the upload is too large (limit {limit // 1024} KiB)")
@@ -416,6 +419,7 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(TableError, _table_error)
     app.register_error_handler(EngineError, _engine_error)
     app.register_error_handler(UnknownRevealError, _unknown_reveal)
+    app.register_error_handler(UnreadableRevealError, _unreadable_reveal)
     app.register_error_handler(413, _too_large)
     app.register_error_handler(404, _http)
     app.register_error_handler(405, _http)

@@ -2,12 +2,16 @@
 
 The journal lives in ``--data`` (default: the user's data directory), so stopping and
 starting again resumes the game exactly. Hardware is opened here, once, never in the Flask
-app factory: no reloader is used, so nothing is opened twice.
+app factory: no reloader is used, so nothing is opened twice. One server per data folder:
+a second `serve` on a folder in use exits at once (see `lock_data_folder`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import fcntl
 import os
 import sys
 import threading
@@ -16,6 +20,12 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_PORT = 8080
+#: in the data folder: locked (flock) by the `serve` using the folder, with its pid inside
+LOCK_NAME = "serve.lock"
+
+
+class DataFolderInUse(Exception):
+    """Another process (another `serve`) holds the data folder's lock."""
 
 
 def default_data_dir() -> Path:
@@ -45,6 +55,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pin", default=None,
                         help="table PIN for changes (default: $BLUFFCAM_PIN, else a new "
                              "random one, shown on the board)")
+
+
+def lock_data_folder(data_dir: Path) -> int:
+    """Hold ``<data>/serve.lock`` exclusively while this process lives; returns the open
+    descriptor (closing it lets the folder go).
+
+    Two servers on one folder would each acknowledge actions, and the journal would keep
+    only a mix of the two games. The kernel drops the lock with the process however it ends
+    (SIGKILL, a power cut), so a crash never leaves the folder locked; the pid in the file
+    only names the holder. Raises `DataFolderInUse`, or `OSError` where the folder cannot
+    hold a lock at all.
+    """
+    path = data_dir / LOCK_NAME
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:  # a read-only folder: lock the file an earlier start made there
+        if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = _lock_holder(fd)
+        os.close(fd)
+        raise DataFolderInUse(
+            f"data folder {data_dir} is in use by another bluffcam serve{holder}: stop it, "
+            "or give this one another --data") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    with contextlib.suppress(OSError):  # a read-only lock file keeps the last holder's pid
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _lock_holder(fd: int) -> str:
+    """`` (pid N)`` from the lock file, where the holder wrote it."""
+    try:
+        pid = os.pread(fd, 32, 0).decode("ascii").strip()
+    except (OSError, ValueError):
+        return ""
+    return f" (pid {pid})" if pid.isdigit() else ""
 
 
 def open_camera_for(spec: str | None) -> Any:
@@ -118,17 +171,29 @@ def open_table(data_dir: Path, camera: Any, profile: Any) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    data_dir: Path = args.data or default_data_dir()
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        folder_lock = lock_data_folder(data_dir)  # before the panel, camera and journal
+    except DataFolderInUse as exc:
+        print(f"bluffcam serve: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"bluffcam serve: cannot use data folder {data_dir}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _serve(args, data_dir)
+    finally:
+        os.close(folder_lock)
+
+
+def _serve(args: argparse.Namespace, data_dir: Path) -> int:
+    """`run` with the data folder locked: open the profile, panel, camera and table, serve."""
     from bluffcam.commands.panel_test import PanelOpenError
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
     from web import create_app
     from web.join import phones_can_reach
 
-    data_dir: Path = args.data or default_data_dir()
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        print(f"bluffcam serve: cannot use data folder {data_dir}: {exc}", file=sys.stderr)
-        return 2
     profile = None
     if args.profile:
         from calibration import ProfileError, load_profile

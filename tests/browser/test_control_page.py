@@ -80,7 +80,8 @@ def test_the_dealer_sees_the_deal_on_the_phone_until_the_first_play(
     expect(phone.locator("#status-deal")).to_have_count(0)
 
 
-TARGETS_TOO_SMALL = """() => [...document.querySelectorAll('button, a, select, input:not([type=checkbox])')]
+TARGETS_TOO_SMALL = """() => [
+  ...document.querySelectorAll('button, a, select, input:not([type=checkbox])')]
   .filter((node) => node.offsetParent !== null)
   .map((node) => [node.getAttribute('aria-label') || node.id || node.textContent.trim(),
                   node.getBoundingClientRect()])
