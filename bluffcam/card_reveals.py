@@ -148,8 +148,6 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
             if jpeg is not None:
                 with table._storing(f"the photo of reveal {reveal_id}"):
                     table.reveals.save_image(reveal_id, jpeg)
-            if previous is not None:
-                table._discard_review(previous, f"re-captured as {reveal_id}")
             seats = {CARDS_SEAT: [_card_json(c) for c in check.reading.cards]}
             problems = [p.to_json() for p in check.problems]
             record: dict[str, Any] = {
@@ -163,6 +161,7 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
             if action is not None:
                 try:
                     apply_card_reveal(table, reveal_id, record, list(action["reveal"]), "camera")
+                    _replaced(table, previous, reveal_id)
                     return table._state_unlocked()
                 except ValueError as refused:  # e.g. more orcs than can be face down
                     problems.append({"kind": "rules", "seat": None, "x": None, "y": None,
@@ -175,7 +174,15 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
                 expected={CARDS_SEAT: expected}, action_index=action_index,
             )
             table.announce_review(reveal_id)
+            _replaced(table, previous, reveal_id)
             return table._state_unlocked()
+
+
+def _replaced(table: Table, previous: PendingReview | None, reveal_id: str) -> None:
+    """Only once the new reading is applied or held: a refused one (the disk full, say)
+    leaves the review it would have replaced waiting, as the dice's re-capture does."""
+    if previous is not None:
+        table._mark_discarded(previous, f"re-captured as {reveal_id}")
 
 
 def is_card_review(review: PendingReview | None) -> bool:

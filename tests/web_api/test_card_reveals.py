@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -191,3 +193,25 @@ def test_the_setup_forms_default_kinds_are_the_engines() -> None:
     found = re.search(r"impus: \{[^}]*?\bkinds: \[([^\]]*)\]", source)
     assert found is not None, "control.js no longer lists the Impus kinds where expected"
     assert tuple(re.findall(r'"([^"]+)"', found.group(1))) == DEFAULT_KINDS
+
+
+def test_a_recapture_the_disk_refuses_keeps_the_card_review_it_was_to_replace(
+        rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    rig.register_all()
+    rig.doubt_a_batch(3)
+    rig.point_camera_at("face_down_among")  # a card still face down: a review
+    review = post(rig.client, "/api/reveal/capture").json["review"]
+    assert review is not None
+    rig.point_camera_at("reveal_orc_imp")  # two of the three: a review again, to be stored
+
+    def disk_full(reveal_id: str, record: dict[str, Any]) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(rig.table.reveals, "save", disk_full)
+    response = post(rig.client, f"/api/reveals/{review['id']}/recapture")
+    assert response.status_code == 503, response.json
+    monkeypatch.undo()
+    state = rig.table.state()
+    assert state["review"] is not None and state["review"]["id"] == review["id"]
+    record = json.loads((rig.tmp / "data" / "reveals" / f"{review['id']}.json").read_text())
+    assert record["status"] == "needs_review"
