@@ -237,8 +237,9 @@ def apply_card_reveal(table: Table, reveal_id: str, record: dict[str, Any],
         "cards": record.get("read", {}), "corrections": record["corrections"], "how": how,
         "action_index": index,
     }
-    if record["corrections"]:
-        table._post(f"reveal {reveal_id} corrected by hand", about_game=True)
+    if record["corrections"]:  # in the players' words: piles, not reveal ids
+        table._post(f"pile {len(game.history)}: the cards as read were corrected by hand",
+                    about_game=True)
     table._changed()
 
 

@@ -659,8 +659,9 @@ class Table:
         self._reveal_ids[index] = reveal_id
         self._review = None
         self._last_reveal = _last_reveal_json(record)
-        if record["corrections"]:
-            self._post(f"reveal {reveal_id} corrected by hand", about_game=True)
+        if record["corrections"]:  # in the players' words: rounds, not reveal ids
+            self._post(f"round {len(game.history)}: the camera's reading was corrected by hand",
+                       about_game=True)
         self._changed()
 
     def _settle_review(
