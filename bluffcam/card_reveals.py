@@ -238,7 +238,7 @@ def apply_card_reveal(table: Table, reveal_id: str, record: dict[str, Any],
         "action_index": index,
     }
     if record["corrections"]:  # in the players' words: piles, not reveal ids
-        table._post(f"pile {len(game.history)}: the cards as read were corrected by hand",
+        table._post(f"pile {len(game.history)} corrected by hand",
                     about_game=True)
     table._changed()
 

@@ -660,8 +660,7 @@ class Table:
         self._review = None
         self._last_reveal = _last_reveal_json(record)
         if record["corrections"]:  # in the players' words: rounds, not reveal ids
-            self._post(f"round {len(game.history)}: the camera's reading was corrected by hand",
-                       about_game=True)
+            self._post(f"round {len(game.history)} corrected by hand", about_game=True)
         self._changed()
 
     def _settle_review(

@@ -265,7 +265,7 @@ def test_the_needs_a_look_warning_lasts_as_long_as_the_review(
         assert warning not in texts, (how, texts)
         if how == "confirmed":
             round_no = after.json["history"][-1]["round"]
-            assert f"round {round_no}: the camera's reading was corrected by hand" in texts
+            assert f"round {round_no} corrected by hand" in texts
 
 
 def test_a_round_entered_by_hand_has_no_photo(client: FlaskClient) -> None:
