@@ -133,6 +133,8 @@ class _Message:
     #: the game this message is about (the table's count of games started): shown only while
     #: that game is on, so an undo of the last game is not news in the next one
     game: int | None = None
+    #: news only until that game's first action (how to deal the cards)
+    before_play: bool = False
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"level": self.level, "text": self.text, "at": round(self.at, 3)}
@@ -322,11 +324,12 @@ class Table:
             self._changed()
 
     def _post(self, text: str, level: str = "info", *, about_game: bool = False,
-              review: str | None = None) -> None:
+              review: str | None = None, before_play: bool = False) -> None:
         """:meth:`note` for a caller holding the lock that signals its own change once, with
         the message in it (a reveal applied), rather than one change for each."""
         self._messages.append(_Message(
-            level, text, review=review, game=self._games_started if about_game else None))
+            level, text, review=review, game=self._games_started if about_game else None,
+            before_play=before_play))
 
     # ------------------------------------------------------------------ game changes
 
@@ -368,7 +371,7 @@ class Table:
             self._games_started += 1
             deal = game.deal_text() if not game.actions else None
             if deal:
-                self._post(deal, about_game=True)
+                self._post(deal, about_game=True, before_play=True)
             short = self._seats_short()
             if short:
                 self._post(f"{short}: reveals are entered by hand (or calibrate the table "
@@ -864,9 +867,11 @@ class Table:
         )
 
     def _concerns_the_table(self, message: _Message) -> bool:
-        """Whether a message is still news: not one about an earlier game, nor the
-        announcement of a review that no longer waits."""
+        """Whether a message is still news: not one about an earlier game, nor the deal once
+        the game is under way, nor the announcement of a review that no longer waits."""
         if message.game is not None and message.game != self._games_started:
+            return False
+        if message.before_play and self._actions:
             return False
         return message.review is None or (
             self._review is not None and message.review == self._review.id)

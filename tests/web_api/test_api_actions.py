@@ -269,3 +269,5 @@ def test_a_card_game_says_how_to_deal_when_it_starts(client: FlaskClient) -> Non
     assert response.status_code == 200, response.json
     texts = [m["text"] for m in state(client)["messages"]]
     assert "Deal the cards: Ann and Ben 10 each; Cho and Dan 10 and a polymorph each" in texts
+    post(client, "/api/action", {"player": "Ann", "play": 2, "claim": "orc"})
+    assert not any("Deal" in m["text"] for m in state(client)["messages"])  # play is on

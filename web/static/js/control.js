@@ -141,9 +141,10 @@ function lastVerdict(game) {
     el("strong", {}, `Round ${last.round ?? rounds.length}: `), last.verdict);
 }
 
-/** A card game's deal, until the first card is played: the dealer holds this phone. */
+/** A card game's deal, until the first card is played (the table's message lasts that
+ * long): the dealer holds this phone. */
 function dealNote(game) {
-  if (game.game !== "impus" || (state.actions_count ?? 0) > 0) return null;
+  if (game.game !== "impus") return null;
   const deal = (state.messages || []).map((m) => m.text).filter((t) => /^Deal /.test(t)).pop();
   return deal ? el("div", { class: "status-line", id: "status-deal" }, deal) : null;
 }
