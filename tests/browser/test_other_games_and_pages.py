@@ -390,6 +390,10 @@ def test_game_over_shows_the_winner(phone: Any, tv: Any, live_server: LiveServer
     expect(tv.locator(".player[data-player=Ann]")).to_have_class(re.compile("player-out"))
     expect(tv.locator(".player[data-player=Ann] .tag-out")).to_have_text("out")
     expect(tv.get_by_test_id("verdict")).to_contain_text("Ann loses 1 die")
+    # the game is over: the winner's die is no secret any more, the last reveal showed it
+    winner_dice = tv.locator(".player[data-player=Ben] .player-dice .die")
+    expect(winner_dice).to_have_count(1)
+    expect(winner_dice.first).to_have_attribute("aria-label", "die showing 4")
     tv.screenshot(path=str(screenshot_dir / "board-game-over.png"), full_page=True)
     remember_pin(phone, live_server.pin)
     phone.goto("/control")

@@ -231,6 +231,15 @@ function renderTrack(state) {
 
 const KNOWN_PLAYER_KEYS = new Set(["name", "dice", "cards", "hand", "out", "lost", "score", "safe"]);
 
+/** ``name``'s faces in the last round's reveal, where they are all ``count`` dice the
+ * player has (typed in or read by the camera, the round's history keeps them). */
+function revealedDice(state, name, count) {
+  const rounds = state.history || [];
+  const last = rounds.length ? rounds[rounds.length - 1] : null;
+  const faces = last && last.reveal && last.reveal[name];
+  return Array.isArray(faces) && faces.length === count && faces.every(Number.isInteger) ? faces : null;
+}
+
 function renderPlayers(state) {
   const game = state.game;
   const node = $("players");
@@ -269,10 +278,12 @@ function renderPlayers(state) {
         style: `width:${Math.min(100, (player.score / goal) * 100).toFixed(1)}%` })));
     }
     if (tally && tally.key === "dice") {
-      const hidden = Math.max(0, tally.value - aside.length);
-      const dice = [];
+      // once the game is over the last reveal showed the dice still on the table
+      const shown = game.phase === "over" ? revealedDice(state, player.name, tally.value) : null;
+      const hidden = shown ? 0 : Math.max(0, tally.value - aside.length);
+      const dice = (shown || []).map((face) => die(face, { size: 44, variant: "ivory" }));
       for (let i = 0; i < hidden; i += 1) dice.push(die(null, { size: 44, variant: "hidden" }));
-      for (const face of aside) dice.push(die(face, { size: 44, variant: "ivory", title: `set aside: ${face}` }));
+      if (!shown) for (const face of aside) dice.push(die(face, { size: 44, variant: "ivory", title: `set aside: ${face}` }));
       body.push(el("div", { class: "player-dice", "aria-label": `${tally.value} dice` }, dice));
       body.push(el("div", { class: "player-count" }, `${tally.value} ${tally.value === 1 ? "die" : "dice"}`,
         aside.length ? ` · ${aside.length} shown` : ""));
