@@ -299,15 +299,21 @@ def test_a_garbled_setup_record_is_said_on_the_board(data_dir: Path) -> None:
 # ---------------------------------------------------------------- 6: a torn reveal record
 
 
+def review_with_a_torn_record(data_dir: Path) -> tuple[Table, FlaskClient, str]:
+    """A table holding a review whose record on disk was torn, as by a power cut mid-write."""
+    table, client = open_client(data_dir, Reader(reading(sure=False)))
+    to_reveal(client)
+    review = post(client, "/api/reveal/capture").json["review"]["id"]
+    path = data_dir / "reveals" / f"{review}.json"
+    path.write_text(path.read_text()[:40])
+    return table, client, review
+
+
 def test_a_torn_review_record_is_refused_as_json_and_named_on_the_board_after_a_restart(
     data_dir: Path,
 ) -> None:
-    table, client = open_client(data_dir, Reader(reading(sure=False)))
+    table, client, review = review_with_a_torn_record(data_dir)
     try:
-        to_reveal(client)
-        review = post(client, "/api/reveal/capture").json["review"]["id"]
-        path = data_dir / "reveals" / f"{review}.json"
-        path.write_text(path.read_text()[:40])  # torn, as by a power cut mid-write
         before = client.get("/api/game/export").json
         response = post(client, f"/api/reveals/{review}/confirm", {"seats": HANDS})
         assert response.status_code == 409, response.get_data(as_text=True)[:300]
@@ -330,11 +336,8 @@ def test_a_torn_review_record_is_refused_as_json_and_named_on_the_board_after_a_
 def test_a_reveal_typed_in_by_hand_stands_when_its_review_record_is_torn(
     data_dir: Path,
 ) -> None:
-    table, client = open_client(data_dir, Reader(reading(sure=False)))
+    table, client, review = review_with_a_torn_record(data_dir)
     try:
-        to_reveal(client)
-        review = post(client, "/api/reveal/capture").json["review"]["id"]
-        (data_dir / "reveals" / f"{review}.json").write_text("{")
         response = post(client, "/api/action", {"reveal": HANDS})  # journalled first
         assert response.status_code == 200, response.get_data(as_text=True)[:300]
         assert response.json["game"]["phase"] == "bidding" and response.json["review"] is None
