@@ -151,12 +151,18 @@ def confirm_as_read(live_server: LiveServer, review: dict[str, Any]) -> None:
     live_server.post(f"/api/reveals/{review['id']}/confirm", {"seats": as_read})
 
 
-def test_a_change_overtaken_by_a_confirm_elsewhere_is_not_dropped_silently(
-        small_phone: Any, live_server: LiveServer, screenshot_dir: Path) -> None:
-    page = small_phone
+def a_change_under_way(page: Any, live_server: LiveServer) -> dict[str, Any]:
+    """A review waiting, open on this phone with its unsure die changed and not yet sent."""
     review = review_waiting(live_server)
     open_review(page, live_server)
     change_the_unsure_die(page)
+    return review
+
+
+def test_a_change_overtaken_by_a_confirm_elsewhere_is_not_dropped_silently(
+        small_phone: Any, live_server: LiveServer, screenshot_dir: Path) -> None:
+    page = small_phone
+    review = a_change_under_way(page, live_server)
 
     confirm_as_read(live_server, review)
     expect(page.locator("#review-empty")).to_be_visible()
@@ -183,9 +189,7 @@ def test_a_change_overtaken_by_a_confirm_elsewhere_is_not_dropped_silently(
 def test_a_confirm_sent_after_another_screens_says_the_change_was_not_applied(
         small_phone: Any, live_server: LiveServer) -> None:
     page = small_phone
-    review = review_waiting(live_server)
-    open_review(page, live_server)
-    change_the_unsure_die(page)
+    review = a_change_under_way(page, live_server)
 
     def confirmed_first_elsewhere(route: Any) -> None:
         confirm_as_read(live_server, review)  # reaches the table just before this phone's
@@ -203,9 +207,7 @@ def test_a_confirm_sent_after_another_screens_says_the_change_was_not_applied(
 def test_a_change_to_a_reading_taken_again_elsewhere_is_not_dropped_silently(
         small_phone: Any, live_server: LiveServer) -> None:
     page = small_phone
-    review = review_waiting(live_server)
-    open_review(page, live_server)
-    change_the_unsure_die(page)
+    review = a_change_under_way(page, live_server)
 
     again = live_server.post("/api/reveal/capture", {})["review"]
     assert again["id"] != review["id"]
