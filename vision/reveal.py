@@ -138,24 +138,29 @@ class SetAsideResult:
 
 
 def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = None) -> list[Frame]:
-    """Consume frames until ``still_frames`` consecutive pairs barely differ.
+    """Consume frames until ``still_frames`` frames in a row barely differ from the first
+    frame of their run.
 
-    Returns the still window (``still_frames + 1`` frames, oldest first). Raises
-    `SceneNotStillError` when the frames end or ``max_frames`` pass first.
+    Each frame is compared with the run's first, not only with the frame before: a hand
+    moving a few pixels a frame changes little between two frames, but its path adds up
+    over the run. Returns the still window (``still_frames + 1`` frames, oldest first).
+    Raises `SceneNotStillError` when the frames end or ``max_frames`` pass first.
     """
     params = params or StillnessParams()
     window: deque[Frame] = deque(maxlen=params.still_frames + 1)
-    previous: NDArray[np.uint8] | None = None
+    anchor: NDArray[np.uint8] | None = None
     still_run = 0
     last_motion = 0.0
     seen = 0
     for frame in frames:
         seen += 1
         small = prepare(frame, params)
-        if previous is not None:
-            last_motion = moving_fraction(previous, small, params)
+        if anchor is not None:
+            last_motion = moving_fraction(anchor, small, params)
             still_run = still_run + 1 if last_motion <= params.max_moving_fraction else 0
-        previous = small
+        if still_run == 0:  # a new run starts at this frame
+            anchor = small
+            window.clear()
         window.append(frame)
         if still_run >= params.still_frames:
             return list(window)

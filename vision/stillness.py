@@ -28,7 +28,8 @@ class StillnessParams:
     Attributes:
         work_width: frames are shrunk to this width (pixels) before comparing (speed, noise).
         blur_px: Gaussian blur kernel (odd, work pixels) against sensor noise.
-        pixel_threshold: a grey-level change (0..255) above this marks a pixel as moving;
+        pixel_threshold: a change of a colour channel (0..255) above this marks a pixel as
+            moving;
             under 255, or no change could ever count and pure noise would pass for still.
         max_moving_fraction: a frame pair is "still" when at most this fraction of pixels moved.
         still_frames: consecutive still frame pairs needed (5 at 10 fps is half a second).
@@ -49,14 +50,14 @@ class StillnessParams:
 
 
 def prepare(frame: NDArray[np.uint8], params: StillnessParams) -> NDArray[np.uint8]:
-    """The small blurred grey copy that motion is measured on."""
+    """The small blurred copy that motion is measured on, in colour: a hand's skin and a
+    wooden table can share a grey level (about 165) and differ only in hue."""
     if frame.size == 0:
         raise ValueError(f"frame is empty (shape {frame.shape}): no pixels to compare")
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    height, width = gray.shape[:2]
+    height, width = frame.shape[:2]
     scale = params.work_width / width
     small = cv2.resize(
-        gray, (params.work_width, max(1, round(height * scale))), interpolation=cv2.INTER_AREA
+        frame, (params.work_width, max(1, round(height * scale))), interpolation=cv2.INTER_AREA
     )
     return np.asarray(cv2.GaussianBlur(small, (params.blur_px, params.blur_px), 0), dtype=np.uint8)
 
@@ -64,8 +65,11 @@ def prepare(frame: NDArray[np.uint8], params: StillnessParams) -> NDArray[np.uin
 def moving_fraction(
     previous: NDArray[np.uint8], current: NDArray[np.uint8], params: StillnessParams
 ) -> float:
-    """Fraction (0..1) of work pixels whose grey level changed by more than the threshold."""
+    """Fraction (0..1) of work pixels where some colour channel changed by more than the
+    threshold."""
     if previous.shape != current.shape:
         return 1.0  # a resolution change is not a still scene
     diff = cv2.absdiff(previous, current)
+    if diff.ndim == 3:
+        diff = diff.max(axis=2)
     return float(np.count_nonzero(diff > params.pixel_threshold)) / diff.size

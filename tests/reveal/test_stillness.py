@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from drawn_dice import DrawnDie, frame, hand_leaves
@@ -73,3 +74,21 @@ def test_resolution_change_counts_as_movement() -> None:
 def test_bad_params_are_refused(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         StillnessParams(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_hand_creeping_a_little_each_frame_is_not_still() -> None:
+    """Two frames in a row barely differ, but the hand's path adds up over the run."""
+    frames = [frame(DICE, hand=(100 + 3 * i, 200)) for i in range(40)]
+    with pytest.raises(SceneNotStillError, match="not still after 30 frames"):
+        wait_for_still(frames, StillnessParams(max_frames=30))
+
+
+def test_motion_in_colour_alone_counts() -> None:
+    """Something over the table of the same grey level as the wood differs in hue only."""
+    params = StillnessParams()
+    table = np.full((240, 320, 3), (90, 170, 200), np.uint8)  # warm wood (BGR), grey 170
+    covered = table.copy()
+    covered[60:180, 100:220] = (200, 170, 158)  # a cool cloth, grey 170 too
+    grey = cv2.cvtColor(np.stack([table[0, :1], covered[100, 150:151]]), cv2.COLOR_BGR2GRAY)
+    assert abs(int(grey[0, 0]) - int(grey[1, 0])) <= 1
+    assert moving_fraction(prepare(table, params), prepare(covered, params), params) > 0.1
