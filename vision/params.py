@@ -163,7 +163,9 @@ class ReaderParams:
         min_gradient_balance: a die read as sure whose crop's gradients along their weakest
             direction carry less than this share of those along their strongest (a die
             smeared by motion: ``vision.smear``) is reported for review instead; 0 turns the
-            check off. Smeared pips pass for more pips with every look agreeing.
+            check off. Smeared pips pass for more pips with every look agreeing. 0.35 since
+            session 33 (0.3 before: an 11-px streak on one die of a sharp frame, 0.301,
+            was read as a sure 6; BENCHMARKS.md, "Smeared dice").
     """
 
     min_confidence: float = 0.6
@@ -191,7 +193,7 @@ class ReaderParams:
     closer_look_below: float = 12.0
     closer_score: float = 0.3
     reread_big_dice: bool = True
-    min_gradient_balance: float = 0.3
+    min_gradient_balance: float = 0.35
 
     def __post_init__(self) -> None:
         check_numbers(self, _READER_RANGES)

@@ -3,6 +3,8 @@ are left alone."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -77,3 +79,21 @@ def test_the_bench_smears_like_a_moving_camera() -> None:
     out = smeared(image, 0.3 * SIDE, 30)
     assert out.shape == image.shape and out.dtype == np.uint8
     assert gradient_balance(out, 300, 200, 0.8 * SIDE) < 0.3
+
+
+def test_one_die_smeared_in_a_sharp_recorded_frame_is_not_read_as_sure() -> None:
+    """Session 33's audit: Ben's 5 in the demo's round 2, smeared 11 px at 60° (still
+    spinning) while every other die is sharp, was read as a sure 6 under the old 0.3 bar."""
+    recording = Path(__file__).resolve().parents[2] / "bluffcam" / "recordings" / "demo"
+    frame = cv2.imread(str(sorted((recording / "frames" / "r02b_reveal").glob("*.jpg"))[-1]))
+    x, y, reach = 933, 652, 48  # the die's centre in the recording's truth, and a margin
+    streak = np.zeros((11, 11), np.float32)  # an 11-px line of whole pixels, at 60°
+    for t in np.linspace(-5, 5, 44):
+        streak[round(5 + t * np.sin(np.pi / 3)), round(5 + t * np.cos(np.pi / 3))] = 1
+    patch = frame[y - reach:y + reach, x - reach:x + reach]
+    frame[y - reach:y + reach, x - reach:x + reach] = cv2.filter2D(patch, -1,
+                                                                   streak / streak.sum())
+    reading = read_dice(frame)
+    spinning = min(reading.dice, key=lambda d: np.hypot(d.x - x, d.y - y))
+    assert np.hypot(spinning.x - x, spinning.y - y) < 10
+    assert spinning.confidence < reading.min_confidence or spinning.value == 5
