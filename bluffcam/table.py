@@ -752,8 +752,10 @@ class Table:
             reading.seats.values()
         ):
             reason = "; ".join(str(p.get("message")) for p in reading.problems)
-            self.note(f"no reading ({reason}; {self.camera_status()}) — re-capture or enter "
-                      "the reveal by hand", "warning")
+            status = self.camera_status()  # worth saying only where the camera is unwell
+            camera = "" if status == "ok" else f"; camera: {status}"
+            self.note(f"no reading ({reason}{camera}) — re-capture or enter the reveal by "
+                      "hand", "warning")
             return None
         return reading
 

@@ -170,6 +170,7 @@ def test_camera_offline_keeps_the_game_going_with_manual_entry(
     assert body["game"]["phase"] == "reveal" and body["review"] is None
     assert body["camera"]["status"].startswith("camera offline")
     assert any("enter the reveal by hand" in m["text"] for m in body["messages"])
+    assert any("; camera: camera offline" in m["text"] for m in body["messages"])
     manual = post(client, "/api/action", {"reveal": HANDS})
     assert manual.status_code == 200 and manual.json["history"][0]["actual"] == 6
 

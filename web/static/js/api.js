@@ -87,7 +87,7 @@ function setLiveBadge(status) {
  * Follow the table's state: fetch it once, then re-render on every SSE `state` event.
  * The browser's EventSource retries by itself; when it gives up (a closed stream, a
  * restarted server) we open a new one with a growing delay. Stale versions are dropped,
- * except that the first state after a reconnect is always taken.
+ * except a lower one just after a reconnect (a restarted server whose clock is behind).
  */
 export function followState(onState) {
   let lastVersion = -1;
@@ -95,10 +95,17 @@ export function followState(onState) {
   let retryDelay = 500;
   let everConnected = false;
 
+  let reconnected = false;
+
   const deliver = (state) => {
     if (!state || typeof state !== "object") return;
     const version = typeof state.version === "number" ? state.version : lastVersion + 1;
-    if (version <= lastVersion) return; // already drawn (the fetch and the stream overlap)
+    // already drawn (the fetch and the stream overlap) or older; but a server restarted
+    // with its clock behind (a Pi without a clock battery) counts from lower: after a
+    // reconnect, a lower version is that server's state, and it wins once
+    const restarted = reconnected && version < lastVersion;
+    if (version <= lastVersion && !restarted) return;
+    reconnected = false;
     lastVersion = version;
     onState(state);
   };
@@ -112,10 +119,7 @@ export function followState(onState) {
       everConnected = true;
       retryDelay = 500;
       setLiveBadge("live");
-      // A restarted server counts versions from its clock, which may have gone back (a Pi
-      // without a clock battery boots behind): after a reconnect its state wins, whatever
-      // the number; within one connection versions only grow.
-      lastVersion = -1;
+      reconnected = true; // the next state may come from a restarted server (deliver)
       refresh(); // anything missed while away
     });
     source.addEventListener("state", (event) => {

@@ -291,10 +291,13 @@ function impusActions(kinds) {
           : el("div", { class: "status-line" }, "All claimed as ", el("strong", {}, game.claim))),
       el("button", { type: "button", class: "btn primary big", id: "impus-play", disabled: busy,
         onclick: () => {
-          const action = { player, play: Number(countInput.value) };
-          if (newPile) action.claim = kindSelect.value;
+          // the form's memory, not this node's value: a re-render may have replaced the
+          // node while the count was typed into the old one
+          const count = impusForm.count;
+          const action = { player, play: count };
+          if (newPile) action.claim = impusForm.claim;
           impusForm.count = 1;
-          act(action, `${player} puts down ${countInput.value}`);
+          act(action, `${player} puts down ${count}`);
         } }, "Put down")));
   }
   const row = [];
