@@ -171,8 +171,9 @@ def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = Non
             )
     if seen == 0:
         raise SceneNotStillError("no frames: the camera gave none")
-    raise SceneNotStillError(
-        f"frames ended after {seen} before the scene was still for {params.still_frames} frames"
+    raise SceneNotStillError(  # a live camera's frames end where the table stops waiting
+        f"frames ended after {seen} before the scene was still for {params.still_frames} "
+        "frames; keep hands out of the picture"
     )
 
 
