@@ -161,7 +161,7 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
             if action is not None:
                 try:
                     apply_card_reveal(table, reveal_id, record, list(action["reveal"]), "camera")
-                    _replaced(table, previous, reveal_id)
+                    table._replaced(previous, reveal_id)
                     return table._state_unlocked()
                 except ValueError as refused:  # e.g. more orcs than can be face down
                     problems.append({"kind": "rules", "seat": None, "x": None, "y": None,
@@ -174,15 +174,8 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
                 expected={CARDS_SEAT: expected}, action_index=action_index,
             )
             table.announce_review(reveal_id)
-            _replaced(table, previous, reveal_id)
+            table._replaced(previous, reveal_id)
             return table._state_unlocked()
-
-
-def _replaced(table: Table, previous: PendingReview | None, reveal_id: str) -> None:
-    """Only once the new reading is applied or held: a refused one (the disk full, say)
-    leaves the review it would have replaced waiting, as the dice's re-capture does."""
-    if previous is not None:
-        table._mark_discarded(previous, f"re-captured as {reveal_id}")
 
 
 def is_card_review(review: PendingReview | None) -> bool:
@@ -238,8 +231,7 @@ def apply_card_reveal(table: Table, reveal_id: str, record: dict[str, Any],
         "action_index": index,
     }
     if record["corrections"]:  # in the players' words: piles, not reveal ids
-        table._post(f"pile {len(game.history)} corrected by hand",
-                    about_game=True)
+        table._post(f"pile {len(game.history)} corrected by hand", about_game=True)
     table._changed()
 
 

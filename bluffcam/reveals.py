@@ -111,10 +111,6 @@ class RevealStore:
         except (OSError, ValueError) as exc:
             raise UnreadableRevealError(reveal_id, exc) from None
 
-    def all(self) -> list[dict[str, Any]]:
-        """Every readable record, oldest first (see :meth:`scan` for the unreadable ones)."""
-        return self.scan()[0]
-
     def scan(self) -> tuple[list[dict[str, Any]], list[str]]:
         """Every readable record, oldest first, and the ids of those that cannot be read (torn
         writes, scribbled files): skipped, but named, so that their loss is never silent."""

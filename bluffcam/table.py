@@ -536,9 +536,7 @@ class Table:
                         reading.problems.append({"kind": "rules", "seat": None, "x": None,
                                                  "y": None, "message": refused.message})
                         self._hold_for_review(reveal_id, record, reading, action_index)
-                # only now, the new reading applied or held: a refused one leaves the old review
-                if previous_review is not None:
-                    self._mark_discarded(previous_review, f"re-captured as {reveal_id}")
+                self._replaced(previous_review, reveal_id)
                 return self._state_unlocked()
 
     def _hold_for_review(self, reveal_id: str, record: dict[str, Any], reading: RevealReading,
@@ -689,6 +687,12 @@ class Table:
     def _discard_review(self, review: PendingReview, why: str) -> None:
         self._review = None
         self._mark_discarded(review, why)
+
+    def _replaced(self, previous: PendingReview | None, reveal_id: str) -> None:
+        """Say that the review a re-capture replaced no longer waits: called only once the
+        new reading is applied or held, so a refused one (the disk full, say) leaves it."""
+        if previous is not None:
+            self._mark_discarded(previous, f"re-captured as {reveal_id}")
 
     def _mark_discarded(self, review: PendingReview, why: str) -> None:
         """Say on a review's record that it no longer waits (a missing or unreadable record

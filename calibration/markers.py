@@ -18,13 +18,24 @@ if TYPE_CHECKING:
     from calibration.profile import MarkerConfig
 
 
+def known_dictionaries() -> list[str]:
+    """cv2.aruco's dictionary names (``DICT_4X4_50``, ...): a profile naming another is
+    refused as it loads rather than at every reveal; empty where cv2 is missing."""
+    try:
+        import cv2
+    except ImportError:
+        return []
+    aruco = getattr(cv2, "aruco", None)
+    names = dir(aruco) if aruco is not None else []
+    return sorted(n for n in names if n.startswith("DICT_") and isinstance(getattr(aruco, n), int))
+
+
 def _dictionary(name: str) -> Any:
     import cv2
 
-    code = getattr(cv2.aruco, name, None)
-    if not isinstance(code, int):
+    if name not in known_dictionaries():
         raise ValueError(f"unknown ArUco dictionary {name!r} (e.g. DICT_4X4_50)")
-    return cv2.aruco.getPredefinedDictionary(code)
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
 
 
 def detect_marker_quads(frame: NDArray[np.uint8], dictionary: str) -> dict[int, Polygon]:

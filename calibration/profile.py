@@ -21,6 +21,7 @@ import tomli_w
 from numpy.typing import NDArray
 
 from calibration.geometry import Point, Polygon, area, as_polygon, homography_from_points, sector
+from calibration.markers import known_dictionaries
 from calibration.zones import SeatZone, SeatZones
 
 if TYPE_CHECKING:
@@ -355,7 +356,7 @@ def _markers(raw: Any, fail: Any) -> MarkerConfig | None:
     dictionary = raw.get("dictionary", "DICT_4X4_50")
     if not isinstance(dictionary, str) or not dictionary.startswith("DICT_"):
         raise fail("markers.dictionary", f"must name a cv2.aruco dictionary, got {dictionary!r}")
-    known = _aruco_dictionaries()
+    known = known_dictionaries()
     if known and dictionary not in known:
         raise fail(
             "markers.dictionary",
@@ -386,14 +387,3 @@ def _is_marker_id(value: Any) -> bool:
     """A whole number >= 0; TOML's true and false are Python ints, but no marker's id."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
-
-def _aruco_dictionaries() -> list[str]:
-    """cv2.aruco's dictionary names (``DICT_4X4_50``, ...), so a misspelt one is refused at
-    load rather than at every reveal; empty where cv2 is missing (profiles load without it)."""
-    try:
-        import cv2
-    except ImportError:
-        return []
-    aruco = getattr(cv2, "aruco", None)
-    names = dir(aruco) if aruco is not None else []
-    return sorted(n for n in names if n.startswith("DICT_") and isinstance(getattr(aruco, n), int))

@@ -310,7 +310,7 @@ class ImpusGame(Game):
         self.loser: str | None = None
         self.table = _Table(cards=dict(zip(self.players, hands, strict=True)))
         self.table.discard_window = set(self.players)
-        dealt_one = self.players[-self.deck.polymorphs:] if self.deck.polymorphs else []
+        dealt_one = self.dealt_a_polymorph()
         self.table.polymorphs_held = {n: int(n in dealt_one) for n in self.players}
 
     def _configure(self, options: JsonObject) -> None:
@@ -364,6 +364,10 @@ class ImpusGame(Game):
                 "I9", f"{_describe(action)}: the game is over, {self.loser} lost"
             )
         super().check(action)
+
+    def dealt_a_polymorph(self) -> list[str]:
+        """The seats I2's deal gives a polymorph as an extra card *(silent: the last two)*."""
+        return self.players[-self.deck.polymorphs:] if self.deck.polymorphs else []
 
     def may_hold_polymorphs(self, name: str) -> int:
         """The most polymorph cards ``name`` can be holding, from what the table has seen:
@@ -781,7 +785,7 @@ class ImpusGame(Game):
         """I2's deal seat by seat: every hand's creature cards, and the polymorph the last two
         seats get as an extra card (the engine follows the polymorphs from there)."""
         sizes = deal_counts(len(self.players), self.deck)
-        extra = set(self.players[-self.deck.polymorphs:]) if self.deck.polymorphs else set()
+        extra = set(self.dealt_a_polymorph())
         groups: dict[tuple[int, bool], list[str]] = {}
         for name, size in zip(self.players, sizes, strict=True):
             groups.setdefault((size - (name in extra), name in extra), []).append(name)
@@ -798,6 +802,8 @@ class ImpusGame(Game):
         out = super().details()
         out["pile_entries"] = [entry.to_json() for entry in self.table.pile]
         out["discard_candidates"] = self.discard_candidates()
+        # in hands or face down: a polymorph on a pile someone takes is hidden again
+        out["polymorphs_hidden"] = self.deck.polymorphs - self._polymorphs_visible()
         return out
 
 

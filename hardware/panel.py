@@ -218,7 +218,6 @@ class ButtonPanel:
         self.events: queue.Queue[PanelEvent] = events if events is not None else queue.Queue()
         #: what stamps each event's ``at`` (the controller compares presses with it)
         self.clock = clock
-        self._clock = clock
         self._feedback_s = feedback_s
         self._feedback_thread: threading.Thread | None = None
         self._turn: int | None = None
@@ -266,7 +265,7 @@ class ButtonPanel:
 
     def _turned(self, key: Key) -> None:
         # the encoder's quadrature decoding already rejects bounce: one detent, one step
-        self.events.put(PanelEvent(key, "press", self._clock()))
+        self.events.put(PanelEvent(key, "press", self.clock()))
 
     # ------------------------------------------------------------------ output
 

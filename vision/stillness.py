@@ -29,10 +29,10 @@ class StillnessParams:
         work_width: frames are shrunk to this width (pixels) before comparing (speed, noise).
         blur_px: Gaussian blur kernel (odd, work pixels) against sensor noise.
         pixel_threshold: a change of a colour channel (0..255) above this marks a pixel as
-            moving;
-            under 255, or no change could ever count and pure noise would pass for still.
-        max_moving_fraction: a frame pair is "still" when at most this fraction of pixels moved.
-        still_frames: consecutive still frame pairs needed (5 at 10 fps is half a second).
+            moving; under 255, or no change could ever count and noise would pass for still.
+        max_moving_fraction: a frame is "still" when at most this fraction of pixels moved
+            since the first frame of its run.
+        still_frames: still frames needed after a run's first (5 at 10 fps is half a second).
         max_frames: give up after this many frames (None: watch until the frames end).
     """
 

@@ -42,6 +42,7 @@ def test_I8_a_polymorph_on_a_polymorph_is_refused() -> None:
     game = play(impus(FOUR, starter="Ben"), {"player": "Ben", "play": 1, "claim": "orc"},
                 {"player": "Cho", "polymorph": "elf"})
     assert game.legal_action_kinds() == ["play"]  # Dan's turn: he holds the other one
+    assert game.details()["polymorphs_hidden"] == 1  # Cho's lies face up
     error = refused(game, {"player": "Dan", "polymorph": "faun"}, "I8")
     assert "the next player must add cards" in error.message
     play(game, {"player": "Dan", "play": 1}, {"player": "Ann", "play": 1})

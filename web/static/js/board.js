@@ -327,7 +327,7 @@ function renderGameExtras(state) {
   }
   fill(node, extras.map(([key, value]) => {
     const [label, shown] = key === "polymorphs" && typeof value === "number"
-      ? polymorphsTile(value, game, state.details)
+      ? polymorphsTile(value, state.details)
       : [key.replace(/_/g, " "), formatValue(value, key)];
     return el("div", { class: "extra", "data-key": key },
       el("div", { class: "extra-label" }, label),
@@ -335,16 +335,12 @@ function renderGameExtras(state) {
   }));
 }
 
-/** Impus's polymorphs as the table can still meet them: those dealt less those face up (a
- * polymorph played on the pile, the pair discarded). One on a pile a player takes goes back
- * into a hand, hidden again; `game.polymorphs` alone is only the deal. */
-export function polymorphsTile(dealt, game, details) {
+/** Impus's polymorphs as the table can still meet them: the engine's count of those not face
+ * up (one on a pile a player takes goes back into a hand, hidden again); `game.polymorphs`
+ * alone is only the deal. */
+function polymorphsTile(dealt, details) {
   if (dealt <= 0) return ["polymorphs", "none dealt"];
-  const discarded = (Array.isArray(game.discards) ? game.discards : [])
-    .filter((d) => d && d.kind === "polymorph").reduce((n, d) => n + (Number(d.count) || 0), 0);
-  const pile = details && Array.isArray(details.pile_entries) ? details.pile_entries : [];
-  const onPile = pile.filter((entry) => entry && typeof entry.polymorph === "string").length;
-  const hidden = Math.max(0, dealt - discarded - onPile);
+  const hidden = details && typeof details.polymorphs_hidden === "number" ? details.polymorphs_hidden : dealt;
   return ["polymorphs hidden", `${hidden} of ${dealt}`];
 }
 

@@ -23,6 +23,13 @@ let notice = null;      // {kind, id, edits}: a reading settled elsewhere while 
 // needs about 44 (WCAG 2.5.5). The visible ring stays the die's size, centred on the die.
 const TARGET_PX = 48;
 
+// A die read with less confidence than this is drawn and listed as unsure.
+const UNSURE_BELOW = 0.8;
+
+function unsure(d) {
+  return d.confidence < UNSURE_BELOW;
+}
+
 function startWorking(review) {
   const dice = [];
   for (const [seat, list] of Object.entries(review.seats || {})) {
@@ -101,7 +108,7 @@ function overlay() {
   for (const d of working.dice) {
     const index = (perSeatIndex[d.seat] = (perSeatIndex[d.seat] || 0) + 1);
     const classes = ["mark"];
-    if (d.confidence < 0.8) classes.push("low");
+    if (unsure(d)) classes.push("low");
     if (d.edited) classes.push("edited");
     if (selected === d.key) classes.push("selected");
     const g = svg("g", { class: classes.join(" "), tabindex: 0, role: "button", "data-seat": d.seat, "data-value": d.value,
@@ -242,7 +249,7 @@ function pickerPanel() {
   const d = working.dice.find((x) => x.key === selected);
   if (!d) { selected = null; return null; }
   return el("div", { class: "picker", role: "dialog", "aria-label": "change a die" },
-    pickerHead(d.x, d.y, `${d.seat}'s die — read as ${d.value}${d.confidence < 0.8 ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
+    pickerHead(d.x, d.y, `${d.seat}'s die — read as ${d.value}${unsure(d) ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
     el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
       type: "button", class: "btn face-btn", "aria-pressed": String(d.value === f), "aria-label": `set to ${f}`,
       onclick: () => { d.value = f; d.edited = true; selected = null; render(); },
@@ -277,9 +284,9 @@ function seatSummary() {
         want === undefined ? `${have} dice` : ok ? `✓ ${have} of ${want}` : `⚠ ${have} of ${want}`),
       el("span", { class: "seat-dice" }, dice.map((d, i) => el("button", {
         type: "button", class: "seat-die", "data-seat": d.seat, "data-value": d.value,
-        "data-state": d.edited ? "edited" : d.confidence < 0.8 ? "low" : "read",
+        "data-state": d.edited ? "edited" : unsure(d) ? "low" : "read",
         "aria-pressed": String(selected === d.key),
-        "aria-label": `fix ${d.seat}'s die ${i + 1}: ${d.value}${d.edited ? ", changed by you" : d.confidence < 0.8 ? ", unsure" : ""}`,
+        "aria-label": `fix ${d.seat}'s die ${i + 1}: ${d.value}${d.edited ? ", changed by you" : unsure(d) ? ", unsure" : ""}`,
         onclick: () => { selected = d.key; render(); },
       }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker })))));
   }));
