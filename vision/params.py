@@ -81,6 +81,7 @@ _READER_RANGES: dict[str, NumberRange] = {
     "closer_look_below": NumberRange(0.0, unit="px (0: off)"),
     "closer_score": NumberRange(0.0, 1.0, least_open=True),
     "min_gradient_balance": NumberRange(0.0, 1.0, most_open=True),
+    "cover_doubt_odds": NumberRange(0.0, 1.0, least_open=True),
 }
 
 
@@ -166,6 +167,10 @@ class ReaderParams:
             check off. Smeared pips pass for more pips with every look agreeing. 0.35 since
             session 33 (0.3 before: an 11-px streak on one die of a sharp frame, 0.301,
             was read as a sure 6; BENCHMARKS.md, "Smeared dice").
+        cover_doubt_odds: (reveals) a die the vote made sure is sent to review where the
+            cover check (``vision.cover_check``) gives over these odds (0..1] that something
+            lies over part of it (a finger, a sleeve, a cup's rim): the pips left in sight
+            of a half-hidden die are read surely and wrongly. 1 turns the check off.
     """
 
     min_confidence: float = 0.6
@@ -194,6 +199,7 @@ class ReaderParams:
     closer_score: float = 0.3
     reread_big_dice: bool = True
     min_gradient_balance: float = 0.35
+    cover_doubt_odds: float = 0.9
 
     def __post_init__(self) -> None:
         check_numbers(self, _READER_RANGES)

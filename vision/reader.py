@@ -40,7 +40,7 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
 def load_networks(params: ReaderParams | None = None) -> None:
     """Read the networks ``params`` reads with now rather than at the first read, so that a
     frame's read time is its own (``bluffcam read``'s ms, a table's first reveal) and a
-    missing model is found at start-up."""
+    missing model is found at start-up; the reveal's cover check too, where it is on."""
     params = params or ReaderParams()
     from vision import learned
 
@@ -51,6 +51,10 @@ def load_networks(params: ReaderParams | None = None) -> None:
         nets = [*detector.networks(params.detector_networks), *learned.NETS, verifier.NET]
     else:
         nets = list(learned.NETS) if params.learned_check else []
+    if params.cover_doubt_odds < 1.0:
+        from vision import cover_check
+
+        nets.append(cover_check.NET)
     for net in nets:
         net.load()
 

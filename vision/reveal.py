@@ -43,12 +43,14 @@ class SceneNotStillError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class SeatDie:
-    """One die after voting: its majority value, position (pixels) and voted confidence."""
+    """One die after voting: its majority value, position (pixels) and voted confidence;
+    ``size`` is its mean side in pixels over the readings (``Die.side_px``), where known."""
 
     value: int
     x: float
     y: float
     confidence: float
+    size: float | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, float | int]:
         return {
@@ -62,7 +64,7 @@ class SeatDie:
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Why a reveal needs a human look. ``kind``: count_mismatch, set_aside_mismatch,
-    outside_zones, uncertain, not_still. ``seat`` and ``x``/``y`` say where, when known."""
+    outside_zones, uncertain, covered, not_still. ``seat`` and ``x``/``y`` say where, when known."""
 
     kind: str
     seat: str | None
@@ -186,6 +188,7 @@ class _Track:
     ys: list[float] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
     confidences: list[float] = field(default_factory=list)
+    sizes: list[float] = field(default_factory=list)
 
     @property
     def position(self) -> tuple[float, float]:
@@ -239,6 +242,7 @@ def _tracks(readings: Sequence[Reading], match_radius: float | None) -> list[_Tr
             track.ys.append(die.y)
             track.values.append(die.value)
             track.confidences.append(die.confidence)
+            track.sizes.append(die.side_px)
     return tracks
 
 
@@ -260,7 +264,7 @@ def _finish_vote(tracks: list[_Track], total: int, min_presence: float) -> list[
         agreeing = [c for v, c in zip(track.values, track.confidences, strict=True) if v == value]
         confidence = (votes / total) * float(np.mean(agreeing))
         x, y = track.position
-        voted.append(SeatDie(value, x, y, round(confidence, 4)))
+        voted.append(SeatDie(value, x, y, round(confidence, 4), float(np.mean(track.sizes))))
     return sorted(voted, key=lambda d: (d.y, d.x))
 
 
@@ -368,6 +372,7 @@ def capture_reveal(
 
     seats, set_aside, outside, problems = _place_dice(dice, zones, seats_in_order, players,
                                                       threshold)
+    problems.extend(_covered_problems(chosen[-1], seats, set_aside, threshold, params))
     for player in players:
         problems.extend(
             _count_problems(player, expected_counts[player], seats[player], set_aside[player])
@@ -420,6 +425,29 @@ def _place_dice(
         if die.confidence < threshold:
             problems.append(_unsure(owner, die, "a die"))
     return seats, set_aside, outside, problems
+
+
+def _covered_problems(
+    frame: Frame, seats: dict[str, list[SeatDie]], set_aside: dict[str, list[SeatDie]],
+    threshold: float, params: ReaderParams | None,
+) -> list[Problem]:
+    """A problem for each die read as sure that the cover check says something lies over
+    (``vision.cover_check``): the pips in sight of a half-hidden die are read surely and
+    wrongly, and no count check notices a die whose value is wrong."""
+    bar = (params or ReaderParams()).cover_doubt_odds
+    sure = [(owner, die) for group in (seats, set_aside) for owner, dice in group.items()
+            for die in dice if die.confidence >= threshold and die.size]
+    if bar >= 1.0 or not sure:
+        return []
+    from vision.cover_check import covered_odds  # lazily: loads a network on first use
+
+    odds = covered_odds(frame, [(d.x, d.y, float(d.size or 0)) for _, d in sure])
+    return [
+        Problem("covered", owner, die.x, die.y,
+                f"{owner}: something lies over part of a die read as {die.value} (a finger? "
+                "a sleeve?); clear it and read again, or check the die")
+        for (owner, die), p in zip(sure, odds, strict=True) if p > bar
+    ]
 
 
 def _unsure(seat: str, die: SeatDie, what: str) -> Problem:
@@ -550,14 +578,17 @@ def read_set_aside(
     zones = _zones_in(zones, chosen[-1])
     mine = [d for d in dice if zones.front_seat_of(d.x, d.y) == seat]
     problems = [_unsure(name, d, "a die set aside") for d in mine if d.confidence < threshold]
+    covered = _covered_problems(chosen[-1], {name: mine}, {}, threshold, params)
+    problems.extend(covered)
     if not mine:
         problems.append(
             Problem("count_mismatch", name, None, None, f"{name}: no dice seen in front of the cup")
         )
     annotated = chosen[-1].copy()
     _draw_polygon(annotated, zones.front_of_cup(seat), seat_colour(seat), 2)
+    doubted = {(p.x, p.y) for p in covered}
     for die in mine:
-        _draw_die(annotated, die, die.confidence < threshold)
+        _draw_die(annotated, die, die.confidence < threshold or (die.x, die.y) in doubted)
     return SetAsideResult(name, mine, problems, annotated, chosen[-1])
 
 
@@ -658,7 +689,7 @@ def draw_reveal(
     scale = max(image.shape[:2]) / 1000
     thick = max(1, round(2 * scale))
     font = 0.7 * max(scale, 0.5)
-    threshold_hits = {(p.x, p.y) for p in result.problems if p.kind == "uncertain"}
+    threshold_hits = {(p.x, p.y) for p in result.problems if p.kind in ("uncertain", "covered")}
     draw_zones(image, zones, labels)
     for dice in [*result.seats.values(), *result.set_aside.values()]:
         for die in dice:

@@ -7,12 +7,20 @@ confirm from another screen is not dropped without a word.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import MISREAD_INDEX, MISREAD_VALUE, SCENE, LiveServer, open_page
+from browser_support import (
+    MISREAD_INDEX,
+    MISREAD_VALUE,
+    SCENE,
+    LiveServer,
+    misreading_reader,
+    open_page,
+)
 from playwright.sync_api import expect
 from test_other_games_and_pages import remember_pin
 
@@ -222,3 +230,33 @@ def test_a_change_to_a_reading_taken_again_elsewhere_is_not_dropped_silently(
     expect(page.locator("#confirm")).to_have_text("Confirm this reading")
     page.wait_for_timeout(500)
     expect(page.locator("#settled-elsewhere")).to_have_count(0)
+
+
+def test_a_die_something_lies_over_shows_as_unsure_and_says_why(
+        small_phone: Any, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cover check (vision.cover_check) doubts a die read at 97%: the page must not show
+    it as a sure reading, and its picker says what the camera saw."""
+    page = small_phone
+    covered = SCENE[0]
+
+    def covering_reader(frames: Any, expected: Any) -> Any:
+        reading = misreading_reader(frames, expected)
+        reading.problems.append({
+            "kind": "covered", "seat": covered.seat, "x": float(covered.x),
+            "y": float(covered.y),
+            "message": f"{covered.seat}: something lies over part of a die read as "
+                       f"{covered.value} (a finger? a sleeve?); clear it and read again, or "
+                       "check the die"})
+        return reading
+
+    monkeypatch.setattr(live_server.table, "_reveal_reader", covering_reader)
+    review_waiting(live_server)
+    open_review(page, live_server)
+    buttons = page.locator(".seat-die")
+    expect(buttons.nth(0)).to_have_attribute("data-state", "low")
+    expect(buttons.nth(0)).to_have_attribute("aria-label", re.compile(", unsure$"))
+    expect(page.locator(".seat-die[data-state='low']")).to_have_count(2)
+    expect(page.locator("#problems li")).to_have_count(2)
+    page.locator("#problems .problem-fix", has_text="something lies over part of").click()
+    expect(page.locator(".picker h3")).to_contain_text(
+        f"{picker_title(covered.seat, covered.value)} (partly covered: check it)")

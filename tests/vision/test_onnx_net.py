@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from vision import onnx_net
+from vision.cover_check import MODEL_PATH as COVER_CHECK
 from vision.detector import MODEL_PATH as DETECTOR
 from vision.detector import WIDE_MODEL_PATH as WIDE_DETECTOR
 from vision.learned import MODEL_PATH as CLASSIFIER
@@ -22,7 +23,8 @@ needs_engines = pytest.mark.skipif(onnx_net.CLASSIC_ENGINE is None,
 needs_onnxruntime = pytest.mark.skipif(onnx_net.onnxruntime is None,
                                        reason="onnxruntime is not installed (32-bit ARM)")
 NETWORKS = [(DETECTOR, (1, 3, 160, 224)), (WIDE_DETECTOR, (1, 3, 160, 224)),
-            (CLASSIFIER, (5, 1, 48, 48)), (VERIFIER, (5, 3, 40, 40))]
+            (CLASSIFIER, (5, 1, 48, 48)), (VERIFIER, (5, 3, 40, 40)),
+            (COVER_CHECK, (5, 3, 40, 40))]
 
 
 def default_engine_output(path: Path, blob: np.ndarray) -> np.ndarray:
@@ -183,22 +185,24 @@ def test_load_reads_the_network_before_its_first_run(
         onnx_net.LazyNet(broken, "die verifier", "x").load()  # nor is an unreadable one
 
 
-@pytest.mark.parametrize(("method", "check", "detectors", "expected"), [
-    ("learned", True, 2, ["die detector", "wide die detector", "die classifier",
-                          "die classifier", "die verifier"]),
-    ("learned", True, 1, ["die detector", "die classifier", "die classifier", "die verifier"]),
-    ("classical", True, 2, ["die classifier", "die classifier"]),
-    ("classical", False, 2, []),
+@pytest.mark.parametrize(("method", "check", "detectors", "cover", "expected"), [
+    ("learned", True, 2, 0.9, ["die detector", "wide die detector", "die classifier",
+                               "die classifier", "die verifier", "cover check"]),
+    ("learned", True, 1, 1.0, ["die detector", "die classifier", "die classifier",
+                               "die verifier"]),
+    ("classical", True, 2, 1.0, ["die classifier", "die classifier"]),
+    ("classical", False, 2, 1.0, []),
+    ("classical", False, 2, 0.5, ["cover check"]),
 ])
 def test_load_networks_loads_what_the_settings_read_with(
-        method: str, check: bool, detectors: int, expected: list[str],
+        method: str, check: bool, detectors: int, cover: float, expected: list[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     from vision import ReaderParams, load_networks
 
     loaded: list[str] = []
     monkeypatch.setattr(onnx_net.LazyNet, "load", lambda self: loaded.append(self.what))
     load_networks(ReaderParams(method=method, learned_check=check,
-                               detector_networks=detectors))
+                               detector_networks=detectors, cover_doubt_odds=cover))
     assert loaded == expected
 
 

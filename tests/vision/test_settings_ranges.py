@@ -37,6 +37,8 @@ INF = float("inf")
     ({"verifier_drop_odds": NAN}, "finite"),
     ({"min_gradient_balance": INF}, "finite"),
     ({"max_dice": 0}, "at least 1"),
+    ({"cover_doubt_odds": 0.0}, r"\(0, 1\]"),
+    ({"cover_doubt_odds": NAN}, "finite"),
 ])
 def test_reader_settings_out_of_range_are_refused_by_name(bad: dict[str, float],
                                                           allowed: str) -> None:

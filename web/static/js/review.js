@@ -27,7 +27,14 @@ const TARGET_PX = 48;
 const UNSURE_BELOW = 0.8;
 
 function unsure(d) {
-  return d.confidence < UNSURE_BELOW;
+  return d.confidence < UNSURE_BELOW || d.covered;
+}
+
+// Whether the camera saw something lying over part of the die at x, y (a "covered" problem,
+// vision.cover_check): its visible pips may be read surely and wrongly, so it shows as unsure.
+function coveredAt(review, x, y) {
+  return (review.problems || []).some((p) => p.kind === "covered"
+    && Math.abs(p.x - x) < 1 && Math.abs(p.y - y) < 1);
 }
 
 function startWorking(review) {
@@ -35,7 +42,8 @@ function startWorking(review) {
   for (const [seat, list] of Object.entries(review.seats || {})) {
     for (const d of list || []) {
       dice.push({ key: nextKey++, seat, value: Number(d.value), x: Number(d.x), y: Number(d.y),
-        confidence: typeof d.confidence === "number" ? d.confidence : 1, edited: false });
+        confidence: typeof d.confidence === "number" ? d.confidence : 1, edited: false,
+        covered: coveredAt(review, Number(d.x), Number(d.y)) });
     }
   }
   working = { id: review.id, dice };
@@ -249,7 +257,8 @@ function pickerPanel() {
   const d = working.dice.find((x) => x.key === selected);
   if (!d) { selected = null; return null; }
   return el("div", { class: "picker", role: "dialog", "aria-label": "change a die" },
-    pickerHead(d.x, d.y, `${d.seat}'s die — read as ${d.value}${unsure(d) ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
+    pickerHead(d.x, d.y, `${d.seat}'s die — read as ${d.value}${d.covered ? " (partly covered: check it)"
+      : unsure(d) ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
     el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
       type: "button", class: "btn face-btn", "aria-pressed": String(d.value === f), "aria-label": `set to ${f}`,
       onclick: () => { d.value = f; d.edited = true; selected = null; render(); },
