@@ -31,8 +31,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tools.occluders import KINDS, hidden_share, occlude
-from tools.train_dice_detector import _colour, _face
-from tools.train_dice_verifier import build_net, centre_crops, export
+from tools.train_dice_detector import _face
+from tools.train_dice_verifier import augment as verifier_augment
+from tools.train_dice_verifier import build_net, centre_crops, export, fit
 from vision import ReaderParams, read_dice, verifier
 from vision.cover_check import CROP_PX, CROP_SPAN, MODEL_PATH
 from vision.detector import normalise
@@ -135,17 +136,10 @@ def mine(manifest: Path, keep: Any, variants: int, rng: np.random.Generator,
 
 
 def augment(patch: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
-    """A CROP_PX crop of a mined patch: size misjudged by up to 20% either way, centre off by
-    up to 10% of the die, quarter turns, mirror images, colour, light, blur, noise, JPEG."""
-    die = PATCH_PX / PATCH_SPAN
-    side = CROP_SPAN * die * float(np.exp(rng.uniform(np.log(0.83), np.log(1.2))))
-    cx = (PATCH_PX - 1) / 2 + rng.uniform(-0.1, 0.1) * die
-    cy = (PATCH_PX - 1) / 2 + rng.uniform(-0.1, 0.1) * die
-    crop = die_crop(patch, cx, cy, side, out_px=CROP_PX)
-    crop = np.rot90(crop, int(rng.integers(0, 4)))
-    if rng.random() < 0.5:
-        crop = crop[:, ::-1]
-    return _colour(np.ascontiguousarray(crop), rng)
+    """The verifier's augmentation, with the die's size misjudged by up to 20% either way
+    and its centre off by up to 10%: the reveal crops round the voted dice, not faint
+    proposals."""
+    return verifier_augment(patch, rng, sizes=(0.83, 1.2), shift=0.1)
 
 
 def odds(net: Any, patches: NDArray[np.uint8]) -> NDArray[np.float64]:
@@ -220,29 +214,8 @@ def main() -> None:
           f"read sure and wrong) ({time.time() - t0:.0f}s)", flush=True)
 
     net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=args.steps,
-                                                pct_start=0.1)
-    covered_idx = np.flatnonzero(train.labels == 1)
-    whole_idx = np.flatnonzero(train.labels == 0)
-    loss_fn = torch.nn.BCEWithLogitsLoss()
-    running = 0.0
-    for step in range(1, args.steps + 1):
-        half = args.batch // 2
-        idx = np.concatenate([rng.choice(covered_idx, half),
-                              rng.choice(whole_idx, args.batch - half)])
-        x = torch.from_numpy(normalise(np.stack([augment(train.pixels[k], rng) for k in idx])))
-        y = torch.from_numpy(train.labels[idx].astype(np.float32))
-        loss = loss_fn(net(x)[:, 0], y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
-        if step % 200 == 0:
-            print(f"step {step}: loss {running:.3f} {time.time() - t0:.0f}s", flush=True)
-        if step % 2000 == 0 or step == args.steps:
-            report(odds(net, held.pixels), held)
+    fit(net, train.pixels, train.labels, augment, rng, args.steps, args.batch, t0,
+        lambda: report(odds(net, held.pixels), held))
     export(net, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -147,13 +148,15 @@ def mine(manifest: Path, keep: Any, labelled_dice: bool, sides: tuple[int, ...] 
                  np.array(photos))
 
 
-def augment(patch: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
-    """A CROP_PX crop of a mined patch: size misjudged by up to 25% either way, centre off by
-    up to 15% of the face, quarter turns, mirror images, colour, light, blur, noise, JPEG."""
+def augment(patch: NDArray[np.uint8], rng: np.random.Generator, *,
+            sizes: tuple[float, float] = (0.8, 1.25), shift: float = 0.15) -> NDArray[np.uint8]:
+    """A CROP_PX crop of a mined patch: size misjudged by a factor in ``sizes``, centre off by
+    up to ``shift`` of the face, quarter turns, mirror images, colour, light, blur, noise,
+    JPEG."""
     face = PATCH_PX / PATCH_SPAN
-    side = CROP_SPAN * face * float(np.exp(rng.uniform(np.log(0.8), np.log(1.25))))
-    cx = (PATCH_PX - 1) / 2 + rng.uniform(-0.15, 0.15) * face
-    cy = (PATCH_PX - 1) / 2 + rng.uniform(-0.15, 0.15) * face
+    side = CROP_SPAN * face * float(np.exp(rng.uniform(np.log(sizes[0]), np.log(sizes[1]))))
+    cx = (PATCH_PX - 1) / 2 + rng.uniform(-shift, shift) * face
+    cy = (PATCH_PX - 1) / 2 + rng.uniform(-shift, shift) * face
     crop = die_crop(patch, cx, cy, side, out_px=CROP_PX)
     crop = np.rot90(crop, int(rng.integers(0, 4)))
     if rng.random() < 0.5:
@@ -246,18 +249,33 @@ def main() -> None:
           f"{len(held.labels)} held-out proposals ({time.time() - t0:.0f}s)", flush=True)
 
     net = build_net()
+    fit(net, train.pixels, train.labels, augment, rng, args.steps, args.batch, t0,
+        lambda: report(net, held))
+    export(net, args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+
+
+def fit(net: Any, pixels: NDArray[np.uint8], labels: NDArray[np.int64],
+        augment: Callable[[NDArray[np.uint8], np.random.Generator], NDArray[np.uint8]],
+        rng: np.random.Generator, steps: int, batch: int, t0: float,
+        report: Callable[[], None]) -> None:
+    """Train a one-logit network on ``augment``ed patches, each batch half label 1 and half
+    label 0 (AdamW, one-cycle to 2e-3), calling ``report`` every 2,000 steps and at the end.
+    Shared by the die verifier and the cover check (``tools.train_cover_check``)."""
+    import torch
+
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=args.steps,
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps,
                                                 pct_start=0.1)
-    dice_idx = np.flatnonzero(train.labels == 1)
-    other_idx = np.flatnonzero(train.labels == 0)
+    ones = np.flatnonzero(labels == 1)
+    zeros = np.flatnonzero(labels == 0)
     loss_fn = torch.nn.BCEWithLogitsLoss()
     running = 0.0
-    for step in range(1, args.steps + 1):
-        half = args.batch // 2
-        idx = np.concatenate([rng.choice(dice_idx, half), rng.choice(other_idx, args.batch - half)])
-        x = torch.from_numpy(normalise(np.stack([augment(train.pixels[k], rng) for k in idx])))
-        y = torch.from_numpy(train.labels[idx].astype(np.float32))
+    for step in range(1, steps + 1):
+        half = batch // 2
+        idx = np.concatenate([rng.choice(ones, half), rng.choice(zeros, batch - half)])
+        x = torch.from_numpy(normalise(np.stack([augment(pixels[k], rng) for k in idx])))
+        y = torch.from_numpy(labels[idx].astype(np.float32))
         loss = loss_fn(net(x)[:, 0], y)
         opt.zero_grad()
         loss.backward()
@@ -266,10 +284,8 @@ def main() -> None:
         running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
         if step % 200 == 0:
             print(f"step {step}: loss {running:.3f} {time.time() - t0:.0f}s", flush=True)
-        if step % 2000 == 0 or step == args.steps:
-            report(net, held)
-    export(net, args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+        if step % 2000 == 0 or step == steps:
+            report()
 
 
 def export(net: Any, path: Path) -> None:

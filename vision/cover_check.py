@@ -16,9 +16,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detector import normalise
-from vision.learned import die_crop
 from vision.onnx_net import LazyNet
+from vision.verifier import crop_odds
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_cover_check.onnx"
 #: side in pixels of the colour crop the network sees
@@ -33,9 +32,4 @@ def covered_odds(image: NDArray[np.uint8], dice: list[tuple[float, float, float]
                  ) -> NDArray[np.float32]:
     """For each (x, y, size) die in a BGR frame, the probability (0..1) that something lies
     over part of it."""
-    if not dice:
-        return np.zeros(0, np.float32)
-    crops = np.stack([die_crop(image, x, y, CROP_SPAN * size, out_px=CROP_PX)
-                      for x, y, size in dice])
-    logits = NET.run(normalise(crops)).reshape(-1)
-    return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float32)
+    return crop_odds(NET, image, dice, CROP_SPAN, CROP_PX)

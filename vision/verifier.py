@@ -32,9 +32,15 @@ NET = LazyNet(MODEL_PATH, "die verifier", "tools/train_dice_verifier.py")
 def die_odds(image: NDArray[np.uint8], proposals: list[tuple[float, float, float]]
              ) -> NDArray[np.float32]:
     """For each (x, y, face_size) in a BGR frame, the probability (0..1) that a die is there."""
-    if not proposals:
+    return crop_odds(NET, image, proposals, CROP_SPAN, CROP_PX)
+
+
+def crop_odds(net: LazyNet, image: NDArray[np.uint8], spots: list[tuple[float, float, float]],
+              span: float, out_px: int) -> NDArray[np.float32]:
+    """For each (x, y, size) in a BGR frame, the probability a one-logit colour network
+    ``net`` gives its ``out_px`` crop ``span`` sizes across (the verifier, the cover check)."""
+    if not spots:
         return np.zeros(0, np.float32)
-    crops = np.stack([die_crop(image, x, y, CROP_SPAN * size, out_px=CROP_PX)
-                      for x, y, size in proposals])
-    logits = NET.run(normalise(crops)).reshape(-1)
+    crops = np.stack([die_crop(image, x, y, span * size, out_px=out_px) for x, y, size in spots])
+    logits = net.run(normalise(crops)).reshape(-1)
     return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float32)

@@ -12,12 +12,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
 from calibration import load_profile
 from engine import Game
+from tests.vision.test_verifier import TABLES, rendered
 from tools.occluders import KINDS, hidden_share, occlude
 from vision import read_dice
 from vision.cover_check import covered_odds
@@ -26,18 +26,7 @@ from vision.params import ReaderParams
 from vision.reveal import capture_reveal, read_set_aside
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data"
 DEMO = ROOT / "bluffcam" / "recordings" / "demo"
-TABLES = ("board", "cloth", "dark_wood", "felt", "paper", "wood")
-
-
-def rendered(case: str) -> tuple[np.ndarray, dict[str, Any]]:
-    truth_path = DATA / f"{case}.json"
-    if not truth_path.exists():
-        pytest.skip(f"rendered test data not found: {truth_path} (python -m tools.render testdata)")
-    image = cv2.imread(str(truth_path.with_suffix(".jpg")))
-    assert image is not None
-    return image, json.loads(truth_path.read_text())
 
 
 def test_no_dice_no_odds() -> None:
