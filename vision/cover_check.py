@@ -33,3 +33,13 @@ def covered_odds(image: NDArray[np.uint8], dice: list[tuple[float, float, float]
     """For each (x, y, size) die in a BGR frame, the probability (0..1) that something lies
     over part of it."""
     return crop_odds(NET, image, dice, CROP_SPAN, CROP_PX)
+
+
+def doubted(image: NDArray[np.uint8], dice: list[tuple[float, float, float]], bar: float
+            ) -> list[bool]:
+    """For each (x, y, size) die, whether the check gives over ``bar`` that something lies
+    over part of it (``ReaderParams.cover_doubt_odds``; at 1 the check is off and runs no
+    network)."""
+    if bar >= 1.0 or not dice:
+        return [False] * len(dice)
+    return [bool(p > bar) for p in covered_odds(image, dice)]

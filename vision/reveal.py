@@ -437,16 +437,14 @@ def _covered_problems(
     bar = (params or ReaderParams()).cover_doubt_odds
     sure = [(owner, die) for group in (seats, set_aside) for owner, dice in group.items()
             for die in dice if die.confidence >= threshold and die.size]
-    if bar >= 1.0 or not sure:
-        return []
-    from vision.cover_check import covered_odds  # lazily: loads a network on first use
+    from vision.cover_check import doubted  # lazily: loads a network on first use
 
-    odds = covered_odds(frame, [(d.x, d.y, float(d.size or 0)) for _, d in sure])
+    flags = doubted(frame, [(d.x, d.y, float(d.size or 0)) for _, d in sure], bar)
     return [
         Problem("covered", owner, die.x, die.y,
                 f"{owner}: something lies over part of a die read as {die.value} (a finger? "
                 "a sleeve?); clear it and read again, or check the die")
-        for (owner, die), p in zip(sure, odds, strict=True) if p > bar
+        for (owner, die), flag in zip(sure, flags, strict=True) if flag
     ]
 
 

@@ -241,11 +241,14 @@ def calibration_read() -> Response:
         if frame is None:
             raise no_frame(t)
     from vision import ReaderParams, draw_reading, read_dice
+    from vision.cover_check import doubted
     from vision.frame_check import frame_advice
 
     params = t.profile.reader_params if t.profile is not None else ReaderParams()
     reading = read_dice(frame, params)
     advice = frame_advice(frame, reading, params)
+    sure = [d for d in reading.dice if d.confidence >= reading.min_confidence]
+    covered = sum(doubted(frame, [(d.x, d.y, d.side_px) for d in sure], params.cover_doubt_odds))
     annotated = draw_reading(frame, reading)
     if t.profile is not None:
         annotated = with_zones(annotated, t)
@@ -254,6 +257,8 @@ def calibration_read() -> Response:
         "dice": reading.to_json(),
         "values": reading.values,
         "uncertain": len(reading.uncertain),
+        # sure dice with something over part of them: a reveal would send them to review
+        "covered": covered,
         "advice": [a.to_json() for a in advice],
         "width": reading.width,
         "height": reading.height,

@@ -196,7 +196,8 @@ def describe() -> dict[str, Any]:
                         "csrf_token": {"type": "string"}}}}}},
                 "responses": {"200": _json({"type": "object", "properties": {
                     "dice": {"type": "array"}, "values": {"type": "array"},
-                    "uncertain": {"type": "integer"}, "width": {"type": "integer"},
+                    "uncertain": {"type": "integer"},
+                    "covered": {"type": "integer"}, "width": {"type": "integer"},
                     "height": {"type": "integer"}, "image": {"type": "string"},
                     "advice": {"type": "array", "items": {
                         "type": "object", "required": ["kind", "message"], "properties": {

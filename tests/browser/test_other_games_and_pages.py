@@ -344,6 +344,23 @@ def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: P
     phone.screenshot(path=str(screenshot_dir / "calibration-dark.png"), full_page=True)
 
 
+def test_calibration_says_when_something_lies_over_a_die(phone: Any, tmp_path: Path) -> None:
+    """A hand left over a die at setup: the test read says a reveal would go to review."""
+    from tests.web_api.test_calibration_cover import _reroll_frame
+    from tools.occluders import occlude
+
+    frame, die = _reroll_frame()
+    finger, _ = occlude(frame, die["x"], die["y"], die["size_px"], "finger",
+                        np.random.default_rng([0, 0]), reach=-0.1)
+    photo = tmp_path / "finger.png"
+    assert cv2.imwrite(str(photo), finger)
+    phone.goto("/calibration")
+    phone.set_input_files("#upload", str(photo))
+    expect(phone.locator("#read-confidence")).to_have_text(re.compile(
+        r"⚠ \d with something over (it|them) \(a hand\? a cup\?\): a reveal like this would "
+        "go to review"))
+
+
 def test_calibration_says_when_the_dice_are_too_small(phone: Any, screenshot_dir: Path) -> None:
     tiny = Path(__file__).resolve().parents[1] / "data" / "sizes" / "tiny_dice.jpg"
     phone.goto("/calibration")

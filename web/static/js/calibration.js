@@ -11,7 +11,7 @@ const root = document.getElementById("calibration-root");
 let state = null;
 let snapshotUrl = null;
 let snapshotError = "";
-let reading = null;         // the last test read: {dice, values, uncertain, width, height, image}
+let reading = null;         // the last test read: {dice, values, uncertain, covered, width, height, image}
 let busy = false;
 let error = "";
 let seatCount = null;       // the seats to fit the zones for (default: the profile's)
@@ -141,14 +141,16 @@ function readingSummary() {
     el("h2", {}, `Test read: ${values.length} ${values.length === 1 ? "die" : "dice"}`),
     el("div", { class: "seat-dice" }, values.map((v) => die(v, { size: 30 }))),
     el("div", { class: "row" }, counts.map((n, i) => el("span", { class: "tag" }, `${i + 1}: ${n}`))),
-    confidenceLine(values.length, reading.uncertain),
+    confidenceLine(values.length, reading.uncertain, reading.covered || 0),
     pictureAdvice(reading.advice || []));
 }
 
 // Whether a reveal read like this would apply or go to review; with no dice there is nothing
 // to be sure of, so say what to do instead of claiming every die was read.
-function confidenceLine(dice, uncertain) {
-  if (uncertain) return el("p", { class: "count-bad", id: "read-confidence" }, `⚠ ${uncertain} unsure: a reveal like this would go to review`);
+function confidenceLine(dice, uncertain, covered) {
+  const doubts = [uncertain ? `${uncertain} unsure` : "",
+    covered ? `${covered} with something over ${covered === 1 ? "it" : "them"} (a hand? a cup?)` : ""].filter(Boolean);
+  if (doubts.length) return el("p", { class: "count-bad", id: "read-confidence" }, `⚠ ${doubts.join(", ")}: a reveal like this would go to review`);
   if (!dice) return el("p", { class: "hint", id: "read-confidence" }, "No dice seen: lay a few dice in the seat zones and test again.");
   return el("p", { class: "count-ok", id: "read-confidence" }, "✓ every die read with confidence");
 }
