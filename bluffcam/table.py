@@ -140,6 +140,8 @@ class _Message:
         body: dict[str, Any] = {"level": self.level, "text": self.text, "at": round(self.at, 3)}
         if self.review is not None:
             body["review"] = self.review  # a screen showing that review's own notice skips it
+        if self.before_play:
+            body["before_play"] = True  # the deal: the control page shows it to the dealer
         return body
 
 

@@ -6,6 +6,7 @@ homography, not the zones. cv2 is imported here only (profiles load without it).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -18,16 +19,19 @@ if TYPE_CHECKING:
     from calibration.profile import MarkerConfig
 
 
-def known_dictionaries() -> list[str]:
+@functools.cache
+def known_dictionaries() -> tuple[str, ...]:
     """cv2.aruco's dictionary names (``DICT_4X4_50``, ...): a profile naming another is
-    refused as it loads rather than at every reveal; empty where cv2 is missing."""
+    refused as it loads rather than at every reveal; empty where cv2 is missing. Listed once:
+    each frame a marked mat is looked for in asks again."""
     try:
         import cv2
     except ImportError:
-        return []
+        return ()
     aruco = getattr(cv2, "aruco", None)
     names = dir(aruco) if aruco is not None else []
-    return sorted(n for n in names if n.startswith("DICT_") and isinstance(getattr(aruco, n), int))
+    return tuple(sorted(n for n in names
+                        if n.startswith("DICT_") and isinstance(getattr(aruco, n), int)))
 
 
 def _dictionary(name: str) -> Any:

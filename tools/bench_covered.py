@@ -21,8 +21,10 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from calibration import load_profile
 from engine import Game
@@ -30,13 +32,19 @@ from tools.occluders import KINDS, hidden_share, occlude
 from vision.io import load_image
 from vision.reveal import capture_reveal
 
-DEMO = Path("bluffcam/recordings/demo")
+#: the recorded demo game (its frames rendered by the project, with their truth)
+DEMO = Path(__file__).resolve().parents[1] / "bluffcam" / "recordings" / "demo"
 
 
-def _game_before(script: dict[str, object], action_index: int) -> Game:
-    cut = dict(script)
-    cut["actions"] = list(script["actions"])[:action_index]  # type: ignore[call-overload]
-    return Game.from_script(cut)
+def game_before(script: dict[str, Any], action_index: int) -> Game:
+    """The recorded game (``game.json``) as it stood before action ``action_index``: the
+    engine's expected hands and seating at that reveal."""
+    return Game.from_script(dict(script, actions=list(script["actions"])[:action_index]))
+
+
+def still_frame(entry: dict[str, Any]) -> NDArray[np.uint8]:
+    """The last, still frame of one of the manifest's recorded reveals or re-rolls."""
+    return load_image(sorted((DEMO / entry["frames"]).glob("*.jpg"))[-1])
 
 
 def main() -> None:
@@ -53,9 +61,8 @@ def main() -> None:
     profile = load_profile(Path("calibration/demo.toml"))
     tally: dict[str, Counter[str]] = {}
     for reveal in manifest["reveals"]:
-        game = _game_before(script, reveal["action_index"])
-        frames = sorted((DEMO / reveal["frames"]).glob("*.jpg"))
-        still = load_image(frames[-1])
+        game = game_before(script, reveal["action_index"])
+        still = still_frame(reveal)
         truth = {p: sorted(v) for p, v in reveal["truth"].items()}
         for n, die in enumerate(reveal["dice"]):
             for reach in args.reach:

@@ -275,7 +275,9 @@ def describe() -> dict[str, Any]:
                             "level": {"type": "string"}, "text": {"type": "string"},
                             "at": {"type": "number"},
                             "review": {"type": "string", "description": "the pending review "
-                                                                        "it announces"}}}},
+                                                                        "it announces"},
+                            "before_play": {"type": "boolean", "description": "a card game's "
+                                            "deal, listed until the first card is played"}}}},
                         "pin_required": {"type": "boolean"},
                         "table_seats": {"type": ["array", "null"],
                                         "items": {"type": "string"}},

@@ -18,15 +18,14 @@ import pytest
 from calibration import load_profile
 from engine import Game
 from tests.vision.test_verifier import TABLES, rendered
+from tools.bench_covered import DEMO, game_before, still_frame
 from tools.occluders import KINDS, hidden_share, occlude
 from vision import read_dice
 from vision.cover_check import covered_odds
-from vision.io import load_image
 from vision.params import ReaderParams
 from vision.reveal import capture_reveal, read_set_aside
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "bluffcam" / "recordings" / "demo"
 
 
 def test_no_dice_no_odds() -> None:
@@ -62,12 +61,9 @@ def test_dice_in_plain_view_are_whole_and_half_hidden_ones_covered() -> None:
 
 
 def _demo_reveal(index: int) -> tuple[dict[str, Any], Game, np.ndarray]:
-    manifest = json.loads((DEMO / "manifest.json").read_text())
+    reveal = json.loads((DEMO / "manifest.json").read_text())["reveals"][index]
     script = json.loads((DEMO / "game.json").read_text())
-    reveal = manifest["reveals"][index]
-    cut = dict(script, actions=script["actions"][: reveal["action_index"]])
-    frames = sorted((DEMO / reveal["frames"]).glob("*.jpg"))
-    return reveal, Game.from_script(cut), load_image(frames[-1])
+    return reveal, game_before(script, reveal["action_index"]), still_frame(reveal)
 
 
 PROFILE = load_profile(ROOT / "calibration" / "demo.toml")
@@ -128,8 +124,7 @@ def test_no_reveal_with_something_over_a_die_is_applied_on_a_wrong_reading() -> 
 def test_a_die_set_aside_under_a_finger_is_doubted_too() -> None:
     manifest = json.loads((DEMO / "manifest.json").read_text())
     reroll = manifest["rerolls"][0]
-    frames = sorted((DEMO / reroll["frames"]).glob("*.jpg"))
-    still = load_image(frames[-1])
+    still = still_frame(reroll)
     die = reroll["dice"][0]
     plain = read_set_aside(still, die["seat"], PROFILE.zones, PROFILE.reader_params,
                            stillness=None)

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 from flask.testing import FlaskClient
 
+from tools.bench_covered import DEMO, still_frame
 from tools.occluders import occlude
-from vision.io import load_image
-
-DEMO = Path(__file__).resolve().parents[2] / "bluffcam" / "recordings" / "demo"
 
 
 def _reroll_frame() -> tuple[Any, dict[str, Any]]:
@@ -24,7 +21,7 @@ def _reroll_frame() -> tuple[Any, dict[str, Any]]:
     the check doubt the 1 (a known false doubt: docs/vision_detector.md, "The cover
     check")."""
     reroll = json.loads((DEMO / "manifest.json").read_text())["rerolls"][0]
-    frame = load_image(sorted((DEMO / reroll["frames"]).glob("*.jpg"))[-1])
+    frame = still_frame(reroll)
     die = reroll["dice"][0]
     x0, y0 = round(die["x"]) - 120, round(die["y"]) - 80
     return frame[y0: y0 + 240, x0: x0 + 240].copy(), dict(die, x=die["x"] - x0, y=die["y"] - y0)

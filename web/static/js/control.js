@@ -145,8 +145,8 @@ function lastVerdict(game) {
  * long): the dealer holds this phone. */
 function dealNote(game) {
   if (game.game !== "impus") return null;
-  const deal = (state.messages || []).map((m) => m.text).filter((t) => /^Deal /.test(t)).pop();
-  return deal ? el("div", { class: "status-line", id: "status-deal" }, deal) : null;
+  const deal = (state.messages || []).filter((m) => m.before_play).pop();
+  return deal ? el("div", { class: "status-line", id: "status-deal" }, deal.text) : null;
 }
 
 function statusCard() {
