@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tools.render.cover_scenes import cover_reveal
 from tools.render.dice import Die
 from tools.render.generate import (
     DIE_MM,
@@ -193,6 +194,9 @@ def cases() -> list[Case]:
     for k, kind in enumerate(("ok", "count_mismatch", "uncertain")):
         out.append(Case(f"reveal/{kind}", 2600 + k, _reveal(kind)))
     out.append(Case("sequences/still_after_motion", 2700, _still_sequence, still_from=3))
+    # cups beside and over the dice (the cover check): scenes of tools.bench_cover_scenes
+    for name, seed in (("cup_over_dice", 50084), ("cups_beside_dice", 50158)):
+        out.append(Case(f"reveal/{name}", seed, lambda rng, seed: [cover_reveal(seed)]))
     return out
 
 

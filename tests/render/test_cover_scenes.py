@@ -1,0 +1,41 @@
+"""The rendered reveals the cover check trains and is measured on (`tools.render.cover_scenes`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tools.render.cover_scenes import cover_reveal, cup_beside, rendered_die
+from tools.render.generate import DIE_MM
+from tools.render.layout import seat_layout
+from tools.render.table_scenes import SeatDice, place_table_dice
+
+
+@pytest.mark.parametrize("gap", [0.0, 5.0])
+def test_a_cup_set_down_beside_the_dice_clears_each_by_the_gap(gap: float) -> None:
+    rng = np.random.default_rng(3)
+    layout = seat_layout(3, radius=150.0)
+    dice = place_table_dice(rng, layout, {i: SeatDice([1, 2, 3, 4]) for i in range(3)})
+    for seat in range(3):
+        cup = cup_beside(layout, seat, dice, rng, (40, 52, 92), gap)
+        assert cup.tilt_deg == 0 and cup.base[2] == 0
+        rim_to_centre = min(float(np.hypot(*(d.centre[:2] - cup.base[:2]))) for d in dice)
+        # the rim clears each die's centre by its half diagonal (0.7 of a side) and the gap,
+        # to within the one-millimetre step the cup is moved by
+        assert cup.r_wide + 0.7 * DIE_MM + gap <= rim_to_centre <= \
+            cup.r_wide + 0.7 * DIE_MM + gap + 1.0
+
+
+def test_scenes_differ_by_seed_and_repeat_by_seed() -> None:
+    a, b = cover_reveal(1), cover_reveal(1)
+    assert [d.value for d in a.dice] == [d.value for d in b.dice]
+    assert [c.base.tolist() for c in a.cups] == [c.base.tolist() for c in b.cups]
+    assert [c.base.tolist() for c in cover_reveal(2).cups] != [c.base.tolist() for c in a.cups]
+
+
+def test_a_reading_is_matched_to_the_nearest_rendered_die_within_reach() -> None:
+    dice = [{"x": 100.0, "y": 100.0, "size_px": 30.0}, {"x": 140.0, "y": 100.0, "size_px": 30.0}]
+    assert rendered_die(125.0, 100.0, dice) is dice[1]
+    assert rendered_die(100.0, 117.0, dice) is dice[0]
+    assert rendered_die(100.0, 119.0, dice) is None  # over 0.6 of a die from any centre
+    assert rendered_die(0.0, 0.0, []) is None
