@@ -4,7 +4,8 @@ Dev-time only (needs PyTorch, like the other training tools). Seeded; run from t
 repository root:
 
     .venv/bin/python -m tools.train_cover_check ../shared/datasets/manifest.json \
-        --renders .cache/renders_a/manifest.json --renders .cache/renders_b/manifest.json
+        --renders .cache/renders_a/manifest.json --renders .cache/renders_b/manifest.json \
+        --scenes 240 --scene-weight 8
 
 A finger resting over half a die, a sleeve or a cup's rim across it, leaves a face whose
 visible pips the reader may count surely and wrongly (a 5 half hidden reads as a 2). The
@@ -13,8 +14,10 @@ its size, and says how likely it is that something lies over part of it. It lear
 training photos and renders with occluders drawn over them (``tools.occluders``): the reader
 is run on each such photo, and each die it reports is labelled by how much of the labelled
 die's face the drawn mask hides (covered from ``COVERED`` up, whole up to ``WHOLE``, the
-rest skipped). Unedited photos give the whole dice their own look. The held-out photos
-(``vision/models/dice_value_holdout.json``) are edited the same way with other draws, only
+rest skipped). Unedited photos give the whole dice their own look. With ``--scenes`` it
+also learns from rendered reveals whose cups stand against the dice or hang over them
+(``mine_scenes``), labelled by the renderer's own count of each top face seen. The held-out
+photos (``vision/models/dice_value_holdout.json``) are edited the same way with other draws, only
 to report how the check sorts dice it never saw.
 """
 
@@ -31,10 +34,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tools.occluders import KINDS, hidden_share, occlude
+from tools.render.cover_scenes import cached_cover_scene, rendered_die
 from tools.train_dice_detector import _face
 from tools.train_dice_verifier import augment as verifier_augment
 from tools.train_dice_verifier import build_net, centre_crops, export, fit
-from vision import ReaderParams, read_dice, verifier
+from vision import Die, ReaderParams, read_dice, verifier
 from vision.cover_check import CROP_PX, CROP_SPAN, MODEL_PATH
 from vision.detector import normalise
 from vision.io import load_image
@@ -50,6 +54,10 @@ assert (CROP_PX, CROP_SPAN) == (verifier.CROP_PX, verifier.CROP_SPAN)
 COVERED = 0.2
 #: ... and "whole" where at most this share is (in between: not used)
 WHOLE = 0.02
+#: where ``--scenes`` renders are kept (``tools.bench_cover_scenes`` uses seeds from 50,000)
+SCENE_CACHE = Path(".cache/cover_scenes")
+#: the ``kind`` of a patch from a rendered reveal (its own cups and hands, no drawing)
+SCENE_KIND = len(KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +69,34 @@ class Mined:
     hidden: NDArray[np.float32]  # the share of the labelled face hidden
     sure: NDArray[np.bool_]  # whether the reader reported the die as sure
     right: NDArray[np.bool_]  # whether the reader named the labelled value
-    kind: NDArray[np.int64]  # index in KINDS of the occluder drawn (-1: the photo as shot)
+    kind: NDArray[np.int64]  # index in KINDS of the occluder drawn (-1: the photo as shot,
+    #                          SCENE_KIND: a rendered reveal)
+
+
+class _Rows:
+    """:class:`Mined`'s columns as the patches are gathered."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list[Any]] = {f: [] for f in Mined.__slots__}
+
+    def add(self, image: NDArray[np.uint8], die: Die, hidden: float, right: bool, kind: int,
+            params: ReaderParams) -> None:
+        """One reported die's patch, unless the share of its face hidden is in between
+        (over ``WHOLE``, under ``COVERED``)."""
+        if WHOLE < hidden < COVERED:
+            return
+        row = {"pixels": die_crop(image, die.x, die.y, PATCH_SPAN * die.side_px,
+                                  out_px=PATCH_PX),
+               "labels": int(hidden >= COVERED), "hidden": hidden,
+               "sure": die.confidence >= params.min_confidence, "right": right, "kind": kind}
+        for field, value in row.items():
+            self.columns[field].append(value)
+
+    def mined(self) -> Mined:
+        c = self.columns
+        return Mined(np.stack(c["pixels"]), np.array(c["labels"]),
+                     np.array(c["hidden"], np.float32), np.array(c["sure"]),
+                     np.array(c["right"]), np.array(c["kind"]))
 
 
 def _labelled(item: dict[str, Any]) -> list[tuple[float, float, float, int, list[float]]]:
@@ -99,8 +134,7 @@ def mine(manifest: Path, keep: Any, variants: int, rng: np.random.Generator,
     """Patches of the dice the reader reports on each kept photo as shot and on ``variants``
     copies with an occluder drawn near one of its dice."""
     root = manifest.parent
-    rows: dict[str, list[Any]] = {k: [] for k in ("pixels", "labels", "hidden", "sure",
-                                                   "right", "kind")}
+    rows = _Rows()
     for item in json.loads(manifest.read_text()):
         if not keep(item) or not item.get("complete", True) or item.get("subset") != "table":
             continue
@@ -121,18 +155,33 @@ def mine(manifest: Path, keep: Any, variants: int, rng: np.random.Generator,
                     continue
                 cx, cy, face, value, _ = dice[i]
                 hidden = hidden_share(mask, cx, cy, face)
-                if WHOLE < hidden < COVERED:
-                    continue
-                rows["pixels"].append(die_crop(image, die.x, die.y, PATCH_SPAN * die.side_px,
-                                               out_px=PATCH_PX))
-                rows["labels"].append(int(hidden >= COVERED))
-                rows["hidden"].append(hidden)
-                rows["sure"].append(die.confidence >= params.min_confidence)
-                rows["right"].append(die.value == value)
-                rows["kind"].append(kind)
-    return Mined(np.stack(rows["pixels"]), np.array(rows["labels"]),
-                 np.array(rows["hidden"], np.float32), np.array(rows["sure"]),
-                 np.array(rows["right"]), np.array(rows["kind"]))
+                rows.add(image, die, hidden, die.value == value, kind, params)
+    return rows.mined()
+
+
+def _render_scene(seed: int) -> None:
+    cached_cover_scene(seed, SCENE_CACHE)
+
+
+def mine_scenes(seeds: range, params: ReaderParams, workers: int) -> Mined:
+    """Patches of the dice the reader reports on rendered reveals whose cups stand beside
+    the dice or are held over them (``tools.render.cover_scenes``), labelled by how much of
+    each die's top face the renderer saw hidden: rendered cups' rims and shadows along dice
+    in plain view, which the drawn occluders hardly give."""
+    from multiprocessing import Pool
+
+    with Pool(workers) as pool:  # rendering is the slow part: fill the cache first
+        pool.map(_render_scene, seeds)
+    rows = _Rows()
+    for seed in seeds:
+        image, truth = cached_cover_scene(seed, SCENE_CACHE)
+        for die in read_dice(image, params).dice:
+            near = rendered_die(die.x, die.y, truth["dice"])
+            if near is None:
+                continue
+            rows.add(image, die, 1.0 - float(near["visible"]), die.value == near["value"],
+                     SCENE_KIND, params)
+    return rows.mined()
 
 
 def augment(patch: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8]:
@@ -181,6 +230,12 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path(".cache/cover_patches.npz"),
                     help="mined patches, reused when present: delete it after changing the "
                     "reader, the occluders or the photos")
+    ap.add_argument("--scenes", type=int, default=0,
+                    help="also learn from this many rendered reveals with cups beside and "
+                    "over the dice (seeds from 0; rendered once into .cache/cover_scenes)")
+    ap.add_argument("--scene-weight", type=int, default=1,
+                    help="draw the rendered reveals' patches this many times as often as "
+                    "one photo's (they are few beside the photos' tens of thousands)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 
@@ -191,7 +246,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     params = ReaderParams()
     held_paths = held_out_photos()
-    fields = ("pixels", "labels", "hidden", "sure", "right", "kind")
+    fields = Mined.__slots__
     t0 = time.time()
     if args.cache.exists():
         z = np.load(args.cache)
@@ -208,6 +263,18 @@ def main() -> None:
         args.cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(args.cache, **{"t_" + f: getattr(train, f) for f in fields},
                  **{"h_" + f: getattr(held, f) for f in fields})
+    if args.scenes:
+        scene_cache = args.cache.with_name(f"cover_scene_patches_{args.scenes}.npz")
+        if scene_cache.exists():
+            z = np.load(scene_cache)
+            scenes = Mined(*(z[f] for f in fields))
+        else:
+            scenes = mine_scenes(range(args.scenes), params, args.threads)
+            np.savez(scene_cache, **{f: getattr(scenes, f) for f in fields})
+        print(f"{len(scenes.labels)} patches from {args.scenes} rendered reveals "
+              f"({int(scenes.labels.sum())} covered)", flush=True)
+        train = Mined(*(np.concatenate([getattr(train, f)] + [getattr(scenes, f)]
+                                       * args.scene_weight) for f in fields))
     misread = int((held.sure & ~held.right & (held.labels == 1)).sum())
     print(f"{len(train.labels)} training patches ({int(train.labels.sum())} covered), "
           f"{len(held.labels)} held-out ({int(held.labels.sum())} covered, {misread} of them "

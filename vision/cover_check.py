@@ -3,7 +3,8 @@
 A finger resting on the table, a sleeve or a cup's rim over half a die leaves part of its
 face to read, and the visible pips of a half-hidden 5 look like a sure 2. This small colour
 network (``vision/models/dice_cover_check.onnx``, trained by ``tools/train_cover_check.py``
-on photos and renders with fingers, hands, cloth, cups and cards drawn over their dice)
+on photos and renders with fingers, hands, cloth, cups and cards drawn over their dice, and
+on rendered reveals with cups set down against the dice or held over them)
 looks at each die a reveal read, at twice its size, and says how likely it is that
 something covers part of it; the reveal sends a die it doubts to review. Runtime: numpy,
 and ONNX Runtime or OpenCV (``vision.onnx_net``).
