@@ -24,8 +24,8 @@ from numpy.typing import NDArray
 
 from tools.train_dice_verifier import centre_crops
 from vision.cover_check import NET
-from vision.detector import normalise
 from vision.params import ReaderParams
+from vision.verifier import net_odds
 
 Patch = NDArray[np.uint8]
 
@@ -59,8 +59,7 @@ def main() -> None:
     covered = (labels == 1) & sure
     bar = ReaderParams().cover_doubt_odds
     for name, change in CONDITIONS.items():
-        crops = centre_crops(np.stack([change(p) for p in z["h_pixels"]]))
-        odds = 1 / (1 + np.exp(-NET.run(normalise(crops)).reshape(-1)))
+        odds = net_odds(NET, centre_crops(np.stack([change(p) for p in z["h_pixels"]])))
         print(f"{name:24s} plain sure dice doubted {int((odds[plain] > bar).sum())}/"
               f"{int(plain.sum())}, covered sure dice caught {int((odds[covered] > bar).sum())}/"
               f"{int(covered.sum())}")

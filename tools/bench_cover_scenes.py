@@ -38,8 +38,7 @@ def scene_rows(seed: int) -> list[tuple[float, bool, float]]:
     """(visible share, read right, covered odds) for each sure die of one scene that matches
     a rendered die (nearest centre within 0.6 of its size)."""
     image, truth = cached_cover_scene(seed, CACHE)
-    params = ReaderParams()
-    sure = [d for d in read_dice(image, params).dice if d.confidence >= params.min_confidence]
+    sure = read_dice(image, ReaderParams()).sure
     odds = covered_odds(image, [(d.x, d.y, d.side_px) for d in sure])
     rows = []
     for die, p in zip(sure, odds, strict=True):

@@ -198,8 +198,7 @@ def _finite_number(value: object) -> bool:
 def score_image(entry: Entry, reading: Reading, ms: float) -> ImageScore:
     predicted = tuple((d.value, d.x, d.y) for d in reading.dice)
     # sure dice are scored on complete photos only: there an unmatched die is surely wrong
-    sure = tuple((d.value, d.x, d.y) for d in reading.dice
-                 if d.confidence >= reading.min_confidence) if entry.complete else ()
+    sure = tuple((d.value, d.x, d.y) for d in reading.sure) if entry.complete else ()
     sure_correct = count_correct(entry.dice, sure)
     correct, matched = match(entry.dice, predicted)
     judged = len(predicted) if entry.complete else matched

@@ -88,6 +88,11 @@ class Reading:
         return tuple(d for d in self.dice if d.confidence < self.min_confidence)
 
     @property
+    def sure(self) -> tuple[Die, ...]:
+        """The dice at or over ``min_confidence``: the ones a verdict may rest on."""
+        return tuple(d for d in self.dice if d.confidence >= self.min_confidence)
+
+    @property
     def is_certain(self) -> bool:
         return not self.uncertain
 

@@ -41,6 +41,11 @@ def crop_odds(net: LazyNet, image: NDArray[np.uint8], spots: list[tuple[float, f
     ``net`` gives its ``out_px`` crop ``span`` sizes across (the verifier, the cover check)."""
     if not spots:
         return np.zeros(0, np.float32)
-    crops = np.stack([die_crop(image, x, y, span * size, out_px=out_px) for x, y, size in spots])
+    return net_odds(net, np.stack([die_crop(image, x, y, span * size, out_px=out_px)
+                                   for x, y, size in spots]))
+
+
+def net_odds(net: LazyNet, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The probability a one-logit colour network gives each of a stack of BGR crops."""
     logits = net.run(normalise(crops)).reshape(-1)
     return np.asarray(1.0 / (1.0 + np.exp(-logits)), dtype=np.float32)

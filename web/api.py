@@ -247,8 +247,8 @@ def calibration_read() -> Response:
     params = t.profile.reader_params if t.profile is not None else ReaderParams()
     reading = read_dice(frame, params)
     advice = frame_advice(frame, reading, params)
-    sure = [d for d in reading.dice if d.confidence >= reading.min_confidence]
-    covered = sum(doubted(frame, [(d.x, d.y, d.side_px) for d in sure], params.cover_doubt_odds))
+    covered = sum(doubted(frame, [(d.x, d.y, d.side_px) for d in reading.sure],
+                          params.cover_doubt_odds))
     annotated = draw_reading(frame, reading)
     if t.profile is not None:
         annotated = with_zones(annotated, t)

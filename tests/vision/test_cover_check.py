@@ -66,8 +66,7 @@ def _sure_odds_by_visibility(case: str) -> tuple[list[float], list[tuple[float, 
     whose top face the renderer saw whole, and (odds, read right) for those it saw at most
     80% of."""
     image, truth = rendered(case)
-    params = ReaderParams()
-    sure = [d for d in read_dice(image, params).dice if d.confidence >= params.min_confidence]
+    sure = read_dice(image, ReaderParams()).sure
     plain: list[float] = []
     covered: list[tuple[float, bool]] = []
     for die, p in zip(sure, covered_odds(image, [(d.x, d.y, d.side_px) for d in sure]),

@@ -65,9 +65,10 @@ def test_empty_scene_is_an_empty_reading() -> None:
 
 def test_uncertain_dice_are_those_below_min_confidence() -> None:
     outline = np.zeros((4, 2))
-    reading = Reading(dice=(Die(3, 1, 1, 0.9, outline), Die(4, 5, 5, 0.2, outline)),
-                      min_confidence=0.5)
+    reading = Reading(dice=(Die(3, 1, 1, 0.9, outline), Die(4, 5, 5, 0.2, outline),
+                            Die(6, 9, 9, 0.5, outline)), min_confidence=0.5)
     assert [d.value for d in reading.uncertain] == [4]
+    assert [d.value for d in reading.sure] == [3, 6]  # at the threshold counts as sure
     assert not reading.is_certain
 
 

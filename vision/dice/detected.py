@@ -170,7 +170,7 @@ def _usual_size_read(image: NDArray[np.uint8], first: Reading,
     # ``first`` is smear-checked (read_detected): a pip or a speck of print the check sent
     # to review does not hold the frame at the larger size (session 20: one such pip, sure
     # at 0.85 before the check, kept an enlarged webcam photo's seven false dice)
-    sure = [d for d in first.dice if d.confidence >= first.min_confidence]
+    sure = first.sure
     scale = input_scale(h, w, side)
     if not sure or min(face_size(d) for d in sure) * scale < BIG_DIE:
         return None
