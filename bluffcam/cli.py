@@ -19,6 +19,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "apply a game script (JSON) and print the resulting state"),
     "read": ("read", "read the dice in photos and print one JSON line per image"),
     "bench-vision": ("bench_vision", "measure the dice reader on a labelled photo manifest"),
+    "export-reveals": ("export_reveals", "write a table's settled reveals as labelled photos "
+                       "for bench-vision"),
     "calibrate": ("calibrate", "grab a frame and write a table calibration profile"),
     "panel-test": ("panel_test", "print button presses and light each seat LED"),
 }

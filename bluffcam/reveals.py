@@ -14,6 +14,7 @@ started after a damaged one was moved aside adopt the old one's reviews.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import tempfile
@@ -51,6 +52,34 @@ def corrections(read: dict[str, list[int]], confirmed: dict[str, list[int]]) -> 
         if removed or added:
             changes[seat] = {"removed": removed, "added": added}
     return changes
+
+
+def confirmed_positions(seats: Any) -> dict[str, list[dict[str, Any]]] | None:
+    """Where a confirmation names every die's place (``{"Ann": [{"value": 4, "x": 312.5,
+    "y": 208.0}, ...]}``, as the review page sends it), the dice with their places in the
+    photo's pixels; ``None`` where any die comes as a bare value or without both ``x`` and
+    ``y`` (a button press, an API client): a record then keeps the values alone.
+
+    Call after the values are checked. A place that is not a number of pixels is a
+    ``ValueError`` naming the seat and the die: a broken request changes nothing."""
+    placed: dict[str, list[dict[str, Any]]] = {}
+    complete = True
+    for seat, dice in seats.items():
+        placed[seat] = []
+        for k, die in enumerate(dice):
+            if not isinstance(die, dict) or not ({"x", "y"} & set(die)):
+                complete = False
+                continue
+            where = []
+            for axis in ("x", "y"):
+                v = die.get(axis)
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                        or v < 0:
+                    raise ValueError(f"seat {seat}: die {k + 1}'s {axis} must be a number of "
+                                     f"pixels in the photo, got {json.dumps(v)}")
+                where.append(round(float(v), 1))
+            placed[seat].append({"value": int(die["value"]), "x": where[0], "y": where[1]})
+    return placed if complete else None
 
 
 class RevealStore:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam.player_names import PlayerNameError, check_player_names
-from bluffcam.reveals import RevealStore, UnknownRevealError, corrections
+from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
 from bluffcam.seating import (
     DEFAULT_SEAT_COUNT,
     SEATS_KEY,
@@ -569,8 +569,12 @@ class Table:
             if card_reveals.is_card_review(review):
                 return card_reveals.confirm_card_review(self, review, seats)
             confirmed = _seat_values(seats, list(review.expected))
+            try:
+                placed = confirmed_positions(seats)
+            except ValueError as exc:
+                raise TableError(str(exc), rule="format", status=400) from None
             record = self.reveals.load(review_id)
-            self._apply_reveal(review_id, record, confirmed, how="confirmed")
+            self._apply_reveal(review_id, record, confirmed, how="confirmed", placed=placed)
             return self._state_unlocked()
 
     def reopenable(self) -> str | None:
@@ -598,7 +602,7 @@ class Table:
             self._drop_last_action(f"reopening reveal {reveal_id}")
             del self._reveal_ids[index]
             settled = {k: record.pop(k) for k in ("how", "action", "confirmed", "corrections",
-                                                   "applied_at") if k in record}
+                                                   "confirmed_dice", "applied_at") if k in record}
             problems = [p for p in record.get("problems", []) if p.get("kind") != "reopened"]
             problems.insert(0, {"kind": "reopened", "seat": None, "x": None, "y": None,
                                 "message": "reopened after its verdict: check the reading again"})
@@ -633,9 +637,12 @@ class Table:
         return self.reveals.photo_path(reveal_id)
 
     def _apply_reveal(
-        self, reveal_id: str, record: dict[str, Any], values: dict[str, list[int]], how: str
+        self, reveal_id: str, record: dict[str, Any], values: dict[str, list[int]], how: str,
+        placed: dict[str, list[dict[str, Any]]] | None = None,
     ) -> None:
-        """Journal the reveal record, then the reveal action; caller holds the lock."""
+        """Journal the reveal record, then the reveal action; caller holds the lock.
+        ``placed``: the confirmed dice with their places in the photo, where a person gave
+        them (``confirmed_positions``), kept as the record's ``confirmed_dice``."""
         game = self._require_game()
         action = {"reveal": values}
         parsed = parse_action(action)
@@ -644,10 +651,11 @@ class Table:
         read_values = {s: [int(d["value"]) for d in dice] for s, dice in record["read"].items()}
         index = len(self._actions)
         before = dict(record)
+        record.pop("confirmed_dice", None)
         record.update(
             status="applied", how=how, action=canonical, action_index=index,
             confirmed=values, corrections=corrections(read_values, values),
-            applied_at=time.time(),
+            applied_at=time.time(), **({} if placed is None else {"confirmed_dice": placed}),
         )
         with self._storing(f"reveal {reveal_id}"):
             self.reveals.save(reveal_id, record)
@@ -678,6 +686,7 @@ class Table:
             return
         read_values = {s: [int(d["value"]) for d in dice] for s, dice in record["read"].items()}
         confirmed = action["reveal"] if isinstance(action["reveal"], dict) else {}
+        record.pop("confirmed_dice", None)
         record.update(
             status="applied", how=how, action=action, action_index=index, confirmed=confirmed,
             corrections=corrections(read_values, confirmed), applied_at=time.time(),

@@ -53,12 +53,17 @@ class SeatDie:
     size: float | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, float | int]:
-        return {
+        """Value, centre, confidence and, where known, ``size``: a reveal's record keeps it,
+        so that its photo can become a labelled one (``bluffcam export-reveals``)."""
+        out: dict[str, float | int] = {
             "value": self.value,
             "x": round(self.x, 1),
             "y": round(self.y, 1),
             "confidence": round(self.confidence, 3),
         }
+        if self.size is not None:
+            out["size"] = round(self.size, 1)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

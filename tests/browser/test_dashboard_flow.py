@@ -189,3 +189,10 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     state = live_server.table.state()
     assert state["last_reveal"]["seats"]["Ben"] == [4, 4, 2]
     assert state["game"]["players"][0]["dice"] == 2
+    # ...and the record keeps where each confirmed die lies, the one added by a tap and the
+    # one corrected included: the photo becomes a labelled one (bluffcam export-reveals)
+    placed = live_server.table.reveals.load(state["last_reveal"]["id"])["confirmed_dice"]
+    for d in (missed, misread):
+        assert any(p["value"] == d.value and abs(p["x"] - d.x) <= 3 and abs(p["y"] - d.y) <= 3
+                   for p in placed[d.seat]), (d, placed)
+    assert sum(len(dice) for dice in placed.values()) == len(SCENE)

@@ -15,8 +15,10 @@ from typing import Any
 import cv2
 import pytest
 
+from bluffcam.reveal_export import export_reveals
 from bluffcam.table import Table
 from vision import ReaderParams
+from vision.bench import in_grown_box, load_manifest
 from vision.zones import PolygonZones
 
 CASE = Path(__file__).resolve().parents[1] / "data" / "reveal" / "ok.json"
@@ -43,11 +45,15 @@ class PhotoCamera:
             yield self.image
 
 
-@pytest.mark.slow
-def test_real_reader_applies_the_truth_or_asks_for_review(tmp_path: Path) -> None:
+def _truth() -> dict[str, Any]:
     if not CASE.is_file():
         pytest.skip(f"rendered test data not found: {CASE} (python -m tools.render testdata)")
-    truth = json.loads(CASE.read_text())
+    truth: dict[str, Any] = json.loads(CASE.read_text())
+    return truth
+
+
+def _table_at_the_reveal(tmp_path: Path, truth: dict[str, Any]) -> tuple[Table, Any]:
+    """A table whose camera sees the rendered photo, played to round 2's reveal."""
     image = cv2.imread(str(CASE.with_name(truth["image"])))
     seats = truth["layout"]["seats"]
     zones = PolygonZones(
@@ -58,10 +64,17 @@ def test_real_reader_applies_the_truth_or_asks_for_review(tmp_path: Path) -> Non
     )
     profile = SimpleNamespace(zones=zones, reader_params=ReaderParams())
     table = Table(tmp_path / "journal.sqlite", camera=PhotoCamera(image), profile=profile)
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben", "Cho"]})
+    for action in ACTIONS:
+        table.submit(action)
+    return table, image
+
+
+@pytest.mark.slow
+def test_real_reader_applies_the_truth_or_asks_for_review(tmp_path: Path) -> None:
+    truth = _truth()
+    table, image = _table_at_the_reveal(tmp_path, truth)
     try:
-        table.new_game({"game": "bluff", "players": ["Ann", "Ben", "Cho"]})
-        for action in ACTIONS:
-            table.submit(action)
         state = table.capture_reveal()
     finally:
         table.close()
@@ -81,3 +94,29 @@ def test_real_reader_applies_the_truth_or_asks_for_review(tmp_path: Path) -> Non
     else:
         assert state["review"]["problems"]
         assert len(state["history"]) == 1  # round 2 not adjudicated
+
+
+@pytest.mark.slow
+def test_a_settled_reveal_exports_its_photo_labelled_where_the_dice_lie(tmp_path: Path) -> None:
+    truth = _truth()
+    table, image = _table_at_the_reveal(tmp_path, truth)
+    names = ["Ann", "Ben", "Cho"]
+    try:
+        state = table.capture_reveal()
+        if state["review"] is not None:  # confirmed as the review page sends it: with places
+            seats: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
+            for die in truth["dice"]:
+                seats[names[die["seat"]]].append(
+                    {"value": die["value"], "x": die["x"], "y": die["y"]})
+            table.confirm_review(state["review"]["id"], seats)
+    finally:
+        table.close()
+    export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
+    root, (entry,) = load_manifest(tmp_path / "out" / "manifest.json")
+    assert cv2.imread(str(root / entry.image)).shape == image.shape
+    assert len(entry.dice) == len(truth["dice"])
+    for die in truth["dice"]:  # each rendered die lies in a label's box of its value
+        assert any(label.value == die["value"] and label.box is not None
+                   and in_grown_box(label.box, die["x"], die["y"])
+                   for label in entry.dice), die
+

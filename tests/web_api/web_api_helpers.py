@@ -50,6 +50,8 @@ class StubReader:
         self.delay_s = 0.0
         #: the unmarked frame the reading hands back (None: a reader that keeps none)
         self.photo: bytes | None = b"\xff\xd8\xff\xe0fake-photo\xff\xd9"
+        #: each die's side in pixels, as the real reader gives it (None: a reader that gives none)
+        self.size: float | None = None
 
     def __call__(self, frames: Iterator[Any], expected: Mapping[str, Any]) -> RevealReading:
         if not list(frames):
@@ -63,6 +65,8 @@ class StubReader:
             for i, value in enumerate(values):
                 confidence = 0.3 if (name, i) in self.uncertain else 0.97
                 die = {"value": value, "x": 10.0 * i, "y": 5.0, "confidence": confidence}
+                if self.size is not None:
+                    die["size"] = self.size
                 seats[name].append(die)
                 if confidence < 0.6:
                     problems.append({"kind": "uncertain", "seat": name, "x": 10.0 * i, "y": 5.0,

@@ -58,11 +58,24 @@ function seatsOf(review) {
   return [...names];
 }
 
-function readingValues() {
+// Each seat's working dice, as ``entry`` gives each: every seat of the reveal, even one left
+// with none.
+function bySeat(entry) {
   const seats = {};
   for (const name of seatsOf(state.review)) seats[name] = [];
-  for (const d of working.dice) (seats[d.seat] ||= []).push(d.value);
+  for (const d of working.dice) (seats[d.seat] ||= []).push(entry(d));
   return seats;
+}
+
+function readingValues() {
+  return bySeat((d) => d.value);
+}
+
+// The confirmed dice with their places in the photo's pixels, so that the reveal's record
+// keeps a labelled photo of this table (bluffcam export-reveals); values alone where the
+// photo never loaded (a tap had nothing to place the die on).
+function confirmedSeats() {
+  return imageSize ? bySeat((d) => ({ value: d.value, x: d.x, y: d.y })) : readingValues();
 }
 
 function dieRadius() {
@@ -319,7 +332,7 @@ function confirm() {
   sending = id;
   return act(async () => {
     try {
-      await api("POST", `/api/reveals/${encodeURIComponent(id)}/confirm`, { seats: readingValues() });
+      await api("POST", `/api/reveals/${encodeURIComponent(id)}/confirm`, { seats: confirmedSeats() });
       done = { id };
     } catch (e) {
       // settled on another screen while this confirm was on its way: say so, not "no pending
