@@ -31,6 +31,7 @@ from typing import Any
 
 import cv2
 
+from bluffcam.camera_record import corrected_dice, is_dice_record
 from bluffcam.reveals import RevealStore
 
 REVIEWED, ACCEPTED = "reviewed", "accepted"
@@ -96,9 +97,9 @@ def labels(record: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     reveal's record, or `NotExported` saying why not."""
     if record.get("status") != "applied":
         raise NotExported("not applied (waiting for review, re-captured or discarded)")
-    read = record.get("read")
-    if not isinstance(read, Mapping) or "cards" in (record.get("expected") or {}):
+    if not is_dice_record(record):
         raise NotExported("not a dice reveal")
+    read = record["read"]
     sizes = _sizes(read)
     source = ACCEPTED if record.get("how") == "camera" else REVIEWED
     placed = read if source == ACCEPTED else record.get("confirmed_dice")
@@ -109,11 +110,6 @@ def labels(record: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
             return source, dice
     confirmed = record.get("confirmed") or {}
     return source, [{"value": int(v), "box": None} for seat in confirmed.values() for v in seat]
-
-
-def _corrected(record: Mapping[str, Any]) -> int:
-    changes = record.get("corrections") or {}
-    return sum(max(len(c.get("removed", [])), len(c.get("added", []))) for c in changes.values())
 
 
 def _entry(record: Mapping[str, Any], store: RevealStore, out: Path,
@@ -158,6 +154,6 @@ def export_reveals(reveals: Path, out: Path, *, with_accepted: bool = False) -> 
         entries.append(entry)
         summary.photos[entry["source"]] += 1
         summary.dice[entry["source"]] += len(entry["dice"])
-        summary.corrected += _corrected(record) if entry["source"] == REVIEWED else 0
+        summary.corrected += corrected_dice(record) if entry["source"] == REVIEWED else 0
     (out / "manifest.json").write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
     return summary

@@ -17,6 +17,7 @@ import numpy as np
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException
 
+from bluffcam.camera_record import camera_record
 from bluffcam.reveals import UnknownRevealError, UnreadableRevealError
 from bluffcam.table import Table, TableError
 from engine import EngineError, SetupError
@@ -121,6 +122,14 @@ def camera_snapshot() -> Response:
         frame = with_zones(frame, t)
     return Response(encode_jpeg(frame), mimetype="image/jpeg",
                     headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/camera/record")
+def camera_record_json() -> Response:
+    """How the camera has done at this table: its reveals applied at once, reviewed and
+    corrected, and its verdicts players took back (``bluffcam.camera_record``)."""
+    records, unreadable = table().reveals.scan()
+    return jsonify(camera_record(records, len(unreadable)))
 
 
 @bp.get("/csrf")

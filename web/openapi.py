@@ -124,6 +124,17 @@ def describe() -> dict[str, Any]:
                 "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {
                     "schema": {"type": "string", "format": "binary"}}}},
                     **_refusals(503)}}},
+            "/api/camera/record": {"get": {
+                "summary": "how the camera has done at this table, from its reveal records",
+                "responses": {"200": _json({
+                    "type": "object",
+                    "properties": {**{k: {"type": "integer", "minimum": 0} for k in (
+                        "reveals", "at_once", "reviewed", "by_hand", "waiting", "dice",
+                        "corrected", "reopened", "unreadable")},
+                        "since": {"type": ["number", "null"]}},
+                    "required": ["reveals", "at_once", "reviewed", "by_hand", "waiting", "dice",
+                                 "corrected", "reopened", "unreadable", "since"]},
+                    "the counts")}}},
             "/api/csrf": {"get": {"summary": "the session's CSRF token for form posts",
                                   "responses": {"200": _json({
                                       "type": "object",

@@ -196,3 +196,17 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
         assert any(p["value"] == d.value and abs(p["x"] - d.x) <= 3 and abs(p["y"] - d.y) <= 3
                    for p in placed[d.seat]), (d, placed)
     assert sum(len(dice) for dice in placed.values()) == len(SCENE)
+
+    # The calibration page keeps the camera's record at this table: this one reveal, settled
+    # after a look, with the one die whose value a person changed
+    record = live_server.table.reveals.load(state["last_reveal"]["id"])
+    read = sum(len(dice) for dice in record["read"].values())
+    phone.goto("/calibration")
+    expect(phone.locator("#record-reveals")).to_contain_text(
+        re.compile(r"^1 reveal read since .+: 0 applied at once, 1 after a look at the review "
+                   r"page\.$"))
+    expect(phone.locator("#record-corrected")).to_have_text(
+        f"1 of {read} dice corrected at review.")
+    expect(phone.locator("#record-reopened")).to_contain_text("No verdict the camera gave")
+    phone.locator("#camera-record").scroll_into_view_if_needed()
+    phone.screenshot(path=str(screenshot_dir / "calibration-record.png"), full_page=True)

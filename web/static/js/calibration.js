@@ -17,6 +17,10 @@ let error = "";
 let seatCount = null;       // the seats to fit the zones for (default: the profile's)
 let proposal = null;        // a fit waiting to be used: {proposal, seats, dice, image}
 let zonesNote = "";
+let recordKey = null;       // the reveals the camera record was last fetched for
+// The camera's record at this table, filled in place: redrawing the page would fetch the
+// (uncached) snapshot again.
+const recordCard = el("div", { class: "card stack", id: "camera-record" });
 
 function takeSnapshot() {
   snapshotError = "";
@@ -161,6 +165,41 @@ function pictureAdvice(advice) {
   return adviceList(advice);
 }
 
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// How the camera has done here, from its reveal records (GET /api/camera/record).
+function recordLines(r) {
+  if (!r.reveals && !r.waiting) {
+    return [el("p", { class: "hint" }, "No reveal read by the camera yet: its record starts with the first game.")];
+  }
+  const since = r.since ? ` since ${new Date(r.since * 1000).toLocaleDateString()}` : "";
+  const how = [`${r.at_once} applied at once`, `${r.reviewed} after a look at the review page`];
+  if (r.by_hand) how.push(`${r.by_hand} typed in by hand`);
+  const lines = [
+    el("p", { id: "record-reveals" }, `${plural(r.reveals, "reveal", "reveals")} read${since}: ${how.join(", ")}.`),
+    el("p", { id: "record-corrected" }, `${r.corrected} of ${plural(r.dice, "die", "dice")} corrected at review.`),
+    r.reopened
+      ? el("p", { class: "count-bad", id: "record-reopened" }, `⚠ ${plural(r.reopened, "verdict", "verdicts")} taken back after the camera was sure: misreads only the players caught.`)
+      : el("p", { class: "count-ok", id: "record-reopened" }, "✓ No verdict the camera gave on its own has been taken back."),
+  ];
+  if (r.waiting) lines.push(el("p", { class: "hint" }, `${plural(r.waiting, "reveal waits", "reveals wait")} for review.`));
+  lines.push(el("p", { class: "hint" }, "To score the reader on these photos: ",
+    el("code", {}, "bluffcam export-reveals --out DIR"), ", then ", el("code", {}, "bluffcam bench-vision DIR/manifest.json"), "."));
+  return lines;
+}
+
+async function loadRecord() {
+  let lines;
+  try {
+    lines = recordLines(await api("GET", "/api/camera/record"));
+  } catch (e) {
+    lines = [el("p", { class: "error" }, describeError(e))];
+  }
+  fill(recordCard, el("h2", {}, "The camera at this table"), ...lines);
+}
+
 function render() {
   const camera = (state && state.camera) || {};
   const hasCamera = camera.status && camera.status !== "none";
@@ -182,7 +221,8 @@ function render() {
             onchange: (e) => testUpload(e.target.files && e.target.files[0]) }),
           el("p", { class: "error", role: "alert" }, error)),
         hasCamera ? zonesCard() : null,
-        readingSummary())));
+        readingSummary(),
+        recordCard)));
 }
 
 // Only a change of camera status redraws: a redraw would re-fetch the (uncached) snapshot.
@@ -190,6 +230,9 @@ followState((next) => {
   const before = state && state.camera ? `${state.camera.status}|${state.camera.spec}` : null;
   const first = state === null;
   state = next;
+  const key = JSON.stringify([(next.history || []).length, next.review && next.review.id,
+    next.last_reveal && next.last_reveal.id]);
+  if (key !== recordKey) { recordKey = key; loadRecord(); }
   const now = next.camera ? `${next.camera.status}|${next.camera.spec}` : null;
   if (first && next.camera && next.camera.status && next.camera.status !== "none") takeSnapshot();
   else if (first || before !== now) render();

@@ -1,0 +1,56 @@
+"""How the camera has done at this table, from its reveal records: how many reveals it read,
+how many it applied at once, how many a person reviewed and how many dice they corrected,
+and how many verdicts players took back after the camera had been sure (the misreads only
+the players caught).
+
+Shown on the calibration page, so that a host knows from their own games, not from a
+benchmark of other people's photos, how far to trust the camera at their table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+def corrected_dice(record: Mapping[str, Any]) -> int:
+    """Dice a person changed, added or removed between the camera's reading and the applied
+    reveal (a die changed from 4 to 1 counts once)."""
+    changes = record.get("corrections") or {}
+    return sum(max(len(c.get("removed", [])), len(c.get("added", [])))
+               for c in changes.values())
+
+
+def is_dice_record(record: Mapping[str, Any]) -> bool:
+    """A dice reveal's record (not an Impus card reveal's)."""
+    return isinstance(record.get("read"), Mapping) and "cards" not in (record.get("expected")
+                                                                         or {})
+
+
+def camera_record(records: Iterable[Mapping[str, Any]], unreadable: int = 0) -> dict[str, Any]:
+    """The camera's record over dice reveal records, as JSON: ``reveals`` applied (``at_once``
+    by the camera, ``reviewed`` after a person confirmed them, ``by_hand`` typed in instead),
+    ``waiting`` for review, ``dice`` read in the applied ones, ``corrected`` of those,
+    ``reopened``: verdicts taken back after the camera applied them on its own, and
+    ``since``: the first reveal's time (seconds since the epoch; None: none yet)."""
+    counts = dict.fromkeys(("reveals", "at_once", "reviewed", "by_hand", "waiting", "dice",
+                            "corrected", "reopened"), 0)
+    times: list[float] = []
+    for record in records:
+        if not is_dice_record(record):
+            continue
+        at = record.get("captured_at")
+        if isinstance(at, (int, float)):
+            times.append(float(at))
+        counts["reopened"] += sum(1 for r in record.get("reopened") or []
+                                  if (r.get("was") or {}).get("how") == "camera")
+        if record.get("status") == "needs_review":
+            counts["waiting"] += 1
+        if record.get("status") != "applied":
+            continue
+        how = str(record.get("how", ""))
+        counts["reveals"] += 1
+        counts[{"camera": "at_once", "confirmed": "reviewed"}.get(how, "by_hand")] += 1
+        counts["dice"] += sum(len(dice) for dice in record["read"].values())
+        counts["corrected"] += corrected_dice(record)
+    return {**counts, "unreadable": unreadable, "since": min(times, default=None)}

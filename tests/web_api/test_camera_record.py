@@ -1,0 +1,58 @@
+"""The camera's record at a table (`GET /api/camera/record`), counted from its reveal records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask.testing import FlaskClient
+from web_api_helpers import HANDS, StubReader, play_to_reveal, post
+
+from bluffcam.camera_record import camera_record
+
+#: Cho's 1 read as a 4, surely: applied at once, wrongly, then reopened by the players
+MISREAD = {"Ann": HANDS["Ann"], "Ben": HANDS["Ben"], "Cho": [2, 3, 5, 6, 4]}
+
+
+def test_a_new_table_has_no_record_yet(client: FlaskClient) -> None:
+    record = client.get("/api/camera/record").json
+    assert record["reveals"] == record["dice"] == record["reopened"] == 0
+    assert record["since"] is None
+
+
+def test_a_sure_misread_the_players_took_back_is_counted_as_such(
+        client: FlaskClient, reader: StubReader) -> None:
+    play_to_reveal(client)
+    reader.hands = MISREAD
+    applied = post(client, "/api/reveal/capture").json
+    assert applied["review"] is None
+    after_once = client.get("/api/camera/record").json
+    assert (after_once["reveals"], after_once["at_once"], after_once["dice"]) == (1, 1, 15)
+    assert after_once["since"] is not None and after_once["corrected"] == 0
+
+    reveal_id = applied["last_reveal"]["id"]
+    assert post(client, f"/api/reveals/{reveal_id}/reopen").status_code == 200
+    waiting = client.get("/api/camera/record").json
+    assert (waiting["reveals"], waiting["waiting"], waiting["reopened"]) == (0, 1, 1)
+
+    post(client, f"/api/reveals/{reveal_id}/confirm", {"seats": HANDS})
+    record = client.get("/api/camera/record").json
+    assert (record["reveals"], record["at_once"], record["reviewed"]) == (1, 0, 1)
+    assert (record["corrected"], record["reopened"], record["waiting"]) == (1, 1, 0)
+
+
+def test_a_reveal_typed_in_instead_and_unreadable_records_are_counted_apart(
+        client: FlaskClient, reader: StubReader, tmp_path: Path) -> None:
+    play_to_reveal(client)
+    reader.hands, reader.uncertain = MISREAD, {("Cho", 4)}
+    assert post(client, "/api/reveal/capture").json["review"] is not None
+    assert post(client, "/api/action", {"reveal": HANDS}).status_code == 200
+    (tmp_path / "reveals" / "r7.json").write_text("[torn")
+    record = client.get("/api/camera/record").json
+    assert (record["reveals"], record["by_hand"], record["reviewed"]) == (1, 1, 0)
+    assert record["corrected"] == 1 and record["unreadable"] == 1
+
+
+def test_card_reveals_are_not_the_dice_cameras_record() -> None:
+    cards = {"status": "applied", "how": "camera", "expected": {"cards": 2},
+             "read": {"cards": [{"value": "orc"}]}, "captured_at": 5.0}
+    assert camera_record([cards])["reveals"] == 0
