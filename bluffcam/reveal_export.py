@@ -104,18 +104,28 @@ def labels(record: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     source = ACCEPTED if record.get("how") == "camera" else REVIEWED
     placed = read if source == ACCEPTED else record.get("confirmed_dice")
     if isinstance(placed, Mapping):
-        dice = [{"value": int(d["value"]), "box": _box(float(d["x"]), float(d["y"]), sizes)}
+        dice = [{"value": _value(d["value"]), "box": _box(float(d["x"]), float(d["y"]), sizes)}
                 for seat in placed.values() for d in seat]
         if all(d["box"] is not None for d in dice):
             return source, dice
     confirmed = record.get("confirmed") or {}
-    return source, [{"value": int(v), "box": None} for seat in confirmed.values() for v in seat]
+    return source, [{"value": _value(v), "box": None} for seat in confirmed.values() for v in seat]
+
+
+def _value(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+        raise ValueError(f"{v!r} is not a die value")
+    return v
 
 
 def _entry(record: Mapping[str, Any], store: RevealStore, out: Path,
            with_accepted: bool) -> dict[str, Any]:
     """Copy one record's photo under ``out`` and return its manifest entry."""
-    source, dice = labels(record)
+    try:
+        source, dice = labels(record)
+        stray = any(p.get("kind") == "outside_zones" for p in record.get("problems") or [])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise NotExported("its record is malformed (edited by hand?)") from None
     if source == ACCEPTED and not with_accepted:
         raise NotExported("applied at once, labelled by the reader itself (--with-accepted)")
     reveal_id = str(record.get("id"))
@@ -128,7 +138,6 @@ def _entry(record: Mapping[str, Any], store: RevealStore, out: Path,
         raise NotExported("its photo cannot be decoded")
     name = f"{PHOTOS}/{reveal_id}.jpg"
     shutil.copyfile(photo, out / name)
-    stray = any(p.get("kind") == "outside_zones" for p in record.get("problems") or [])
     return {"image": name, "dice": dice, "complete": not stray,
             "width": int(image.shape[1]), "height": int(image.shape[0]),
             "source": source, "subset": "table", "reveal": reveal_id, "how": record.get("how")}
@@ -140,6 +149,8 @@ def export_reveals(reveals: Path, out: Path, *, with_accepted: bool = False) -> 
     if not reveals.is_dir():
         raise FileNotFoundError(f"{reveals}: no reveals folder (give the --data folder of "
                                 "bluffcam serve)")
+    if out.exists() and not out.is_dir():
+        raise NotADirectoryError(f"{out}: not a folder (--out names the folder to write)")
     store = RevealStore(reveals)
     records, unreadable = store.scan()
     (out / PHOTOS).mkdir(parents=True, exist_ok=True)

@@ -167,3 +167,30 @@ def test_the_command_writes_a_manifest_bench_vision_reads(
     groups = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     overall = next(g for g in groups if g["name"] == "overall")
     assert overall["images"] == 1 and overall["labelled"] == 15
+
+
+@pytest.mark.parametrize("broken", [
+    {"read": {"Ann": [{"value": 9, "x": 1, "y": 1, "size": 8}]}},
+    {"read": {"Ann": [{"value": 2, "x": "left", "y": 1, "size": 8}]}},
+    {"read": {"Ann": ["two"]}},
+    {"problems": ["not a problem"]},
+])
+def test_a_record_edited_into_nonsense_is_passed_over_not_a_crash(
+        client: FlaskClient, reader: StubReader, tmp_path: Path, broken: dict[str, Any]) -> None:
+    play_to_reveal(client)
+    reader.hands = HANDS
+    post(client, "/api/reveal/capture")
+    path = tmp_path / "reveals" / "r1.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **broken}))
+    summary = export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
+    assert not summary.photos
+    assert summary.skipped == {"its record is malformed (edited by hand?)": 1}
+    assert load_manifest(tmp_path / "out" / "manifest.json")[1] == []
+
+
+def test_an_out_that_is_a_file_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / "reveals").mkdir()
+    (tmp_path / "taken").write_text("mine")
+    with pytest.raises(NotADirectoryError, match="not a folder"):
+        export_reveals(tmp_path / "reveals", tmp_path / "taken")
+    assert (tmp_path / "taken").read_text() == "mine"
