@@ -9,6 +9,8 @@ benchmark of other people's photos, how far to trust the camera at their table.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -31,26 +33,41 @@ def camera_record(records: Iterable[Mapping[str, Any]], unreadable: int = 0) -> 
     """The camera's record over dice reveal records, as JSON: ``reveals`` applied (``at_once``
     by the camera, ``reviewed`` after a person confirmed them, ``by_hand`` typed in instead),
     ``waiting`` for review, ``dice`` read in the applied ones, ``corrected`` of those,
-    ``reopened``: verdicts taken back after the camera applied them on its own, and
+    ``reopened``: verdicts taken back after the camera applied them on its own,
+    ``unreadable``: records that cannot be read or make no sense (edited by hand), and
     ``since``: the first reveal's time (seconds since the epoch; None: none yet)."""
-    counts = dict.fromkeys(("reveals", "at_once", "reviewed", "by_hand", "waiting", "dice",
-                            "corrected", "reopened"), 0)
+    counts: Counter[str] = Counter(dict.fromkeys(COUNTS, 0))
     times: list[float] = []
     for record in records:
-        if not is_dice_record(record):
-            continue
-        at = record.get("captured_at")
-        if isinstance(at, (int, float)):
-            times.append(float(at))
-        counts["reopened"] += sum(1 for r in record.get("reopened") or []
-                                  if (r.get("was") or {}).get("how") == "camera")
-        if record.get("status") == "needs_review":
-            counts["waiting"] += 1
-        if record.get("status") != "applied":
-            continue
-        how = str(record.get("how", ""))
-        counts["reveals"] += 1
-        counts[{"camera": "at_once", "confirmed": "reviewed"}.get(how, "by_hand")] += 1
-        counts["dice"] += sum(len(dice) for dice in record["read"].values())
-        counts["corrected"] += corrected_dice(record)
-    return {**counts, "unreadable": unreadable, "since": min(times, default=None)}
+        try:
+            if is_dice_record(record):
+                counts.update(_counts(record))
+                at = record.get("captured_at")
+                if isinstance(at, (int, float)) and math.isfinite(at):
+                    times.append(float(at))
+        except (AttributeError, KeyError, TypeError, ValueError):
+            unreadable += 1
+    return {**{k: counts[k] for k in COUNTS}, "unreadable": unreadable,
+            "since": min(times, default=None)}
+
+
+#: what :func:`camera_record` counts
+COUNTS = ("reveals", "at_once", "reviewed", "by_hand", "waiting", "dice", "corrected",
+          "reopened")
+
+
+def _counts(record: Mapping[str, Any]) -> Counter[str]:
+    """One dice reveal record's share of the counts (TypeError and the like where the record
+    makes no sense, so that it is counted as unreadable rather than in part)."""
+    out: Counter[str] = Counter()
+    out["reopened"] = sum(1 for r in record.get("reopened") or []
+                          if (r.get("was") or {}).get("how") == "camera")
+    status = record.get("status")
+    out["waiting"] = int(status == "needs_review")
+    if status == "applied":
+        out["reveals"] = 1
+        out[{"camera": "at_once", "confirmed": "reviewed"}.get(str(record.get("how")),
+                                                              "by_hand")] = 1
+        out["dice"] = sum(len(dice) for dice in record["read"].values())
+        out["corrected"] = corrected_dice(record)
+    return out

@@ -21,6 +21,7 @@ picture but not in the labels.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import statistics
 from collections import Counter
@@ -32,7 +33,7 @@ from typing import Any
 import cv2
 
 from bluffcam.camera_record import corrected_dice, is_dice_record
-from bluffcam.reveals import RevealStore
+from bluffcam.reveals import REVEAL_ID, RevealStore
 
 REVIEWED, ACCEPTED = "reviewed", "accepted"
 #: where the photos go, beside the manifest
@@ -74,11 +75,19 @@ class ExportSummary:
         return out
 
 
+def _pixels(v: Any) -> float:
+    """A place in the photo's pixels, or ValueError (a record edited by hand)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise ValueError(f"{v!r} is not a place in pixels")
+    return float(v)
+
+
 def _sizes(read: Mapping[str, Any]) -> list[tuple[float, float, float]]:
     """(x, y, size) of every die the camera read with a size."""
-    return [(float(d["x"]), float(d["y"]), float(d["size"]))
+    return [(_pixels(d["x"]), _pixels(d["y"]), _pixels(d["size"]))
             for dice in read.values() for d in dice
-            if isinstance(d, Mapping) and isinstance(d.get("size"), (int, float))]
+            if isinstance(d, Mapping) and isinstance(d.get("size"), (int, float))
+            and math.isfinite(d["size"]) and d["size"] > 0]
 
 
 def _box(x: float, y: float, read: list[tuple[float, float, float]]) -> list[float] | None:
@@ -104,7 +113,7 @@ def labels(record: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     source = ACCEPTED if record.get("how") == "camera" else REVIEWED
     placed = read if source == ACCEPTED else record.get("confirmed_dice")
     if isinstance(placed, Mapping):
-        dice = [{"value": _value(d["value"]), "box": _box(float(d["x"]), float(d["y"]), sizes)}
+        dice = [{"value": _value(d["value"]), "box": _box(_pixels(d["x"]), _pixels(d["y"]), sizes)}
                 for seat in placed.values() for d in seat]
         if all(d["box"] is not None for d in dice):
             return source, dice
@@ -124,23 +133,30 @@ def _entry(record: Mapping[str, Any], store: RevealStore, out: Path,
     try:
         source, dice = labels(record)
         stray = any(p.get("kind") == "outside_zones" for p in record.get("problems") or [])
+        corrected = corrected_dice(record)
+        reveal_id = record["id"]
+        if not REVEAL_ID.match(reveal_id):
+            raise ValueError(f"{reveal_id!r} is not a reveal id")
     except (KeyError, TypeError, ValueError, AttributeError):
         raise NotExported("its record is malformed (edited by hand?)") from None
     if source == ACCEPTED and not with_accepted:
         raise NotExported("applied at once, labelled by the reader itself (--with-accepted)")
-    reveal_id = str(record.get("id"))
     try:
         photo = store.photo_path(reveal_id)
     except LookupError:
         raise NotExported("no unmarked photo kept") from None
-    image = cv2.imread(str(photo), cv2.IMREAD_UNCHANGED)
+    try:
+        image = cv2.imread(str(photo), cv2.IMREAD_UNCHANGED)
+    except cv2.error:  # a header claiming more pixels than OpenCV will allocate
+        image = None
     if image is None:
         raise NotExported("its photo cannot be decoded")
     name = f"{PHOTOS}/{reveal_id}.jpg"
     shutil.copyfile(photo, out / name)
     return {"image": name, "dice": dice, "complete": not stray,
             "width": int(image.shape[1]), "height": int(image.shape[0]),
-            "source": source, "subset": "table", "reveal": reveal_id, "how": record.get("how")}
+            "source": source, "subset": "table", "reveal": reveal_id, "how": record.get("how"),
+            "corrected": corrected}
 
 
 def export_reveals(reveals: Path, out: Path, *, with_accepted: bool = False) -> ExportSummary:
@@ -165,6 +181,7 @@ def export_reveals(reveals: Path, out: Path, *, with_accepted: bool = False) -> 
         entries.append(entry)
         summary.photos[entry["source"]] += 1
         summary.dice[entry["source"]] += len(entry["dice"])
-        summary.corrected += corrected_dice(record) if entry["source"] == REVIEWED else 0
-    (out / "manifest.json").write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
+        summary.corrected += entry["corrected"] if entry["source"] == REVIEWED else 0
+    text = json.dumps(entries, indent=1, allow_nan=False)
+    (out / "manifest.json").write_text(text + "\n", encoding="utf-8")
     return summary

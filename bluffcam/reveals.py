@@ -137,21 +137,21 @@ class RevealStore:
             return _read_record(path)
         except FileNotFoundError:
             raise UnknownRevealError(f"no reveal {reveal_id}") from None
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise UnreadableRevealError(reveal_id, exc) from None
 
     def scan(self) -> tuple[list[dict[str, Any]], list[str]]:
         """Every readable record, oldest first, and the ids of those that cannot be read (torn
         writes, scribbled files): skipped, but named, so that their loss is never silent."""
-        records, unreadable = [], []
+        numbered, unreadable = [], []
         for path in self.folder.glob("r*.json"):
             if not REVEAL_ID.match(path.stem):
                 continue
             try:
-                records.append(_read_record(path))
-            except (OSError, ValueError):
+                numbered.append((int(path.stem[1:]), _read_record(path)))
+            except (OSError, ValueError, RecursionError):  # nested past Python's limit, too
                 unreadable.append(path.stem)
-        return (sorted(records, key=lambda r: int(str(r.get("id", "r0"))[1:] or 0)),
+        return ([record for _, record in sorted(numbered, key=lambda pair: pair[0])],
                 sorted(unreadable, key=lambda i: int(i[1:])))
 
     def _write(self, path: Path, data: bytes) -> None:

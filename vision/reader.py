@@ -66,7 +66,7 @@ def _read_classical(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     scale = min(1.0, params.work_max_side / max(h, w))
     work = (
         image if scale == 1.0
-        else np.asarray(cv2.resize(image, (round(w * scale), round(h * scale)),
+        else np.asarray(cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
                                    interpolation=cv2.INTER_AREA), dtype=np.uint8)
     )
     work = _remove_impulse_noise(work)

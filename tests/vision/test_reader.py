@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
 from pathlib import Path
 
 import cv2
@@ -120,6 +122,21 @@ def test_load_image_errors_name_the_problem(tmp_path: Path) -> None:
     empty.write_bytes(b"")
     with pytest.raises(ImageLoadError, match="empty"):
         load_image(empty)
+    with pytest.raises(ImageLoadError, match="cannot be read .File name too long"):
+        load_image(tmp_path / ("x" * 300 + ".jpg"))
+
+
+def test_an_image_claiming_more_pixels_than_can_be_held_is_refused_by_name(
+        tmp_path: Path) -> None:
+    ok, png = cv2.imencode(".png", np.zeros((2, 2, 3), np.uint8))
+    assert ok
+    data = bytearray(png.tobytes())
+    data[16:24] = struct.pack(">II", 100_000, 100_000)  # IHDR width and height
+    data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])))
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(bytes(data))
+    with pytest.raises(ImageLoadError, match="bomb.png: not a readable image"):
+        load_image(bomb)
 
 
 @pytest.mark.parametrize(("frame", "problem"), [
@@ -136,6 +153,12 @@ def test_a_frame_that_is_not_an_image_is_refused_by_name(frame: np.ndarray, prob
 @pytest.mark.parametrize("shape", [(1, 1, 3), (3, 7, 3), (1, 500, 3), (500, 1, 3), (16, 2000, 3)])
 def test_a_tiny_or_sliver_frame_is_an_empty_reading(shape: tuple[int, int, int]) -> None:
     assert read_dice(np.full(shape, 128, np.uint8)).dice == ()
+
+
+@pytest.mark.parametrize("shape", [(1, 5000, 3), (5000, 1, 3), (2, 10000, 3)])
+def test_the_classical_reader_reads_a_sliver_as_empty_too(shape: tuple[int, int, int]) -> None:
+    params = ReaderParams(method="classical")
+    assert read_dice(np.full(shape, 128, np.uint8), params).dice == ()
 
 
 def test_grey_and_bgra_frames_read_like_bgr() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -56,3 +57,22 @@ def test_card_reveals_are_not_the_dice_cameras_record() -> None:
     cards = {"status": "applied", "how": "camera", "expected": {"cards": 2},
              "read": {"cards": [{"value": "orc"}]}, "captured_at": 5.0}
     assert camera_record([cards])["reveals"] == 0
+
+
+def test_records_edited_into_nonsense_are_counted_unreadable_not_in_part() -> None:
+    good = {"status": "applied", "how": "camera", "read": {"Ann": [{"value": 2}]},
+            "captured_at": 5.0}
+    broken = [{**good, "corrections": {"Ann": {"removed": 3}}}, {**good, "reopened": [7]},
+              {**good, "read": {"Ann": 4}}, {**good, "expected": 3}]
+    record = camera_record([good, *broken])
+    assert (record["reveals"], record["dice"], record["unreadable"]) == (1, 1, len(broken))
+
+
+def test_a_record_named_out_of_pattern_or_nested_past_reason_is_passed_over(
+        client: FlaskClient, tmp_path: Path) -> None:
+    folder = tmp_path / "reveals"
+    folder.mkdir(exist_ok=True)
+    (folder / "r1.json").write_text(json.dumps({"id": "rX", "status": "applied"}))
+    (folder / "r2.json").write_text("[" * 100_000)
+    record = client.get("/api/camera/record").json
+    assert record["reveals"] == 0 and record["unreadable"] == 1

@@ -174,6 +174,11 @@ def test_the_command_writes_a_manifest_bench_vision_reads(
     {"read": {"Ann": [{"value": 2, "x": "left", "y": 1, "size": 8}]}},
     {"read": {"Ann": ["two"]}},
     {"problems": ["not a problem"]},
+    {"read": {"Ann": [{"value": 2, "x": float("nan"), "y": 1, "size": 8}]}},
+    {"corrections": {"Ann": {"removed": 3, "added": []}}},
+    {"corrections": ["x"]},
+    {"id": "rX"},
+    {"id": 7},
 ])
 def test_a_record_edited_into_nonsense_is_passed_over_not_a_crash(
         client: FlaskClient, reader: StubReader, tmp_path: Path, broken: dict[str, Any]) -> None:
@@ -194,3 +199,14 @@ def test_an_out_that_is_a_file_is_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(NotADirectoryError, match="not a folder"):
         export_reveals(tmp_path / "reveals", tmp_path / "taken")
     assert (tmp_path / "taken").read_text() == "mine"
+
+
+def test_a_die_of_no_size_is_labelled_without_a_box(
+        client: FlaskClient, reader: StubReader, tmp_path: Path) -> None:
+    reader.size = -8.0  # no size a box could have
+    play_to_reveal(client)
+    reader.hands = HANDS
+    post(client, "/api/reveal/capture")
+    export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
+    _, (entry,) = load_manifest(tmp_path / "out" / "manifest.json")
+    assert len(entry.dice) == 15 and all(d.box is None for d in entry.dice)
