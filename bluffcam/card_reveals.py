@@ -193,6 +193,9 @@ def confirm_card_review(table: Table, review: PendingReview, seats: Any) -> dict
         raise TableError('send {"seats": {"cards": ["orc", "imp"]}}: the kinds turned up',
                          rule="format", status=400)
     kinds = [str(c.get("value") if isinstance(c, Mapping) else c) for c in cards]
+    if not all(k.strip() for k in kinds):
+        raise TableError("a card's kind is blank: name each card turned up (orc, imp, …)",
+                         rule="format", status=400)
     record = table.reveals.load(review.id)
     apply_card_reveal(table, review.id, record, kinds, "confirmed")
     return table._state_unlocked()

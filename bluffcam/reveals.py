@@ -73,13 +73,25 @@ def confirmed_positions(seats: Any) -> dict[str, list[dict[str, Any]]] | None:
             where = []
             for axis in ("x", "y"):
                 v = die.get(axis)
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
-                        or v < 0:
+                pixels = _pixels(v)
+                if pixels is None:
                     raise ValueError(f"seat {seat}: die {k + 1}'s {axis} must be a number of "
-                                     f"pixels in the photo, got {json.dumps(v)}")
-                where.append(round(float(v), 1))
+                                     f"pixels in the photo, got {json.dumps(v)[:40]}")
+                where.append(round(pixels, 1))
             placed[seat].append({"value": int(die["value"]), "x": where[0], "y": where[1]})
     return placed if complete else None
+
+
+def _pixels(v: Any) -> float | None:
+    """``v`` as a finite, non-negative number of pixels, else None (an integer of 400 digits
+    has no float)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    try:
+        f = float(v)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) and f >= 0 else None
 
 
 class RevealStore:
@@ -168,8 +180,41 @@ class RevealStore:
 
 
 def _read_record(path: Path) -> dict[str, Any]:
-    """One record file's object; ValueError where it is not one (torn, scribbled, not JSON)."""
+    """One record file's object; ValueError where it is not one (torn, scribbled, not JSON,
+    or an object that lacks what the table reads from it: a record edited by hand must be
+    named as unreadable, not fail the request, or the start, that meets it)."""
     record = json.loads(path.read_bytes())
     if not isinstance(record, dict):
         raise ValueError("not a reveal record")
+    why = _malformed(record, path.stem)
+    if why:
+        raise ValueError(why)
     return record
+
+
+#: the record's keys the table reads, and the JSON type each must have where present
+_KEY_TYPES: dict[str, type] = {
+    "problems": list, "expected": dict, "set_aside": dict, "confirmed": dict,
+    "corrections": dict, "reopened": list, "advice": list, "timing": dict,
+}
+
+
+def _malformed(record: dict[str, Any], reveal_id: str) -> str | None:
+    """What is wrong with a record's shape (None: nothing)."""
+    if record.get("id") != reveal_id:
+        return f"its id is {json.dumps(record.get('id'))[:40]}, not {reveal_id}"
+    read = record.get("read")
+    if not isinstance(read, dict) or not all(
+        isinstance(dice, list) and all(isinstance(d, dict) and "value" in d for d in dice)
+        for dice in read.values()
+    ):
+        return "its reading is not a list of dice for each seat"
+    for key, kind in _KEY_TYPES.items():
+        if key in record and not isinstance(record[key], kind):
+            return f'its "{key}" is not a JSON {"list" if kind is list else "object"}'
+    if not all(isinstance(p, dict) for p in record.get("problems", [])):
+        return 'its "problems" are not objects'
+    index = record.get("action_index", 0)
+    if isinstance(index, bool) or not isinstance(index, int):
+        return 'its "action_index" is not a whole number'
+    return None

@@ -27,7 +27,9 @@ def read_bool(given: Mapping[str, Any], key: str, default: bool, rule: str) -> b
 def read_choice(given: Mapping[str, Any], key: str, choices: tuple[Any, ...], rule: str) -> Any:
     """The value of ``key`` (default: the first choice), which must be one of ``choices``."""
     value = given.get(key, choices[0])
-    if isinstance(value, bool) or value not in choices:
+    # 6.0 == 6 in Python, but a face stored as 6.0 would be shown and journalled as one
+    if isinstance(value, bool) or value not in choices or \
+            not any(type(value) is type(c) for c in choices):
         listed = " | ".join(repr(c) for c in choices)
         raise SetupError(rule, f"option {key}={value!r} must be one of {listed}")
     return value

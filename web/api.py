@@ -74,7 +74,7 @@ def json_body(*, required: bool = True) -> Any:
         raise Refused(400, "body is nested too deeply to be an action", rule="format") from None
 
 
-def _json_object(value: Any, what: str) -> dict[str, Any]:
+def json_object(value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Refused(400, f"{what} must be a JSON object, not {type(value).__name__}",
                       rule="format")
@@ -171,17 +171,24 @@ def _only_the_tables_screen() -> None:
 # ---------------------------------------------------------------------- changing
 
 
+def _no_broken_body() -> None:
+    """A request that needs no body may come without one, or with a JSON one, but not with
+    a broken one: that is a client gone wrong, and it should hear so rather than be obeyed."""
+    json_body(required=False)
+
+
 @bp.post("/pin/check")
 def pin_check() -> Response:
     """Lets the control page verify a PIN before storing it (throttled like any change)."""
     guard_change()
+    _no_broken_body()
     return jsonify({"ok": True})
 
 
 @bp.post("/action")
 def action() -> Response:
     guard_change()
-    body = _json_object(json_body(), "an action")
+    body = json_object(json_body(), "an action")
     source = str(request.headers.get("X-Source", "web"))[:20]
     return jsonify(table().submit(body, source=source))
 
@@ -189,25 +196,28 @@ def action() -> Response:
 @bp.post("/game")
 def new_game() -> Response:
     guard_change()
-    body = _json_object(json_body(), "a game setup")
+    body = json_object(json_body(), "a game setup")
     return jsonify(table().new_game(body))
 
 
 @bp.post("/undo")
 def undo() -> Response:
     guard_change()
+    _no_broken_body()
     return jsonify(table().undo())
 
 
 @bp.post("/reveal/capture")
 def capture() -> Response:
     guard_change()
+    _no_broken_body()
     return jsonify(table().capture_reveal())
 
 
 @bp.post("/reveals/<reveal_id>/recapture")
 def recapture(reveal_id: str) -> Response:
     guard_change()
+    _no_broken_body()
     t = table()
     review = t.review
     if review is None or review.id != reveal_id:
@@ -218,7 +228,7 @@ def recapture(reveal_id: str) -> Response:
 @bp.post("/reveals/<reveal_id>/confirm")
 def confirm(reveal_id: str) -> Response:
     guard_change()
-    body = _json_object(json_body(), "a confirmation")
+    body = json_object(json_body(), "a confirmation")
     if "seats" not in body:
         raise Refused(400, "send {\"seats\": {\"Ann\": [1, 4, 4], ...}}: the confirmed dice",
                       rule="format")
@@ -229,6 +239,7 @@ def confirm(reveal_id: str) -> Response:
 def reopen(reveal_id: str) -> Response:
     """Send the last round's camera reveal back to review: its verdict is taken back."""
     guard_change()
+    _no_broken_body()
     return jsonify(table().reopen_reveal(reveal_id))
 
 
@@ -286,7 +297,10 @@ def decode_image(data: bytes) -> Any:
     if size is None:
         raise Refused(400, "the upload is not an image this server can decode "
                            "(JPEG, PNG, BMP, WebP)", rule="format")
-    if size[0] <= 0 or size[1] <= 0 or size[0] * size[1] > MAX_UPLOAD_PIXELS:
+    if size[0] <= 0 or size[1] <= 0:
+        raise Refused(400, f"the upload is not a valid image: its header declares {size[0]} x "
+                           f"{size[1]} pixels", rule="format")
+    if size[0] * size[1] > MAX_UPLOAD_PIXELS:
         raise Refused(413, f"the image declares {size[0]} x {size[1]} pixels; at most "
                            f"{MAX_UPLOAD_PIXELS // 1_000_000} megapixels are read",
                       rule="format")

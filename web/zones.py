@@ -23,7 +23,7 @@ from bluffcam.table import Table
 from bluffcam.zone_fit import draw_profile, fit_from_frames
 from calibration import load_profile, save_profile
 from calibration.fit import FitError
-from web.api import encode_jpeg, json_body, no_frame, table
+from web.api import encode_jpeg, json_body, json_object, no_frame, table
 from web.security import Refused, guard_change
 
 bp = Blueprint("zones", __name__, url_prefix="/api/calibration/zones")
@@ -50,16 +50,26 @@ def _refitting_allowed(t: Table) -> Any:
     return profile
 
 
+def _check_seats_for_the_game(t: Table, seats: int) -> None:
+    """Refuse zones for fewer seats than the dice game on sits its players at (a player at
+    seat 3 of a 3-seat table would lose their zone, and the next reveal its camera)."""
+    sitting, game = t.seating(), t.game
+    if sitting and game is not None and game.kind != "impus" and len(sitting) > seats:
+        raise Refused(409, f"the game on seats its players up to seat {len(sitting)}: fit "
+                           f"{len(sitting)} seats or more, or start a new game first",
+                      rule="calibration")
+
+
 @bp.post("/fit")
 def fit() -> Response:
     guard_change()
-    body = json_body()
-    seats = body.get("seats") if isinstance(body, dict) else None
+    seats = json_object(json_body(), "a fit request").get("seats")
     if not isinstance(seats, int) or isinstance(seats, bool) or not 1 <= seats <= 6:
         raise Refused(400, f"seats: give the number of seats, 1 to 6, got {seats!r}",
                       rule="format")
     t = table()
     profile = _refitting_allowed(t)
+    _check_seats_for_the_game(t, seats)
     if t.camera is None:
         raise Refused(503, "no camera: the zones are fitted to the dice the camera sees",
                       rule="camera")
@@ -87,13 +97,13 @@ def fit() -> Response:
 @bp.post("/apply")
 def apply() -> Response:
     guard_change()
-    body = json_body()
-    token = body.get("proposal") if isinstance(body, dict) else None
+    token = json_object(json_body(), "an apply request").get("proposal")
     waiting = current_app.extensions.get(PROPOSAL_KEY)
     if waiting is None or token != waiting[0]:
         raise Refused(409, "no such proposal: fit the zones again", rule="calibration")
     t = table()
     profile = _refitting_allowed(t)
+    _check_seats_for_the_game(t, len(waiting[1].zones.names))
     path = save_profile(dataclasses.replace(waiting[1], path=None), profile.path)
     refitted = load_profile(path)
     t.set_profile(refitted)

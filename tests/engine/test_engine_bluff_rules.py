@@ -82,9 +82,10 @@ def test_B4_joker_face_six_option() -> None:
     # 3s and ★ where ★ is the 6: Ann's two 3s + Cho's four 6s = 6.
     play(game, reveal(**HANDS))
     assert game.history[0].actual == 6
-    with pytest.raises(SetupError) as error:
-        bluff(joker_face=2)
-    assert error.value.rule == "B4"
+    for wrong in (2, 6.0, True, "6"):  # 6.0 is not the face 6: it would be shown as "6.0s"
+        with pytest.raises(SetupError) as error:
+            bluff(joker_face=wrong)
+        assert error.value.rule == "B4" and repr(wrong) in error.value.message
 
 
 def test_B4_a_number_bid_cannot_name_the_joker_face() -> None:

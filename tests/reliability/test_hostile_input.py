@@ -117,6 +117,21 @@ def test_unreadable_bodies_are_400_not_500(playing: FlaskClient, raw: bytes) -> 
     assert game_snapshot(playing) == before
 
 
+@pytest.mark.parametrize("path", ["/api/undo", "/api/reveal/capture", "/api/pin/check",
+                                  "/api/reveals/r1/reopen", "/api/reveals/r1/recapture"])
+def test_a_request_that_needs_no_body_is_refused_with_a_broken_one_and_changes_nothing(
+    playing: FlaskClient, path: str
+) -> None:
+    before = game_snapshot(playing)
+    response = playing.post(path, data=b"{{{", content_type="application/json",
+                            headers={"X-Table-PIN": PIN})
+    assert response.status_code == 400 and "JSON" in response.json["error"]["message"]
+    assert game_snapshot(playing) == before
+    # without a body, or with a JSON one, the same request is taken
+    assert playing.post("/api/undo", json={}, headers={"X-Table-PIN": PIN}).status_code == 200
+    assert game_snapshot(playing) != before
+
+
 @pytest.mark.parametrize("depth", [50, 400, 900, 980, 1200, 5000])
 @pytest.mark.parametrize("path", ["/api/action", "/api/game", "/api/reveals/r1/confirm"])
 def test_deeply_nested_bodies_are_refused_not_crashed(
@@ -223,7 +238,8 @@ def upload(client: FlaskClient, data: bytes, name: str = "dice.png") -> Any:
     (png_declaring(50_000, 50_000), 413, "declares 50000 x 50000"),
     (png_declaring(20_000, 20_000), 413, "declares 20000 x 20000"),
     (jpeg_declaring(60_000, 60_000), 413, "declares 60000 x 60000"),
-    (png_declaring(0, 10), 413, "declares 0 x 10"),
+    (png_declaring(0, 10), 400, "not a valid image: its header declares 0 x 10"),
+    (jpeg_declaring(640, 0), 400, "not a valid image: its header declares 640 x 0"),
     (b"\x89PNG\r\n\x1a\n\x00\x00", 400, "not an image"),
     (b"GIF89a" + b"\x00" * 40, 400, "not an image"),
     (b"#!/bin/sh\nrm -rf /\n", 400, "not an image"),

@@ -142,6 +142,9 @@ def test_a_count_that_does_not_match_waits_for_review_then_is_confirmed(rig: Rig
     wrong = post(rig.client, f"/api/reveals/{review['id']}/confirm",
                  {"seats": {"cards": ["orc", "imp"]}})
     assert wrong.status_code == 409 and wrong.json["error"]["rule"]  # the batch is 3 cards
+    blank = post(rig.client, f"/api/reveals/{review['id']}/confirm",
+                 {"seats": {"cards": ["orc", " ", ""]}})
+    assert blank.status_code == 400 and "a card's kind is blank" in blank.json["error"]["message"]
     assert rig.table.state()["review"] is not None
     done = post(rig.client, f"/api/reveals/{review['id']}/confirm",
                 {"seats": {"cards": ["orc", "imp", "orc"]}}).json

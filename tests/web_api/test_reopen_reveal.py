@@ -3,6 +3,7 @@ round's camera reveal goes back to review, its verdict taken back, until the nex
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -138,3 +139,44 @@ def test_a_record_the_disk_refuses_still_comes_back_after_a_restart(
         assert resumed.state()["review"]["id"] == reveal_id
     finally:
         resumed.close()
+
+
+@pytest.mark.parametrize("damage", [{}, {"id": "r1"}, {"id": "r1", "read": []},
+                                    {"id": "r1", "read": {"Ann": 5}}])
+def test_a_record_damaged_on_disk_is_refused_before_the_verdict_is_touched(
+        client: FlaskClient, reader: StubReader, table: Table, damage: dict[str, Any]) -> None:
+    applied = _misread_and_applied(client, reader)
+    reveal_id = applied["reopen"]
+    (table.reveals.folder / f"{reveal_id}.json").write_text(json.dumps(damage))
+    response = post(client, f"/api/reveals/{reveal_id}/reopen")
+    assert response.status_code == 409
+    assert "cannot be read" in response.json["error"]["message"]
+    after = client.get("/api/state").json
+    assert after["version"] == applied["version"] and after["history"] == applied["history"]
+    assert _dice(after) == _dice(applied) and after["review"] is None
+
+
+@pytest.mark.parametrize("damage", [{}, {"id": "r1", "read": {"Ann": 5}}])
+def test_confirming_a_review_whose_record_was_damaged_is_refused(
+        client: FlaskClient, reader: StubReader, table: Table, damage: dict[str, Any]) -> None:
+    play_to_reveal(client)
+    reader.hands, reader.uncertain = MISREAD, {("Ann", 0)}
+    review = post(client, "/api/reveal/capture").json["review"]
+    (table.reveals.folder / f"{review['id']}.json").write_text(json.dumps(damage))
+    response = post(client, f"/api/reveals/{review['id']}/confirm", {"seats": HANDS})
+    assert response.status_code == 409 and response.json["error"]["rule"] == "reveal"
+    after = client.get("/api/state").json
+    assert after["review"]["id"] == review["id"] and after["history"] == []
+
+
+def test_a_reveal_typed_over_a_waiting_review_is_reopened_back_to_it_not_undone(
+        client: FlaskClient, reader: StubReader) -> None:
+    play_to_reveal(client)
+    reader.hands, reader.uncertain = MISREAD, {("Ann", 0)}
+    review = post(client, "/api/reveal/capture").json["review"]
+    typed = post(client, "/api/action", {"reveal": HANDS}).json
+    assert typed["review"] is None and typed["reopen"] == review["id"]
+    refused = post(client, "/api/undo")
+    assert refused.status_code == 409 and review["id"] in refused.json["error"]["message"]
+    back = post(client, f"/api/reveals/{review['id']}/reopen").json
+    assert back["review"]["id"] == review["id"] and back["history"] == []

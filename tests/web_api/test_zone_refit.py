@@ -128,6 +128,32 @@ def test_a_bad_seat_count_is_refused_by_name(client: FlaskClient, seats: Any) ->
     assert "seats: give the number of seats, 1 to 6" in refused.json["error"]["message"]
 
 
+@pytest.mark.parametrize("body", [[], "3", 3])
+def test_a_request_that_is_not_an_object_is_told_so(client: FlaskClient, body: Any) -> None:
+    for path in ("fit", "apply"):
+        refused = post(client, f"/api/calibration/zones/{path}", body)
+        assert refused.status_code == 400
+        assert "must be a JSON object" in refused.json["error"]["message"]
+
+
+def test_zones_for_fewer_seats_than_the_game_sits_its_players_at_are_refused(
+    client: FlaskClient, table: Table, profile_file: Path
+) -> None:
+    three = post(client, "/api/calibration/zones/fit", {"seats": 3}).json
+    post(client, "/api/calibration/zones/apply", {"proposal": three["proposal"]})
+    two = post(client, "/api/calibration/zones/fit", {"seats": 2}).json  # made before the game
+    # Ann at seat 1 and Ben at seat 3 of three: two players, but seat 3 must stay
+    table.new_game({**SETUP, "players": ["Ann", "Ben"], "starter": "Ann", "seats": [1, 3]})
+    before = profile_file.read_text()
+    late = post(client, "/api/calibration/zones/apply", {"proposal": two["proposal"]})
+    assert late.status_code == 409 and "up to seat 3" in late.json["error"]["message"]
+    refused = post(client, "/api/calibration/zones/fit", {"seats": 2})
+    assert refused.status_code == 409
+    assert "up to seat 3: fit 3 seats or more" in refused.json["error"]["message"]
+    assert profile_file.read_text() == before
+    assert post(client, "/api/calibration/zones/fit", {"seats": 3}).status_code == 200
+
+
 def test_no_dice_no_zones(client: FlaskClient, table: Table) -> None:
     table.camera.image = _table_photo(with_dice=False)  # type: ignore[union-attr]
     refused = post(client, "/api/calibration/zones/fit", {"seats": 3})
