@@ -61,8 +61,12 @@ class Game(ABC):
     #: RULES.md ids cited for seating/turn order, and for the end of the game
     seat_rule: ClassVar[str]
     end_rule: ClassVar[str]
-    #: RULES.md id cited when an action is made while a reveal is due
+    #: RULES.md id cited when an action is made while a reveal is due, and what must happen
     reveal_rule: ClassVar[str]
+    reveal_words: ClassVar[str] = "the cups must be lifted and revealed first"
+    #: RULES.md id cited for an action out of turn (None: ``seat_rule``, where one id says
+    #: both who sits where and who plays next)
+    turn_rule: ClassVar[str | None] = None
     #: RULES.md id cited when the starter is not a player
     starter_rule: ClassVar[str] = "B3"
 
@@ -202,12 +206,10 @@ class Game(ABC):
 
     def _require_turn(self, player: str) -> None:
         if self.phase is Phase.REVEAL:
-            raise IllegalActionError(
-                self.reveal_rule, f"{player} cannot act: the cups must be lifted and revealed first"
-            )
+            raise IllegalActionError(self.reveal_rule, f"{player} cannot act: {self.reveal_words}")
         if player != self.turn:
             raise IllegalActionError(
-                self.seat_rule, f"{player} cannot act: it is {self.turn}'s turn"
+                self.turn_rule or self.seat_rule, f"{player} cannot act: it is {self.turn}'s turn"
             )
 
     def to_json(self) -> JsonObject:

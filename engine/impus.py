@@ -283,6 +283,9 @@ class _Table:
     #: top batch, and in the top batch: a doubt turns that one up, and then it is known
     polymorphs_hidden: int = 0
     polymorphs_in_top_batch: int = 0
+    #: the most polymorphs the top batch's player could hold before playing it: turned up,
+    #: the polymorphs it shows came out of that hand, which holds that many fewer
+    held_before_top_batch: int = 0
 
 
 # ------------------------------------------------------------------------------- game
@@ -476,6 +479,22 @@ class ImpusGame(Game):
                     f"{_describe(action)}: shows {count} {plural(card, count)} but only "
                     f"{available} can be in a hand or the pile",
                 )
+        could_hold = self.most_in_doubted_batch(POLYMORPH)
+        if shown.get(POLYMORPH, 0) > could_hold:
+            raise IllegalActionError(
+                "I2",
+                f"{_describe(action)}: shows {shown[POLYMORPH]} "
+                f"{plural(POLYMORPH, shown[POLYMORPH])} {batch.player} could not have played: "
+                + (f"{batch.player} holds none (the deal gives them to the last two seats, "
+                   "and a hand gets one only by taking a pile)" if could_hold == 0
+                   else f"{batch.player} could hold only {could_hold}"),
+            )
+
+    def most_in_doubted_batch(self, card: str) -> int:
+        """How many ``card`` cards the doubted batch can hold: as many as may be hidden, and
+        of the polymorphs no more than its player could have put in it."""
+        most = self.hidden_count(card)
+        return min(most, self.table.polymorphs_in_top_batch) if card == POLYMORPH else most
 
     def hidden_count(self, card: str) -> int:
         """How many ``card`` cards (a kind, or polymorph) may be in hands or face down."""
@@ -542,7 +561,11 @@ class ImpusGame(Game):
             )
         if action.kind == POLYMORPH:
             need = self.deck.polymorphs
-            if need == 0 or self._polymorphs_visible() > 0:
+            if need == 0:
+                raise IllegalActionError(
+                    "I2", f"{_describe(action)}: this game is dealt without polymorph cards"
+                )
+            if self._polymorphs_visible() > 0:
                 raise IllegalActionError(
                     "I7", f"{_describe(action)}: both polymorph cards must be in hand to discard"
                 )
@@ -604,10 +627,12 @@ class ImpusGame(Game):
         claim = self.table.claim or action.claim
         assert claim is not None  # _check_play guarantees it
         self.table.claim = claim
-        may_lie_with = min(self.may_hold_polymorphs(action.player), action.count)
+        held_before = self.may_hold_polymorphs(action.player)
+        may_lie_with = min(held_before, action.count)
         self.table.cards[action.player] -= action.count
         self.table.pile.append(Batch(action.player, action.count, claim))
         self._cover_top_batch(may_lie_with)
+        self.table.held_before_top_batch = held_before
         self._cap_polymorphs_held(action.player)
         self._believed(action.player)
         self._next_turn(action.player)
@@ -635,8 +660,12 @@ class ImpusGame(Game):
             became_safe = self.table.pending
             self.table.safe.append(became_safe)
         self.table.pending = None
-        self.table.cards[taker] += size
         shown = sum(card == POLYMORPH for card in revealed)
+        # the polymorphs shown came out of the batch player's hand: it holds that many fewer
+        # than it could before (counted once, in the pile, not again in that hand)
+        self.table.polymorphs_held[batch.player] = max(0, min(
+            self.table.held_before_top_batch - shown, self.table.cards[batch.player]))
+        self.table.cards[taker] += size
         in_pile = (self.table.polymorphs_hidden + shown
                    + sum(isinstance(entry, PolymorphPlay) for entry in self.table.pile))
         self.table.polymorphs_held[taker] = min(self.table.polymorphs_held[taker] + in_pile,

@@ -44,8 +44,10 @@ class ScamGame(Game):
     min_players = 3
     max_players = 4
     seat_rule = "S1"
+    turn_rule = "S2"  # "Bidding goes clockwise"
     end_rule = "S9"
     reveal_rule = "S6"
+    reveal_words = "the hidden dice must be revealed first"  # no cups in Scam (S1)
     starter_rule = "S2"
 
     def __init__(

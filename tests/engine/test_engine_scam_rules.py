@@ -49,7 +49,7 @@ def test_S2_first_bidder_moves_one_seat_clockwise_each_round() -> None:
     assert game.turn == "Cho"
     play(game, *[pass_(n) for n in ["Cho", "Dan", "Ann", "Ben"]])
     assert game.turn == "Dan"
-    assert refused(game, bid("Ann", "2x1")).rule == "S1"
+    assert refused(game, bid("Ann", "2x1")).rule == "S2"  # not Ann's turn: bidding goes clockwise
 
 
 def test_S2_starter_option() -> None:
@@ -86,7 +86,7 @@ def test_S4_scam_needs_a_bid_and_other_actions_are_refused() -> None:
     assert refused(game, scam_call("Ann")).rule == "S4"
     assert refused(game, challenge("Ann")).rule == "S4"
     assert refused(game, bid("Ann", "2x4", 4)).rule == "S4"
-    assert refused(game, pass_("Ben")).rule == "S1"  # not Ben's turn
+    assert refused(game, pass_("Ben")).rule == "S2"  # not Ben's turn
 
 
 def test_S5_round_ends_when_every_other_player_has_passed() -> None:
@@ -94,7 +94,9 @@ def test_S5_round_ends_when_every_other_player_has_passed() -> None:
     assert game.phase is Phase.BIDDING and game.turn == "Dan"
     play(game, pass_("Dan"))
     assert (game.phase, game.turn, game.legal_action_kinds()) == (Phase.REVEAL, None, ["reveal"])
-    assert refused(game, bid("Ann", "3x4")).rule == "S6"
+    error = refused(game, bid("Ann", "3x4"))
+    assert error.rule == "S6" and "the hidden dice must be revealed first" in error.message
+    assert "cups" not in error.message  # Scam's dice lie hidden on the table (S1)
 
 
 def test_S5_a_new_bid_resets_the_passes() -> None:

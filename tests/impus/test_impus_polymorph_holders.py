@@ -65,6 +65,30 @@ def test_I7_a_pile_taken_with_a_polymorph_lets_its_taker_hold_both() -> None:
     assert [game.may_hold_polymorphs(n) for n in FOUR] == [0, 0, 0, 0]
 
 
+def test_I7_a_polymorph_turned_up_in_its_players_batch_is_not_counted_twice() -> None:
+    # Dan's lie is his one polymorph: turned up, he takes it back with the pile, and holds
+    # one, not two; Cho, who never played, still holds the other
+    game = play(
+        impus(FOUR, starter="Dan"),
+        {"player": "Dan", "play": 1, "claim": "orc"},
+        {"player": "Ann", "doubt": True},
+        {"reveal": ["polymorph"]},
+    )
+    assert [game.may_hold_polymorphs(n) for n in FOUR] == [0, 0, 1, 1]
+    error = refused(game, {"player": "Dan", "discard": "polymorph"}, "I7")
+    assert "Dan cannot hold both polymorphs" in error.message
+    play(game, {"player": "Ann", "play": 1, "claim": "elf"}, {"player": "Ben", "play": 1},
+         {"player": "Cho", "polymorph": "orc"})
+
+
+def test_I2_a_reveal_cannot_show_a_polymorph_its_player_could_not_have_played() -> None:
+    game = play(impus(FOUR), {"player": "Ann", "play": 1, "claim": "orc"},
+                {"player": "Ben", "doubt": True})
+    error = refused(game, {"reveal": ["polymorph"]}, "I2")
+    assert "Ann could not have played: Ann holds none" in error.message
+    play(game, {"reveal": ["orc"]})
+
+
 def test_I8_a_polymorph_played_face_down_rides_with_the_pile() -> None:
     game = play(
         impus(FOUR, starter="Dan"),

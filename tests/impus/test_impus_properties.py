@@ -39,7 +39,7 @@ def a_reveal(data: st.DataObject, game: ImpusGame) -> list[str]:
     if data.draw(st.booleans()) and game.hidden_count(batch.claim) >= batch.count:
         return [batch.claim] * batch.count
     cards = [*game.deck.kinds_in_play, *([POLYMORPH] if game.deck.polymorphs else [])]
-    supply = {card: game.hidden_count(card) for card in cards}
+    supply = {card: game.most_in_doubted_batch(card) for card in cards}
     order = data.draw(st.permutations(cards))
     reveal: list[str] = []
     for card in order:

@@ -213,6 +213,8 @@ def test_I8_no_polymorphs_when_the_game_is_dealt_without_them() -> None:
     refused(game, {"player": "Ben", "polymorph": "elf"}, "I2")
     game = play(impus(["Ann", "Ben", "Cho", "Dan"], {"polymorphs": False}), ANN_CLAIMS_TWO_ORCS)
     refused(game, {"player": "Ben", "polymorph": "elf"}, "I2")
+    error = refused(game, {"player": "Ann", "discard": "polymorph"}, "I2")
+    assert "dealt without polymorph cards" in error.message
 
 
 def _ann_down_to_one_card() -> ImpusGame:
