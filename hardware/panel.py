@@ -291,14 +291,20 @@ class ButtonPanel:
         self._run_feedback(blinks=3, buzz=True, leds=False)
 
     def _run_feedback(self, *, blinks: int, buzz: bool, leds: bool = True) -> None:
-        self.wait_feedback()
+        """Start the blinks at once, after the ones already running, without waiting for
+        them here: the caller is handling a press, and a wait would stretch how long the
+        next press counts as made while this one was carried out."""
         thread = threading.Thread(
-            target=self._feedback, args=(blinks, buzz, leds), name="panel-feedback", daemon=True
+            target=self._feedback, args=(self._feedback_thread, blinks, buzz, leds),
+            name="panel-feedback", daemon=True,
         )
         self._feedback_thread = thread
         thread.start()
 
-    def _feedback(self, blinks: int, buzz: bool, leds: bool) -> None:
+    def _feedback(self, after: threading.Thread | None, blinks: int, buzz: bool,
+                  leds: bool) -> None:
+        if after is not None:
+            after.join(5.0)
         step = self._feedback_s
         for _ in range(blinks):
             for led in self.leds if leds else []:

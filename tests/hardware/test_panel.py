@@ -132,6 +132,28 @@ def test_refuse_blinks_and_buzzes_then_shows_the_turn_again(
     assert [led.value for led in panel.leds] == [0, 1, 0, 0, 0, 0]
 
 
+def test_a_refusal_during_a_blink_does_not_wait_for_it_but_blinks_after_it(
+    mock_factory: MockFactory
+) -> None:
+    """The controller refuses presses as they come: were a second refusal to wait for the
+    first one's blinks, the press after it would count as made while the table was still
+    busy (and be refused too)."""
+    panel = ButtonPanel(pin_factory=mock_factory, feedback_s=0.2)
+    try:
+        panel.show_turn(1)
+        led_pin = mock_factory.pin(17)
+        led_pin.clear_states()
+        panel.refuse()
+        first = panel._feedback_thread
+        panel.refuse()  # returns at once: the first blink (0.8 s) is still running
+        assert first is not None and first.is_alive()
+        panel.wait_feedback()
+        assert [s.state for s in led_pin.states] == [False] + [True, False] * 4  # both ran
+        assert [led.value for led in panel.leds] == [0, 1, 0, 0, 0, 0]
+    finally:
+        panel.close()
+
+
 def test_rotary_encoder_replaces_up_down(mock_factory: MockFactory, clock: Any) -> None:
     wiring = PanelWiring.from_dict({"encoder": [6, 13]})
     with ButtonPanel(wiring=wiring, pin_factory=mock_factory, clock=clock) as p:
