@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from bluffcam.zone_fit import DEFAULT_MARKER_DICT, draw_profile, fit_from_frames
-from calibration import MarkerConfig, Profile, save_profile
+from calibration import MarkerConfig, Profile, ProfileError, load_profile, save_profile
 from calibration.fit import FitError
 from calibration.geometry import Polygon, apply_homography, homography_from_points
 from calibration.markers import quad_centre
@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice)")
     else:
         print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
+    if profile.reader or profile.panel:
+        print("kept the [reader] and [panel] settings of the profile it replaces")
     print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")
     from vision.frame_check import frame_advice
 
@@ -91,8 +93,13 @@ def calibrate(
     """The profile, the frame it was fitted on, the dice read (voted over a few frames) and
     that frame's own reading (for the picture's advice: smeared or small dice)."""
     resolution = parse_resolution(args.resolution) if args.resolution else None
+    if not 1 <= args.seats <= 6:
+        raise ValueError(f"--seats: give 1 to 6 seats, got {args.seats}")
     names = _names(args)
+    if args.markers:
+        _marker_ids(args)
     _check_out(Path(args.out))
+    kept = _kept_settings(Path(args.out))
     with open_camera(args.camera, resolution=resolution) as camera:
         frames = [camera.read() for _ in range(max(1, args.frames))]
     fit = fit_from_frames(frames, args.seats, names=names, marker_dict=args.marker_dict)
@@ -111,8 +118,23 @@ def calibrate(
         table_area=table_area,
         seat_zones=zones,
         markers=markers,
+        **kept,
     )
     return profile, fit.frame, fit.dice, fit.reading
+
+
+def _kept_settings(out: Path) -> dict[str, Any]:
+    """The ``[reader]`` and ``[panel]`` tables of the profile ``out`` already holds (a table
+    calibrated again keeps its wiring and reader settings), checked before the camera is
+    opened: a file there that is not a profile is refused rather than written over."""
+    if not out.exists():
+        return {}
+    try:
+        old = load_profile(out)
+    except (ProfileError, OSError) as exc:
+        raise ValueError(f"--out: {out} exists and is not a profile this could update "
+                         f"({exc}); give another file, or move that one aside") from None
+    return {"reader": dict(old.reader), "panel": dict(old.panel)}
 
 
 def _names(args: argparse.Namespace) -> list[str] | None:
@@ -137,11 +159,21 @@ def _check_out(out: Path) -> None:
         raise ValueError(f"--out: {out} is where the picture goes; give a .toml file")
 
 
+def _marker_ids(args: argparse.Namespace) -> tuple[int, ...]:
+    """``--marker-ids`` as four whole numbers, or a ValueError naming the option."""
+    try:
+        ids = tuple(int(i) for i in args.marker_ids.split(","))
+    except ValueError:
+        ids = ()
+    if len(ids) != 4:
+        raise ValueError(f"--marker-ids: give 4 whole numbers (TL, TR, BR, BL), "
+                         f"got {args.marker_ids!r}")
+    return ids
+
+
 def _markers(quads: dict[int, Polygon], args: argparse.Namespace) -> MarkerConfig:
     """The mat's marker configuration from the markers found in the calibration frame."""
-    ids = tuple(int(i) for i in args.marker_ids.split(","))
-    if len(ids) != 4:
-        raise ValueError(f"--marker-ids: give 4 ids (TL, TR, BR, BL), got {args.marker_ids!r}")
+    ids = _marker_ids(args)
     mat_w, mat_h = parse_resolution(args.mat_size)
     mat_points = (
         (0.0, 0.0),

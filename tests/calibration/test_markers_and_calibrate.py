@@ -7,6 +7,7 @@ through a perspective warp (a camera at an angle), then the same mat from a bump
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import sys
 from collections.abc import Callable
@@ -18,7 +19,7 @@ import pytest
 from numpy.typing import NDArray
 
 from bluffcam.commands import calibrate
-from calibration import Profile, SeatZones, load_profile
+from calibration import Profile, SeatZones, load_profile, save_profile
 from calibration.geometry import apply_homography, homography_from_points
 from calibration.markers import (
     detect_marker_quads,
@@ -314,6 +315,42 @@ def test_calibrate_refuses_bad_names_and_out_before_opening_the_camera(
     assert calibrate.run(args) == 2
     assert "is where the picture goes; give a .toml file" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["profiles"]
+
+
+def test_calibrate_refuses_bad_seats_marker_ids_and_a_non_profile_out_before_the_camera(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nowhere = tmp_path / "nowhere"
+    for extra, words in (({"seats": 0}, "--seats: give 1 to 6 seats, got 0"),
+                         ({"seats": 7}, "--seats: give 1 to 6 seats, got 7"),
+                         ({"markers": True, "marker_ids": "a,b,c,d"},
+                          "--marker-ids: give 4 whole numbers")):
+        args = args_for(tmp_path, nowhere)
+        for key, value in extra.items():
+            setattr(args, key, value)
+        assert calibrate.run(args) == 2
+        assert words in capsys.readouterr().err
+    notes = tmp_path / "t.toml"
+    notes.write_text("my notes, not a profile")
+    assert calibrate.run(args_for(tmp_path, nowhere)) == 2
+    assert "exists and is not a profile" in capsys.readouterr().err
+    assert notes.read_text() == "my notes, not a profile"
+
+
+def test_calibrating_again_keeps_the_profiles_reader_and_panel_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
+    frames = write_frame(tmp_path / "frames", frame)
+    assert calibrate.run(args_for(tmp_path, frames)) == 0
+    first = load_profile(tmp_path / "t.toml")
+    save_profile(dataclasses.replace(first, reader={"min_confidence": 0.9},
+                                     panel={"encoder": True}, path=None), tmp_path / "t.toml")
+    capsys.readouterr()
+    assert calibrate.run(args_for(tmp_path, frames)) == 0
+    again = load_profile(tmp_path / "t.toml")
+    assert again.reader == {"min_confidence": 0.9} and again.panel == {"encoder": True}
+    assert "kept the [reader] and [panel] settings" in capsys.readouterr().out
 
 
 def test_calibrate_says_when_the_profile_cannot_be_written(
