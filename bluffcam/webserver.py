@@ -6,16 +6,19 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import socket
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import BaseWSGIServer, get_sockaddr, make_server, select_address_family
 
 from web.join import lan_address
 
 #: the largest TCP port number
 MAX_PORT = 65535
+#: connections the listening socket queues (werkzeug's own default)
+LISTEN_BACKLOG = 128
 
 
 def port(text: str) -> int:
@@ -47,9 +50,21 @@ def make_dashboard_server(app: Any, host: str, port: int, *,
     """A threaded server bound now (port 0 picks a free one: read ``server.server_port``)."""
     if not log_requests:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = make_server(host, port, app, threaded=True)
+    # bound here, not by werkzeug: it prints its own words for a port in use and exits the
+    # process, where the commands name the host and port and close the table first
+    family = select_address_family(host, port)
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(get_sockaddr(host, port, family))
+        listener.listen(LISTEN_BACKLOG)
+        server = make_server(host, port, app, threaded=True, fd=listener.fileno())
+    finally:
+        listener.close()  # the server holds its own copy of the socket
     # an open SSE stream must not keep the process alive
     setattr(server, "daemon_threads", True)  # noqa: B010 (not in the type stubs)
+    # a server given a bound socket skips the bind that names its port: port 0's pick
+    server.server_port = int(server.server_address[1])
     return server
 
 

@@ -171,3 +171,26 @@ def test_a_port_out_of_range_is_refused_at_the_command_line(
         f"bluffcam {command}: error: argument --port: must be a port number 0..65535 "
         f"(0 picks a free one), got {value!r}"
     )
+
+
+@pytest.mark.parametrize("command", ["serve", "demo"])
+def test_a_port_in_use_is_named_in_one_line_and_exits_2(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    from bluffcam.cli import main
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = str(taken.getsockname()[1])
+    try:
+        extra = ["--data", str(tmp_path), "--camera", "none"] if command == "serve" else []
+        assert main([command, "--host", "127.0.0.1", "--port", port, *extra]) == 2
+    finally:
+        taken.close()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"bluffcam {command}: cannot listen on "
+                                               f"127.0.0.1:{port}: ")
+    assert "Address already in use" in err[0]
