@@ -275,6 +275,27 @@ class FileCamera(CameraSource):
 # --------------------------------------------------------------------------- spec -> source
 
 
+def check_spec(spec: str) -> None:
+    """Raise `CameraError` for a spec no camera could ever answer to (an unknown kind, no
+    index or folder, a resolution that is not WxH), without opening anything: a program
+    that retries a camera (`ResilientCamera`) must not retry a typo forever."""
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "picamera2":
+        try:
+            parse_resolution(rest) if rest else None
+        except CameraError as exc:
+            raise CameraError(f"bad camera spec {spec!r}: {exc}") from None
+    elif kind in ("opencv", "files"):
+        if not rest:
+            example = "opencv:0" if kind == "opencv" else "files:frames/"
+            raise CameraError(f"bad camera spec {spec!r}: {kind} needs "
+                              f"{'an index or URL' if kind == 'opencv' else 'a folder'}, "
+                              f"e.g. {example}")
+    else:
+        raise CameraError(f"unknown camera spec {spec!r}: {SPEC_HELP}")
+
+
 def open_camera(
     spec: str,
     *,

@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import errno
 import fcntl
+import functools
 import os
 import sys
 import threading
@@ -100,13 +101,16 @@ def _lock_holder(fd: int) -> str:
     return f" (pid {pid})" if pid.isdigit() else ""
 
 
-def open_camera_for(spec: str | None) -> Any:
-    """A camera that survives faults (its status shows on the board), or None."""
+def open_camera_for(spec: str | None, resolution: tuple[int, int] | None = None) -> Any:
+    """A camera that survives faults (its status shows on the board), or None; asked for
+    ``resolution`` (the profile's: its zones are in those pixels) where the spec names none.
+    A spec no camera could answer to is a `CameraError` at once, not retried for ever."""
     if not spec or spec.strip().lower() == "none":
         return None
-    from hardware.cameras import ResilientCamera
+    from hardware.cameras import ResilientCamera, check_spec, open_camera
 
-    camera = ResilientCamera(spec)
+    check_spec(spec)
+    camera = ResilientCamera(spec, opener=functools.partial(open_camera, resolution=resolution))
     camera.read()  # open it now, so the board shows "ok" or why not at once
     return camera
 
@@ -208,7 +212,16 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     except PanelOpenError as exc:
         print(f"bluffcam serve: {exc}", file=sys.stderr)
         return 2
-    camera = open_camera_for(args.camera or (profile.camera if profile else None))
+    from hardware.cameras import CameraError
+
+    try:
+        camera = open_camera_for(args.camera or (profile.camera if profile else None),
+                                 profile.resolution if profile else None)
+    except CameraError as exc:
+        print(f"bluffcam serve: {exc}", file=sys.stderr)
+        if panel is not None:
+            panel.close()
+        return 2
     table = open_table(data_dir, camera, profile)
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir),
                       "PHONES_CAN_JOIN": phones_can_reach(args.host)}, table=table)

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -194,3 +195,39 @@ def test_a_port_in_use_is_named_in_one_line_and_exits_2(
     assert len(err) == 1 and err[0].startswith(f"bluffcam {command}: cannot listen on "
                                                f"127.0.0.1:{port}: ")
     assert "Address already in use" in err[0]
+
+
+@pytest.mark.parametrize("spec", ["opencv:", "picamera2:axb", "bogus:1", "files:"])
+def test_a_camera_spec_no_camera_could_answer_to_stops_serve_at_once(
+    spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bluffcam.cli import main
+
+    assert main(["serve", "--data", str(tmp_path), "--camera", spec, "--port", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("bluffcam serve: ") and spec in err[0]
+    assert not (tmp_path / "journal.sqlite").exists()
+
+
+def test_serve_asks_the_camera_for_the_profiles_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The zones are in the profile's pixels: a webcam left at its own default size would
+    put every die in the wrong place."""
+    import hardware.cameras as cameras
+    from bluffcam.commands.serve import open_camera_for
+
+    asked: list[Any] = []
+
+    class Webcam:
+        def __init__(self, target: Any, resolution: Any = None) -> None:
+            asked.append((target, resolution))
+
+        def read(self) -> Any:
+            return np.zeros((1200, 1600, 3), np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(cameras, "OpenCVCamera", Webcam)
+    camera = open_camera_for("opencv:0", (1600, 1200))
+    assert asked == [(0, (1600, 1200))] and camera.status == "ok"
+    camera.close()
