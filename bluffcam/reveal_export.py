@@ -21,7 +21,6 @@ picture but not in the labels.
 from __future__ import annotations
 
 import json
-import math
 import shutil
 import statistics
 from collections import Counter
@@ -33,7 +32,7 @@ from typing import Any
 import cv2
 
 from bluffcam.camera_record import corrected_dice, is_dice_record
-from bluffcam.reveals import REVEAL_ID, RevealStore
+from bluffcam.reveals import REVEAL_ID, RevealStore, pixels
 
 REVIEWED, ACCEPTED = "reviewed", "accepted"
 #: where the photos go, beside the manifest
@@ -77,17 +76,17 @@ class ExportSummary:
 
 def _pixels(v: Any) -> float:
     """A place in the photo's pixels, or ValueError (a record edited by hand)."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+    where = pixels(v)
+    if where is None:
         raise ValueError(f"{v!r} is not a place in pixels")
-    return float(v)
+    return where
 
 
 def _sizes(read: Mapping[str, Any]) -> list[tuple[float, float, float]]:
     """(x, y, size) of every die the camera read with a size."""
     return [(_pixels(d["x"]), _pixels(d["y"]), _pixels(d["size"]))
             for dice in read.values() for d in dice
-            if isinstance(d, Mapping) and isinstance(d.get("size"), (int, float))
-            and math.isfinite(d["size"]) and d["size"] > 0]
+            if isinstance(d, Mapping) and (pixels(d.get("size")) or 0) > 0]
 
 
 def _box(x: float, y: float, read: list[tuple[float, float, float]]) -> list[float] | None:

@@ -73,16 +73,16 @@ def confirmed_positions(seats: Any) -> dict[str, list[dict[str, Any]]] | None:
             where = []
             for axis in ("x", "y"):
                 v = die.get(axis)
-                pixels = _pixels(v)
-                if pixels is None:
+                where_px = pixels(v)
+                if where_px is None:
                     raise ValueError(f"seat {seat}: die {k + 1}'s {axis} must be a number of "
                                      f"pixels in the photo, got {json.dumps(v)[:40]}")
-                where.append(round(pixels, 1))
+                where.append(round(where_px, 1))
             placed[seat].append({"value": int(die["value"]), "x": where[0], "y": where[1]})
     return placed if complete else None
 
 
-def _pixels(v: Any) -> float | None:
+def pixels(v: Any) -> float | None:
     """``v`` as a finite, non-negative number of pixels, else None (an integer of 400 digits
     has no float)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
