@@ -286,14 +286,15 @@ def check_spec(spec: str) -> None:
             parse_resolution(rest) if rest else None
         except CameraError as exc:
             raise CameraError(f"bad camera spec {spec!r}: {exc}") from None
-    elif kind in ("opencv", "files"):
+    elif kind in _NEEDS:
         if not rest:
-            example = "opencv:0" if kind == "opencv" else "files:frames/"
-            raise CameraError(f"bad camera spec {spec!r}: {kind} needs "
-                              f"{'an index or URL' if kind == 'opencv' else 'a folder'}, "
-                              f"e.g. {example}")
+            raise CameraError(f"bad camera spec {spec!r}: {kind} needs {_NEEDS[kind]}")
     else:
         raise CameraError(f"unknown camera spec {spec!r}: {SPEC_HELP}")
+
+
+#: what follows the colon of a spec that cannot do without it
+_NEEDS = {"opencv": "an index or URL, e.g. opencv:0", "files": "a folder, e.g. files:frames/"}
 
 
 def open_camera(
@@ -307,23 +308,16 @@ def open_camera(
 
     ``resolution`` applies where the spec gives none; ``loop`` only to ``files:`` sources.
     """
+    check_spec(spec)
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "picamera2":
         size = parse_resolution(rest) if rest else resolution
         return Picamera2Camera(resolution=size, module=picamera2_module)
     if kind == "opencv":
-        if not rest:
-            raise CameraError(
-                f"bad camera spec {spec!r}: opencv needs an index or URL, e.g. opencv:0"
-            )
         target: int | str = int(rest) if rest.isdigit() else rest
         return OpenCVCamera(target, resolution=resolution)
-    if kind == "files":
-        if not rest:
-            raise CameraError(f"bad camera spec {spec!r}: files needs a folder, e.g. files:frames/")
-        return FileCamera(rest, loop=loop)
-    raise CameraError(f"unknown camera spec {spec!r}: {SPEC_HELP}")
+    return FileCamera(rest, loop=loop)
 
 
 # --------------------------------------------------------------------------- resilience
