@@ -12,6 +12,7 @@ with the truth after a pause — the demo can show the review flow, never a sile
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -248,9 +249,11 @@ class DemoPlayer:
         report: Callable[[RoundReport], None] | None = None,
         narrate: Callable[[str], None] | None = None,
     ) -> None:
+        if not math.isfinite(speed) or speed <= 0:
+            raise ValueError(f"speed must be above 0, got {speed!r}")
         self.table = table
         self.recording = recording
-        self.speed = max(speed, 0.01)
+        self.speed = speed
         self.step_s = step_s
         self.review_pause_s = review_pause_s
         self.report = report or (lambda r: None)

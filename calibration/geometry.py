@@ -43,6 +43,39 @@ def _on_segment(x: float, y: float, x1: float, y1: float, x2: float, y2: float) 
     )
 
 
+def first_crossing(polygon: Polygon, *, tolerance: float = 0.5) -> tuple[int, int] | None:
+    """The first two edges (by their first corners' indices) that cross each other, or None.
+
+    A zone whose corners are listed out of order is a bow-tie: ray casting then counts some
+    of its inside as outside. Edges that only touch or run along each other (a full-circle
+    sector's seam), or cross by less than ``tolerance`` pixels, do not count.
+    """
+    n = len(polygon)
+    for i in range(n):
+        a, b = polygon[i], polygon[(i + 1) % n]
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:  # the closing edge shares the first corner
+                continue
+            c, d = polygon[j], polygon[(j + 1) % n]
+            if _strictly_apart(a, b, c, d, tolerance) and _strictly_apart(c, d, a, b, tolerance):
+                return i, j
+    return None
+
+
+def _strictly_apart(a: Point, b: Point, c: Point, d: Point, tolerance: float) -> bool:
+    """Whether c and d lie on opposite sides of the line through a and b, each farther from
+    it than ``tolerance``."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length < 1e-9:
+        return False
+
+    def side(p: Point) -> float:  # signed distance from the line
+        return ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / length
+
+    sc, sd = side(c), side(d)
+    return (sc > tolerance and sd < -tolerance) or (sc < -tolerance and sd > tolerance)
+
+
 def area(polygon: Polygon) -> float:
     """Unsigned area (shoelace formula)."""
     pts = np.asarray(polygon, dtype=np.float64)

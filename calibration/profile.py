@@ -20,7 +20,15 @@ import numpy as np
 import tomli_w
 from numpy.typing import NDArray
 
-from calibration.geometry import Point, Polygon, area, as_polygon, homography_from_points, sector
+from calibration.geometry import (
+    Point,
+    Polygon,
+    area,
+    as_polygon,
+    first_crossing,
+    homography_from_points,
+    sector,
+)
 from calibration.markers import known_dictionaries
 from calibration.zones import SeatZone, SeatZones
 
@@ -191,6 +199,7 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
         raise fail("name", f"must be a non-empty string, got {name!r}")
 
     camera = _table(data, "camera", fail, required=True)
+    _only_known(camera, "camera", ("spec", "resolution"), fail)
     spec = camera.get("spec")
     if not isinstance(spec, str) or not spec.strip():
         raise fail("camera.spec", f"must be a camera spec string such as 'opencv:0', got {spec!r}")
@@ -198,6 +207,7 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
 
     markers = _markers(data.get("markers"), fail)
     table = _table(data, "table", fail, required=True)
+    _only_known(table, "table", ("area", "centre", "center", "radius"), fail)
     centre = table.get("centre", table.get("center"))
     centre_point = _point(centre, "table.centre", fail) if centre is not None else None
     if "area" not in table:
@@ -272,6 +282,15 @@ def _table(data: dict[str, Any], key: str, fail: Any, *, required: bool) -> dict
     return value
 
 
+def _only_known(raw: dict[str, Any], key: str, known: tuple[str, ...], fail: Any) -> None:
+    """A misspelt key (``resoluton``) would otherwise leave its setting at the default
+    without a word."""
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        expected = ", ".join(known[:-1]) + f" or {known[-1]}"
+        raise fail(f"{key}.{unknown[0]}", f"unknown key; expected {expected}")
+
+
 def _resolution(value: Any, fail: Any) -> tuple[int, int]:
     if (
         not isinstance(value, list)
@@ -299,6 +318,13 @@ def _polygon(value: Any, key: str, fail: Any) -> Polygon:
         count = len(value) if isinstance(value, list) else value
         raise fail(key, f"must be a polygon of at least 3 points [[x, y], ...], got {count!r}")
     polygon = as_polygon([_point(p, f"{key}[{i}]", fail) for i, p in enumerate(value)])
+    crossing = first_crossing(polygon)
+    if crossing is not None:
+        i, j = crossing
+        n = len(polygon)
+        raise fail(key, f"the outline crosses itself (corners {i}-{(i + 1) % n} cross "
+                        f"{j}-{(j + 1) % n}, counting from 0); list the corners in order "
+                        "around the area")
     if area(polygon) <= 0:
         raise fail(key, "polygon has no area (its points lie on one line)")
     return polygon
@@ -308,9 +334,7 @@ def _seat(raw: Any, index: int, centre: Point | None, table_radius: Any, fail: A
     key = f"seats[{index}]"
     if not isinstance(raw, dict):
         raise fail(key, f"must be a [[seats]] table, got {raw!r}")
-    unknown = sorted(set(raw) - {"name", "zone", "front", "sector"})
-    if unknown:
-        raise fail(f"{key}.{unknown[0]}", "unknown key; expected name, zone, front or sector")
+    _only_known(raw, key, ("name", "zone", "front", "sector"), fail)
     name = raw.get("name", f"Seat {index + 1}")
     if not isinstance(name, str) or not name.strip():
         raise fail(f"{key}.name", f"must be a non-empty string, got {name!r}")
@@ -353,6 +377,7 @@ def _markers(raw: Any, fail: Any) -> MarkerConfig | None:
         return None
     if not isinstance(raw, dict):
         raise fail("markers", f"must be a [markers] table, got {raw!r}")
+    _only_known(raw, "markers", ("dictionary", "ids", "mat_points", "image_points"), fail)
     dictionary = raw.get("dictionary", "DICT_4X4_50")
     if not isinstance(dictionary, str) or not dictionary.startswith("DICT_"):
         raise fail("markers.dictionary", f"must name a cv2.aruco dictionary, got {dictionary!r}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -33,7 +34,37 @@ def load_image(path: str | Path) -> NDArray[np.uint8]:
         raise ImageLoadError(f"{path}: not a readable image ({_last_line(exc)})") from None
     if image is None or image.size == 0:
         raise ImageLoadError(f"{path}: not a readable image (corrupt or unsupported format)")
+    if _may_be_transparent(data):
+        image = _over_backdrop(cv2.imdecode(data, cv2.IMREAD_UNCHANGED), image)
     return np.ascontiguousarray(image, dtype=np.uint8)
+
+
+#: what shows through a transparent image's clear parts: a mid grey, against which white
+#: dice and black dice both keep their outlines (the colour hidden under a clear pixel is
+#: often black, and then a black die on it would vanish)
+BACKDROP = 128.0
+
+
+def _may_be_transparent(data: NDArray[np.uint8]) -> bool:
+    """A PNG with an alpha channel or a transparent colour, or a WebP (which may have one)."""
+    head = data[:4096].tobytes()
+    if head.startswith(b"\x89PNG\r\n\x1a\n") and len(head) > 25:
+        colour_type = head[25]  # IHDR: 4 grey with alpha, 6 colour with alpha
+        return colour_type in (4, 6) or b"tRNS" in head.split(b"IDAT", 1)[0]
+    return head.startswith(b"RIFF") and head[8:12] == b"WEBP"
+
+
+def _over_backdrop(full: NDArray[Any] | None, opaque: NDArray[Any]) -> NDArray[Any]:
+    """The image laid over `BACKDROP` by its alpha, as a viewer shows it; ``opaque`` (the
+    plain colour decode) where the file turns out to have no alpha after all."""
+    if full is None or full.ndim != 3 or full.shape[2] != 4 or full.shape[:2] != opaque.shape[:2]:
+        return opaque
+    top = 65535.0 if full.dtype == np.uint16 else 255.0
+    alpha = full[..., 3:4].astype(np.float32) / top
+    colour = full[..., :3].astype(np.float32) * (255.0 / top)
+    blended = colour * alpha + BACKDROP * (1.0 - alpha)
+    flattened: NDArray[np.uint8] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
+    return flattened
 
 
 def _last_line(exc: Exception) -> str:

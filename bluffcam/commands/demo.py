@@ -9,6 +9,7 @@ each round's reading and verdict, and exits 0 when the game ended as the engine 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import tempfile
 import threading
@@ -20,13 +21,26 @@ DEFAULT_PORT = 8080
 PAUSE_BETWEEN_GAMES_S = 20.0
 
 
+def positive_speed(text: str) -> float:
+    """argparse's ``type`` for ``--speed``: a finite number above 0, refused at the command
+    line rather than quietly played at some other speed."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number such as 2 or 0.5, got {text!r}") \
+            from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be above 0 (2 plays twice as fast), got {text!r}")
+    return value
+
+
 def play_on(player: Any, table: Any, stop: threading.Event, *, speed: float,
             once: bool) -> None:
     """Play the recorded game again and again (once with ``once``) until ``stop`` is set,
     pausing between games; a failure is shown on the dashboard rather than ending it. The
     pause's note names the pause as played at ``speed`` and belongs to the game just ended,
     so the board drops it when the next game starts."""
-    pause = PAUSE_BETWEEN_GAMES_S / max(speed, 0.01)
+    pause = PAUSE_BETWEEN_GAMES_S / speed
     while not stop.is_set():
         try:
             player.play(stop)
@@ -47,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"dashboard port (default: {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default: 127.0.0.1; 0.0.0.0 for the LAN)")
-    parser.add_argument("--speed", type=float, default=1.0,
+    parser.add_argument("--speed", type=positive_speed, default=1.0,
                         help="play faster (2) or slower (0.5) than a real table (default: 1)")
     parser.add_argument("--headless", action="store_true",
                         help="no dashboard: play the game through, print each round, exit")
@@ -147,7 +161,7 @@ def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespac
                         report=lambda r: print(r.line(), flush=True))
 
     def loop() -> None:
-        stop.wait(2.0 / max(args.speed, 0.01))  # a moment to open the browser
+        stop.wait(2.0 / args.speed)  # a moment to open the browser
         play_on(player, table, stop, speed=args.speed, once=args.once)
 
     thread = threading.Thread(target=loop, name="demo-player", daemon=True)

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from calibration import Profile, ProfileError, load_profile, profile_from_dict, save_profile
-from calibration.geometry import area, contains, sector
+from calibration.fit import fit_table
+from calibration.geometry import area, contains, first_crossing, sector
 
 GOOD: dict[str, Any] = {
     "name": "kitchen",
@@ -118,6 +119,16 @@ def bad(path: str, value: Any) -> dict[str, Any]:
         (bad("reader.bogus", 1), "reader: unknown reader setting"),
         (bad("panel.bid", 99), "panel.bid: must be a BCM pin"),
         (bad("colour", "red"), "colour: unknown key"),
+        # a misspelt setting is named, not left at its default without a word
+        (bad("camera.resoluton", [640, 480]),
+         "camera.resoluton: unknown key; expected spec or resolution"),
+        (bad("table.radus", 700), "table.radus: unknown key; expected area, centre, center or "),
+        (bad("markers", {**MARKERS, "id": [0, 1, 2, 3]}), "markers.id: unknown key; expected "),
+        # corners listed out of order: a bow-tie, whose ray casting loses part of the zone
+        (bad("seats.0.zone", [[0, 0], [2000, 500], [2000, 0], [0, 500]]),
+         r"seats\[0\].zone: the outline crosses itself \(corners 0-1 cross 2-3, counting from 0"),
+        (bad("table.area", [[0, 0], [2000, 0], [0, 1500], [2000, 1500]]),
+         r"table.area: the outline crosses itself \(corners 1-2 cross 3-0"),
         (bad("markers", {"ids": [1, 2]}), "markers.ids: must list at least 4"),
         # nan passes every "no area" comparison, so non-finite numbers are refused by name
         (bad("table.area", [[0, 0], [NAN, 1], [2, 0]]), r"table.area\[1\]: must be a point of fin"),
@@ -184,3 +195,32 @@ def test_demo_profile_loads_if_present() -> None:
     profile = load_profile(demo)
     assert len(profile.zones) >= 2
     assert profile.camera.startswith("files:")
+
+
+@pytest.mark.parametrize("seats", range(1, 7))
+def test_fitted_zones_never_read_as_crossing_themselves(tmp_path: Path, seats: int) -> None:
+    """The crossing check must not refuse what the zone fit writes: sectors, and for one seat
+    a full circle whose seam runs back along itself, each saved rounded to 0.01 px."""
+    rng = np.random.default_rng(seats)
+    centre = np.array([640.0, 480.0])
+    positions = [
+        tuple(centre + 300 * np.array([np.cos(a), np.sin(a)]) + rng.normal(0, 15, 2))
+        for k in range(seats) for a in [2 * np.pi * k / seats] * 5
+    ]
+    fitted = fit_table(positions, seats, frame_size=(1280, 960))
+    for zone in fitted.zones:
+        assert first_crossing(zone.zone) is None
+        assert zone.front is None or first_crossing(zone.front) is None
+    profile = Profile(name="fit", camera="opencv:0", resolution=(1280, 960),
+                      table_area=fitted.table_area, seat_zones=fitted.zones)
+    assert len(load_profile(save_profile(profile, tmp_path / "fit.toml")).zones) == seats
+
+
+def test_a_crossing_is_found_only_where_edges_really_cross() -> None:
+    square = ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0))
+    assert first_crossing(square) is None
+    assert first_crossing(((0.0, 0.0), (10.0, 10.0), (10.0, 0.0), (0.0, 10.0))) == (0, 2)
+    # a corner touching another edge is not a crossing, nor a slip under the tolerance
+    assert first_crossing(((0.0, 0.0), (10.0, 0.0), (5.0, 0.0), (5.0, 10.0))) is None
+    assert first_crossing(((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (4.0, -0.2), (0.0, 10.0))) \
+        is None

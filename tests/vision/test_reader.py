@@ -171,6 +171,35 @@ def test_grey_and_bgra_frames_read_like_bgr() -> None:
     assert read_dice(grey).values == want
 
 
+@pytest.mark.parametrize(("suffix", "depth"),  # WebP holds 8 bits a channel only
+                         [(".png", np.uint8), (".png", np.uint16), (".webp", np.uint8)])
+def test_a_transparent_image_is_read_as_a_viewer_shows_it(
+        tmp_path: Path, suffix: str, depth: type) -> None:
+    """The colour under a clear pixel is arbitrary (here black, as editors often leave it):
+    read by colour alone, dark dice would vanish into it; laid over grey they do not."""
+    frame = _scene([(2, 100, 100), (5, 300, 100), (6, 500, 300)])
+    table = np.all(frame == frame[5, 5], axis=2)
+    bgra = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    bgra[table] = 0  # clear and black where the table was
+    scale = 257 if depth is np.uint16 else 1
+    path = tmp_path / f"cut-out{suffix}"
+    extra = [cv2.IMWRITE_WEBP_QUALITY, 101] if suffix == ".webp" else []  # 101: lossless
+    assert cv2.imwrite(str(path), bgra.astype(depth) * scale, extra)
+    loaded = load_image(path)
+    assert loaded.shape == frame.shape and loaded.dtype == np.uint8
+    assert np.all(loaded[table] == 128)
+    assert np.array_equal(loaded[~table], frame[~table])
+    assert read_dice(loaded).values == [2, 5, 6]
+
+
+def test_an_opaque_png_loads_as_its_colours(tmp_path: Path) -> None:
+    frame = _scene([(4, 200, 200)])
+    for name, pixels in [("colour.png", frame), ("with-alpha.png",
+                                                 cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA))]:
+        assert cv2.imwrite(str(tmp_path / name), pixels)
+        assert np.array_equal(load_image(tmp_path / name), frame)
+
+
 def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
     """The JPEG with an EXIF block whose only tag is Orientation (as a phone writes it)."""
     import struct

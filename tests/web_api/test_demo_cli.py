@@ -58,3 +58,28 @@ def test_the_demo_names_a_reader_that_cannot_start_before_the_game(
     err = capsys.readouterr()
     assert err.err.startswith("bluffcam demo: the dice reader cannot start: ")
     assert "round 1" not in err.out  # refused before the game, not at its first reveal
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "nan", "inf", "fast"])
+def test_a_speed_the_demo_cannot_play_at_is_refused_at_the_command_line(
+        value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from bluffcam.commands import demo
+
+    parser = argparse.ArgumentParser(prog="bluffcam demo")
+    demo.add_arguments(parser)
+    assert parser.parse_args(["--speed", "0.5"]).speed == 0.5
+    with pytest.raises(SystemExit) as stopped:  # parsed only: never plays, even if accepted
+        parser.parse_args(["--speed", value])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("bluffcam demo: error: argument --speed: must be ")
+    assert repr(value) in err
+
+
+def test_the_demo_player_refuses_a_speed_rather_than_playing_at_another() -> None:
+    from bluffcam.demo_player import DemoPlayer
+
+    with pytest.raises(ValueError, match="speed must be above 0, got 0"):
+        DemoPlayer(None, None, speed=0)  # type: ignore[arg-type]  # refused before use
