@@ -29,11 +29,21 @@ def load_image(path: str | Path) -> NDArray[np.uint8]:
     if data.size == 0:
         raise ImageLoadError(f"{path}: empty file, not an image")
     try:
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        image = decode_image(data)
     except cv2.error as exc:  # a header claiming more pixels than OpenCV will allocate
         raise ImageLoadError(f"{path}: not a readable image ({_last_line(exc)})") from None
-    if image is None or image.size == 0:
+    if image is None:
         raise ImageLoadError(f"{path}: not a readable image (corrupt or unsupported format)")
+    return image
+
+
+def decode_image(data: NDArray[np.uint8]) -> NDArray[np.uint8] | None:
+    """An image file's bytes as a BGR uint8 array (upright by its EXIF, transparency laid
+    over `BACKDROP`), or None where they are no image OpenCV reads. OpenCV's own error
+    (``cv2.error``) goes through: a header claiming too many pixels."""
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        return None
     if _may_be_transparent(data):
         image = _over_backdrop(cv2.imdecode(data, cv2.IMREAD_UNCHANGED), image)
     return np.ascontiguousarray(image, dtype=np.uint8)

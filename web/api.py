@@ -304,8 +304,10 @@ def decode_image(data: bytes) -> Any:
         raise Refused(413, f"the image declares {size[0]} x {size[1]} pixels; at most "
                            f"{MAX_UPLOAD_PIXELS // 1_000_000} megapixels are read",
                       rule="format")
+    from vision import io as vision_io  # lazily, like the reader below
+
     try:
-        frame = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+        frame = vision_io.decode_image(np.frombuffer(data, dtype=np.uint8))
     except cv2.error:
         frame = None
     if frame is None:

@@ -117,6 +117,17 @@ def test_a_test_read_says_what_to_fix_about_the_picture(client: FlaskClient) -> 
     assert "median brightness 25" in response.json["advice"][0]["message"]
 
 
+def test_a_transparent_upload_is_read_as_a_viewer_shows_it(client: FlaskClient) -> None:
+    """Clear pixels hide black here: read by colour alone the picture would be 'too dark'."""
+    token = client.get("/api/csrf").json["csrf_token"]
+    ok, clear = cv2.imencode(".png", np.zeros((120, 160, 4), dtype=np.uint8))
+    assert ok
+    response = client.post("/api/calibration/read", data={
+        "csrf_token": token, "image": (io.BytesIO(bytes(clear.tobytes())), "cut-out.png")})
+    assert response.status_code == 200, response.json
+    assert response.json["advice"] == [] and response.json["dice"] == []
+
+
 def test_upload_size_is_limited(client: FlaskClient) -> None:
     token = client.get("/api/csrf").json["csrf_token"]
     big = client.post("/api/calibration/read", data={
