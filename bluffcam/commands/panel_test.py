@@ -12,6 +12,7 @@ import math
 import queue
 import sys
 import time
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -67,14 +68,21 @@ def open_panel(
     without GPIO pins in the same words: `PanelOpenError`, ending in ``no_gpio_hint`` for the
     latter.
     """
-    try:
-        wiring = PanelWiring.from_dict(overrides)
-        factory = _pin_factory(mock)
-        return ButtonPanel(wiring=wiring, pin_factory=factory), factory
-    except ValueError as exc:  # PanelConfigError, or a pin gpiozero refuses
-        raise PanelOpenError(str(exc)) from exc
-    except Exception as exc:  # no GPIO access (gpiozero's BadPinFactory, permissions)
-        raise PanelOpenError(f"cannot open the GPIO pins ({exc}); {no_gpio_hint}") from exc
+    with warnings.catch_warnings(record=True) as fallbacks:
+        # gpiozero warns of each pin library it could not use before the one it settles on;
+        # they are named below if none could be used, and are noise if one could
+        warnings.simplefilter("always")
+        try:
+            wiring = PanelWiring.from_dict(overrides)
+            factory = _pin_factory(mock)
+            return ButtonPanel(wiring=wiring, pin_factory=factory), factory
+        except ValueError as exc:  # PanelConfigError, or a pin gpiozero refuses
+            raise PanelOpenError(str(exc)) from exc
+        except Exception as exc:  # no GPIO access (gpiozero's BadPinFactory, permissions)
+            tried = "; ".join(str(w.message).removeprefix("Falling back from ")
+                              for w in fallbacks if "Falling back from" in str(w.message))
+            why = f"{exc} Tried {tried}" if tried else str(exc)
+            raise PanelOpenError(f"cannot open the GPIO pins ({why}); {no_gpio_hint}") from exc
 
 
 def _pin_factory(mock: bool) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,3 +42,23 @@ def test_panel_test_names_bad_wiring_in_the_profile(
     err = capsys.readouterr().err
     assert err.startswith("panel-test: panel.bogus: unknown key; known: face, ")
     assert err.count("\n") == 1
+
+
+def test_off_a_pi_without_mock_the_refusal_is_one_line_naming_what_was_tried() -> None:
+    """gpiozero warns of each pin library it passes over; those warnings are folded into the
+    one line that says why, not printed as noise above it."""
+    import subprocess
+    import sys
+
+    model = Path("/proc/device-tree/model")
+    if model.is_file() and b"Raspberry Pi" in model.read_bytes():
+        pytest.skip("a Pi has GPIO pins: panel-test would open them")
+    done = subprocess.run([sys.executable, "-m", "bluffcam", "panel-test", "--seconds", "0"],
+                          capture_output=True, text=True, timeout=60,
+                          env={k: v for k, v in os.environ.items() if not k.startswith("GPIOZERO")})
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("panel-test: cannot open the GPIO pins (")
+    assert " Tried " in lines[0] and "native: " in lines[0]
+    assert lines[0].endswith("; try --mock off a Pi")
