@@ -381,8 +381,14 @@ class Table:
             self._changed()
             return self._state_unlocked()
 
-    def submit(self, action: Any, source: str = "web") -> dict[str, Any]:
-        """Apply one replay-script action; raise `IllegalActionError`/`TableError` on refusal."""
+    def submit(self, action: Any, source: str = "web", *, seen: int | None = None
+               ) -> dict[str, Any]:
+        """Apply one replay-script action; raise `IllegalActionError`/`TableError` on refusal.
+
+        ``seen``: how many actions the game had on the screen the action was chosen on (the
+        state's ``actions_count``). Where the game has moved since, the action is refused:
+        a tap meant for one turn must not land on the next.
+        """
         if not isinstance(action, Mapping):
             raise TableError(
                 "an action must be a JSON object such as {\"player\": \"Ann\", \"bid\": \"3x4\"}",
@@ -394,6 +400,7 @@ class Table:
             action = self._fill_set_aside(action)
         with self._lock:
             game = self._require_game()
+            self._check_seen(seen)
             parsed = parse_action(action)
             game.check(parsed)
             canonical = action_to_json(parsed)
@@ -410,12 +417,14 @@ class Table:
             self._changed()
             return self._state_unlocked()
 
-    def undo(self) -> dict[str, Any]:
+    def undo(self, *, seen: int | None = None) -> dict[str, Any]:
         """Take back the last action. A reveal typed in by hand goes too (a mistyped die
         would otherwise settle the round wrongly for good); a camera reveal is reopened
-        instead (:meth:`reopen_reveal`), which keeps its photo and record."""
+        instead (:meth:`reopen_reveal`), which keeps its photo and record. ``seen`` as for
+        :meth:`submit`: an undo pressed on an older screen would take back another move."""
         with self._lock:
             self._require_game()
+            self._check_seen(seen)
             assert self._setup is not None
             if not self._actions:
                 raise TableError("nothing to undo: no action in this game yet")
@@ -430,6 +439,18 @@ class Table:
                 self._discard_review(self._review, "the challenge was undone")
             self.note(f"undone: {said}", about_game=True)
             return self._state_unlocked()
+
+    def _check_seen(self, seen: int | None) -> None:
+        """Refuse an action chosen on a screen older than the game (the caller holds the lock)."""
+        if seen is None or seen == len(self._actions):
+            return
+        game = self._require_game()
+        phase = str(game.phase)
+        now = {"reveal": "the cups are to be lifted", "over": "the game is over"}.get(
+            phase, f"it is {game.turn}'s turn")
+        raise TableError(
+            f"the table moved on while you chose ({now} now): nothing was done; "
+            "look again and choose again", rule="stale")
 
     def _drop_last_action(self, what: str) -> None:
         """Take the game's last action out of the journal, then out of the game (undo, a
@@ -488,8 +509,6 @@ class Table:
                 previous_review = self._review
             started = time.perf_counter()
             reading = self._read_camera(hands)
-            if reading is None:
-                return self.state()
             # from the press to the reading: the wait for a still scene, the frames, the vote
             timing = {"frames": reading.frames_voted,
                       "ms": round((time.perf_counter() - started) * 1000)}
@@ -754,25 +773,33 @@ class Table:
             return None
         return seat_map(self._game.players, (self._setup or {}).get(SEATS_KEY))
 
-    def _read_camera(self, hands: Mapping[str, Any]) -> RevealReading | None:
-        """Run the reader over camera frames; a camera fault becomes a message, not an error."""
+    def _read_camera(self, hands: Mapping[str, Any]) -> RevealReading:
+        """Run the reader over camera frames; where they give no reading, say why (see
+        `camera_failed`)."""
         assert self.camera is not None
         frames = _limited(self.camera.frames(), REVEAL_MAX_FRAMES)
         try:
             reading = self._reveal_reader(frames, hands)
         except Exception as exc:  # a broken camera or reader must not stop the game
-            self.note(f"camera reading failed: {exc} — enter the reveal by hand", "warning")
-            return None
+            said = str(exc) or type(exc).__name__  # an exception may carry no words
+            raise self.camera_failed(f"the camera's reading failed ({said})") from None
         if any(p.get("kind") == "not_still" for p in reading.problems) and not any(
             reading.seats.values()
         ):
+            status = self.camera_status()
+            if status != "ok":  # the likelier cause, and one the players can see to
+                raise self.camera_failed(f"the camera gave nothing to read ({status})")
             reason = "; ".join(str(p.get("message")) for p in reading.problems)
-            status = self.camera_status()  # worth saying only where the camera is unwell
-            camera = "" if status == "ok" else f"; camera: {status}"
-            self.note(f"no reading ({reason}{camera}) — re-capture or enter the reveal by "
-                      "hand", "warning")
-            return None
+            raise self.camera_failed(f"the camera read nothing ({reason})")
         return reading
+
+    def camera_failed(self, what: str) -> TableError:
+        """A capture that gave no reading: said on the board, and the refusal to raise for
+        whoever asked (a phone, the OK button), so none of them reports a reveal taken. The
+        game is as it was: the reveal is still due."""
+        message = f"{what} — capture again, or enter the reveal by hand"
+        self.note(message, "warning")
+        return TableError(message, rule="camera")
 
     # ------------------------------------------------------------------ raise and re-roll
 

@@ -177,6 +177,16 @@ def _no_broken_body() -> None:
     json_body(required=False)
 
 
+def _seen(value: Any) -> int | None:
+    """``seen`` of an action or undo: the ``actions_count`` of the screen it was chosen on."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise Refused(400, f'"seen" must be the actions_count the screen showed (0, 1, ...), '
+                           f"got {json.dumps(value)}", rule="format")
+    return value
+
+
 @bp.post("/pin/check")
 def pin_check() -> Response:
     """Lets the control page verify a PIN before storing it (throttled like any change)."""
@@ -190,7 +200,8 @@ def action() -> Response:
     guard_change()
     body = json_object(json_body(), "an action")
     source = str(request.headers.get("X-Source", "web"))[:20]
-    return jsonify(table().submit(body, source=source))
+    seen = _seen(body.pop("seen", None))
+    return jsonify(table().submit(body, source=source, seen=seen))
 
 
 @bp.post("/game")
@@ -203,8 +214,9 @@ def new_game() -> Response:
 @bp.post("/undo")
 def undo() -> Response:
     guard_change()
-    _no_broken_body()
-    return jsonify(table().undo())
+    body = json_body(required=False)
+    seen = _seen(body.get("seen")) if isinstance(body, dict) else None
+    return jsonify(table().undo(seen=seen))
 
 
 @bp.post("/reveal/capture")

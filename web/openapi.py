@@ -162,10 +162,12 @@ def describe() -> dict[str, Any]:
             "/api/game": {"post": _change(
                 "start a new game (a setup, or an exported script with its actions)",
                 {"$ref": "#/components/schemas/Script"})},
-            "/api/undo": {"post": _change("take back the last action unless it was a reveal",
-                                          None)},
+            "/api/undo": {"post": _change("take back the last action unless it was a reveal "
+                                          "(optional body {\"seen\": actions_count}, as for "
+                                          "an action)", None)},
             "/api/reveal/capture": {"post": _change(
-                "read the reveal with the camera: applied when sure, else state.review", None)},
+                "read the reveal with the camera: applied when sure, else state.review; 409 "
+                "(rule camera) where the camera gave no reading", None)},
             "/api/reveals/{reveal_id}/recapture": {"post": {
                 **_change("read a pending review again", None, extra=(404,)),
                 "parameters": [_REVEAL_ID]}},
@@ -241,6 +243,10 @@ def describe() -> dict[str, Any]:
                         "bid": {"type": "string", "pattern": "^[0-9]+(x[1-6]|\\*)$"},
                         "set_aside": {"type": "array", "items": faces},
                         "reroll": {"type": "boolean"},
+                        "seen": {"type": "integer", "minimum": 0,
+                                 "description": "the state's actions_count on the screen the "
+                                                "action was chosen on: refused (409, rule "
+                                                "stale) where the game has moved since"},
                         "challenge": {"type": "boolean"},
                         "pass": {"type": "boolean"},
                         "scam": {"type": "boolean"},

@@ -107,3 +107,75 @@ def test_every_control_on_the_setup_form_is_finger_sized_and_readable(
     expect(phone.locator("#start-game")).to_be_visible()
     assert phone.evaluate(TARGETS_TOO_SMALL) == []
     assert phone.evaluate(OPTIONS_CUT) == []
+
+
+def test_a_second_tap_where_the_screen_just_changed_does_nothing(
+        phone: Any, live_server: LiveServer) -> None:
+    """A double tap on Bid: the first bids for Ann; the second lands on the redrawn page,
+    where the button under the finger is now Ben's (a bid, or "Doubt it!"). It must not act."""
+    live_server.post("/api/game", BLUFF)
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    bid = phone.locator("#bid-submit")
+    expect(bid).to_be_enabled()
+    bid.click()
+    expect(phone.locator("#status-turn")).to_have_text("Ben's turn")
+    bid.click(force=True)  # at once on the redrawn button, now Ben's (no wait for it)
+    phone.wait_for_timeout(1200)  # the redrawn buttons wake; a late request would be in
+    assert live_server.table.state()["actions_count"] == 1
+    assert live_server.table.state()["game"]["turn"] == "Ben"
+    expect(phone.locator("#challenge")).to_be_enabled()  # and then they work
+
+
+def test_an_undo_from_a_screen_that_missed_a_move_is_refused_and_the_screen_catches_up(
+        phone: Any, live_server: LiveServer) -> None:
+    """A phone whose live stream dropped still offers to undo Ann's bid. Meanwhile Ben
+    challenged at the table: its undo would take back Ben's challenge instead."""
+    live_server.post("/api/game", BLUFF)
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x2"})
+    remember_pin(phone, live_server.pin)
+    phone.route("**/api/events", lambda route: route.abort())  # no live news on this phone
+    phone.goto("/control")
+    expect(phone.locator("#undo")).to_have_text("↶ Undo Ann's bid 1 × 2s")
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    phone.click("#undo")
+    expect(phone.locator("#control-error")).to_contain_text(
+        "the table moved on while you chose (the cups are to be lifted now): nothing was done")
+    assert live_server.table.state()["game"]["phase"] == "reveal"
+    assert live_server.table.state()["actions_count"] == 2
+    # the refusal made the phone ask for the table's state: it shows the reveal now
+    expect(phone.locator("#capture")).to_be_visible()
+
+
+class _UnpluggedCamera:
+    spec = "opencv:0"
+    status = "camera offline: unplugged (retrying in 1 s)"
+
+    def read(self) -> Any:
+        return None
+
+    def frames(self) -> Any:
+        return iter(())
+
+
+def test_a_capture_that_reads_nothing_says_why_and_not_that_it_was_taken(
+        phone: Any, live_server: LiveServer) -> None:
+    from browser_support import SceneCamera
+
+    live_server.post("/api/game", BLUFF)
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x2"})
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    live_server.table.set_camera(_UnpluggedCamera())
+    try:
+        remember_pin(phone, live_server.pin)
+        phone.goto("/control")
+        phone.click("#capture")
+        # (this table's stand-in reader fails on no frames, where the real one says the scene
+        # never came to rest: either way the phone says so)
+        expect(phone.locator("#control-error")).to_contain_text(
+            "the camera's reading failed (StopIteration) — capture again, or enter the reveal "
+            "by hand")
+        expect(phone.locator(".ok-note")).to_have_count(0)
+        assert live_server.table.state()["game"]["phase"] == "reveal"
+    finally:
+        live_server.table.set_camera(SceneCamera())

@@ -164,7 +164,9 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     assert die_fills_the_middle(close_up.screenshot())
     phone.click(f"button[aria-label='set to {misread.value}']")
     expect(phone.locator(".mark.edited")).to_have_count(2)
-    expect(phone.locator("#confirm")).to_have_text("Confirm with 2 changes")
+    # the die removed counts too: a confirm that says "this reading" after a removal would
+    # hide it (with the die added back and the misread set right: three)
+    expect(phone.locator("#confirm")).to_have_text("Confirm with 3 changes")
     # The verdict waits for the confirmation.
     expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
     phone.click("#confirm")

@@ -260,3 +260,43 @@ def test_a_die_something_lies_over_shows_as_unsure_and_says_why(
     page.locator("#problems .problem-fix", has_text="something lies over part of").click()
     expect(page.locator(".picker h3")).to_contain_text(
         f"{picker_title(covered.seat, covered.value)} (partly covered: check it)")
+
+
+def test_a_removed_die_is_a_change_and_a_refused_confirm_is_seen(
+        small_phone: Any, live_server: LiveServer) -> None:
+    page = small_phone
+    review_waiting(live_server)
+    open_review(page, live_server)
+    expect(page.locator("#confirm")).to_have_text("Confirm this reading")
+    page.locator(".seat-row[data-seat='Ann'] .seat-die").first.click()
+    page.click("button[aria-label='remove this die']")
+    # a confirm saying "this reading" would hide that a die was taken out
+    expect(page.locator("#confirm")).to_have_text("Confirm with 1 change")
+    page.click("#confirm")  # Ann now shows 2 dice of her 3: the rules refuse it
+    error = page.locator("#review-error")
+    expect(error).to_contain_text("Ann")
+    page.wait_for_timeout(600)  # the scroll to it is smooth
+    box = error.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    assert live_server.table.state()["review"] is not None  # nothing was applied
+
+
+def test_a_die_is_fixed_from_the_keyboard(small_phone: Any, live_server: LiveServer) -> None:
+    """The page is drawn anew at each change: the focus must follow the picker, not fall back
+    to the top of the page."""
+    page = small_phone
+    review_waiting(live_server)
+    open_review(page, live_server)
+    first = page.locator(".seat-row[data-seat='Ann'] .seat-die").first
+    first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".picker")).to_have_count(1)
+    assert page.evaluate("document.querySelector('.picker').contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    expect(page.locator(".picker")).to_have_count(0)
+    # back on the die it was about, so Enter opens it again
+    assert page.evaluate("document.activeElement.classList.contains('seat-die')")
+    page.keyboard.press("Enter")
+    expect(page.locator(".picker h3")).to_have_text(re.compile(r"^Ann's die — read as "))
+    page.keyboard.press("Tab")  # within the picker: the next face
+    assert page.evaluate("document.querySelector('.picker').contains(document.activeElement)")

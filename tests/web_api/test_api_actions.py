@@ -271,3 +271,44 @@ def test_a_card_game_says_how_to_deal_when_it_starts(client: FlaskClient) -> Non
     assert "Deal the cards: Ann and Ben 10 each; Cho and Dan 10 and a polymorph each" in texts
     post(client, "/api/action", {"player": "Ann", "play": 2, "claim": "orc"})
     assert not any("Deal" in m["text"] for m in state(client)["messages"])  # play is on
+
+
+def test_an_action_chosen_on_an_older_screen_is_refused_and_changes_nothing(
+        client: FlaskClient) -> None:
+    """Two phones show Ann's turn; one bids for her. The other's tap, chosen on the screen
+    before that bid, must not land as Ben's move (nor a second bid)."""
+    assert post(client, "/api/game", SETUP).status_code == 200
+    screen = state(client)
+    assert screen["actions_count"] == 0
+    first = post(client, "/api/action", {"player": "Ann", "bid": "2x3", "seen": 0})
+    assert first.status_code == 200, first.json
+    before = state(client)
+    late = post(client, "/api/action", {"player": "Ben", "challenge": True, "seen": 0})
+    assert late.status_code == 409
+    assert late.json["error"]["rule"] == "stale"
+    assert late.json["error"]["message"] == (
+        "the table moved on while you chose (it is Ben's turn now): nothing was done; "
+        "look again and choose again")
+    undo = post(client, "/api/undo", {"seen": 0})
+    assert undo.status_code == 409 and undo.json["error"]["rule"] == "stale"
+    after = state(client)
+    assert after["version"] == before["version"] and after["actions_count"] == 1
+    assert after["game"]["bid"] == "2x3"
+    # chosen on the screen as it is now, it goes through; without "seen" too (the buttons)
+    assert post(client, "/api/action", {"player": "Ben", "bid": "2x4", "seen": 1}).status_code \
+        == 200
+    assert post(client, "/api/undo", {"seen": 2}).status_code == 200
+    assert post(client, "/api/undo").status_code == 200
+    assert state(client)["actions_count"] == 0
+
+
+@pytest.mark.parametrize("seen", [-1, 1.5, "2", True, [0]])
+def test_a_seen_that_is_no_count_of_actions_is_refused(client: FlaskClient, seen: Any) -> None:
+    assert post(client, "/api/game", SETUP).status_code == 200
+    version = state(client)["version"]
+    for path, body in [("/api/action", {"player": "Ann", "bid": "2x3", "seen": seen}),
+                       ("/api/undo", {"seen": seen})]:
+        refused = post(client, path, body)
+        assert refused.status_code == 400, (path, refused.json)
+        assert refused.json["error"]["message"].startswith('"seen" must be the actions_count ')
+    assert state(client)["version"] == version

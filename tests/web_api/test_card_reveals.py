@@ -220,3 +220,22 @@ def test_a_recapture_the_disk_refuses_keeps_the_card_review_it_was_to_replace(
     assert state["review"] is not None and state["review"]["id"] == review["id"]
     record = json.loads((rig.tmp / "data" / "reveals" / f"{review['id']}.json").read_text())
     assert record["status"] == "needs_review"
+
+
+def test_a_card_capture_the_camera_fails_is_refused_and_the_reveal_still_waits(
+        rig: Rig) -> None:
+    class Unplugged:
+        spec = "opencv:0"
+
+        def frames(self) -> Iterator[Any]:
+            raise RuntimeError("unplugged")
+
+    rig.register_all()
+    rig.doubt_a_batch(2)
+    rig.table.set_camera(Unplugged())
+    refused = post(rig.client, "/api/reveal/capture")
+    assert refused.status_code == 409 and refused.json["error"]["rule"] == "camera"
+    assert refused.json["error"]["message"] == (
+        "the camera's reading failed (unplugged) — capture again, or enter the reveal by hand")
+    state = rig.client.get("/api/state").json
+    assert state["game"]["reveal_due"] == 2 and state["review"] is None

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
-from web_api_helpers import HANDS, StubCamera, StubReader, play_to_reveal, post
+from web_api_helpers import HANDS, SETUP, StubCamera, StubReader, play_to_reveal, post
 
-from bluffcam.table import Table
+from bluffcam.table import Table, TableError
 
 
 def test_confident_reading_applies_the_verdict(client: FlaskClient, reader: StubReader) -> None:
@@ -166,11 +168,18 @@ def test_camera_offline_keeps_the_game_going_with_manual_entry(
 ) -> None:
     play_to_reveal(client)
     camera.offline = True
-    body = post(client, "/api/reveal/capture").json
+    version = client.get("/api/state").json["version"]
+    refused = post(client, "/api/reveal/capture")
+    # refused, so no phone or button reports a reveal taken; said on the board as well
+    assert refused.status_code == 409 and refused.json["error"]["rule"] == "camera"
+    said = ("the camera gave nothing to read (camera offline: unplugged (retrying in 1 s)) — "
+            "capture again, or enter the reveal by hand")
+    assert refused.json["error"]["message"] == said
+    body = client.get("/api/state").json
     assert body["game"]["phase"] == "reveal" and body["review"] is None
+    assert body["version"] == version + 1  # the board's message, and nothing else
     assert body["camera"]["status"].startswith("camera offline")
-    assert any("enter the reveal by hand" in m["text"] for m in body["messages"])
-    assert any("; camera: camera offline" in m["text"] for m in body["messages"])
+    assert [m["text"] for m in body["messages"]][-1] == said
     manual = post(client, "/api/action", {"reveal": HANDS})
     assert manual.status_code == 200 and manual.json["history"][0]["actual"] == 6
 
@@ -286,3 +295,34 @@ def test_a_reveal_whose_photo_was_not_kept_offers_no_photo(
     (table.data_dir / "reveals" / f"{reveal_id}.jpg").unlink()
     entry = client.get("/api/state").json["history"][0]
     assert entry["reveal_id"] == reveal_id and "image_url" not in entry
+
+
+@pytest.mark.parametrize(("fault", "said"), [
+    ("raise", "the camera's reading failed (lens cap on) — capture again, or enter the reveal "
+              "by hand"),
+    ("restless", "the camera read nothing (the scene never came to rest) — capture again, or "
+                 "enter the reveal by hand"),
+])
+def test_a_capture_that_reads_nothing_is_refused_and_the_reveal_still_waits(
+        tmp_path: Path, fault: str, said: str) -> None:
+    from bluffcam.vision_adapter import RevealReading
+
+    def reader(frames: Any, expected: Any) -> RevealReading:
+        if fault == "raise":
+            raise RuntimeError("lens cap on")
+        return RevealReading({}, {}, [{"kind": "not_still", "seat": None, "x": None, "y": None,
+                                       "message": "the scene never came to rest"}], True, None)
+
+    table = Table(tmp_path / "journal.sqlite", StubCamera(), reveal_reader=reader)
+    try:
+        table.new_game(SETUP)
+        table.submit({"player": "Ann", "bid": "3x4"})
+        table.submit({"player": "Ben", "challenge": True})
+        with pytest.raises(TableError) as refused:
+            table.capture_reveal()
+        assert refused.value.message == said and refused.value.rule == "camera"
+        state = table.state()
+        assert state["game"]["phase"] == "reveal" and state["review"] is None
+        assert state["messages"][-1]["text"] == said
+    finally:
+        table.close()

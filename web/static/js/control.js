@@ -68,6 +68,7 @@ async function send(method, path, body, { note = "" } = {}) {
     if (result && typeof result === "object" && "version" in result && "game" in result
         && !(state && result.version <= state.version)) {
       state = result;
+      noteMoves(state);
     }
     return result;
   } catch (error) {
@@ -76,6 +77,8 @@ async function send(method, path, body, { note = "" } = {}) {
       showPinGate(error.message);
     }
     lastError = describeError(error);
+    // a refusal may mean this screen is behind (its live stream dropped): catch up
+    live.refresh();
     return null;
   } finally {
     busy = false;
@@ -83,8 +86,37 @@ async function send(method, path, body, { note = "" } = {}) {
   }
 }
 
+// A tap just after the game moved on is not trusted: the screen changed under the finger
+// (a double tap, another phone's move, a button press at the table), and what lies there
+// now may be another player's button. The game's buttons wait this long, disabled.
+const SETTLE_MS = 700;
+let movedAt = 0;
+let shownMoves = "";
+
+/** Note when the game shown moves on (another action, another phase). */
+function noteMoves(next) {
+  const key = next && next.game ? `${next.actions_count}|${next.game.phase}|${next.game.turn}` : "";
+  if (key !== shownMoves) {
+    shownMoves = key;
+    movedAt = performance.now();
+    setTimeout(render, SETTLE_MS + 20);
+  }
+}
+
+function settling() {
+  return performance.now() - movedAt < SETTLE_MS;
+}
+
+/** Whether the game's buttons are off: a request under way, or the game just moved. */
+function blocked() {
+  return busy || settling();
+}
+
+/** Send an action with the count of actions on this screen: the server refuses it where the
+ * game has moved since (another phone was quicker), rather than apply it to another turn. */
 function act(action, note) {
-  return send("POST", "/api/action", action, { note });
+  if (blocked()) return null;
+  return send("POST", "/api/action", { ...action, seen: state.actions_count }, { note });
 }
 
 // ------------------------------------------------------------------ helpers
@@ -233,7 +265,7 @@ function bidPicker(kinds) {
   const wire = bidText(current);
   const label = picker.reroll ? `Bid ${bidWords(current)} and re-roll` : `Bid ${bidWords(current)}`;
   items.push(el("button", {
-    type: "button", class: "btn primary big", id: "bid-submit", disabled: busy || (picker.reroll && !picker.aside.length),
+    type: "button", class: "btn primary big", id: "bid-submit", disabled: blocked() || (picker.reroll && !picker.aside.length),
     onclick: () => {
       const action = { player, bid: wire };
       if (picker.reroll) action.set_aside = picker.aside.slice();
@@ -249,17 +281,17 @@ function bluffActions(kinds) {
   const player = state.game.turn;
   const buttons = [];
   if (kinds.has("challenge")) {
-    buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "challenge", disabled: busy,
+    buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "challenge", disabled: blocked(),
       onclick: () => act({ player, challenge: true }, `${player} doubts ${state.bidder ?? "the bid"}`) },
     el("span", { class: "btn-lines" }, "Doubt it!",
       el("small", {}, `${player} challenges ${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(state.game.bid)}`))));
   }
   if (kinds.has("scam")) {
-    buttons.push(el("button", { type: "button", class: "btn danger big", id: "scam", disabled: busy,
+    buttons.push(el("button", { type: "button", class: "btn danger big", id: "scam", disabled: blocked(),
       onclick: () => act({ player, scam: true }, `${player} calls Scam!`) }, "Scam!"));
   }
   if (kinds.has("pass")) {
-    buttons.push(el("button", { type: "button", class: "btn big", id: "pass", disabled: busy,
+    buttons.push(el("button", { type: "button", class: "btn big", id: "pass", disabled: blocked(),
       onclick: () => act({ player, pass: true }, `${player} passes`) }, "Pass"));
   }
   return buttons;
@@ -289,7 +321,7 @@ function impusActions(kinds) {
       el("div", { class: "split" }, el("label", {}, "How many", countInput),
         newPile ? el("label", {}, "Claimed as", kindSelect)
           : el("div", { class: "status-line" }, "All claimed as ", el("strong", {}, game.claim))),
-      el("button", { type: "button", class: "btn primary big", id: "impus-play", disabled: busy,
+      el("button", { type: "button", class: "btn primary big", id: "impus-play", disabled: blocked(),
         onclick: () => {
           // the form's memory, not this node's value: a re-render may have replaced the
           // node while the count was typed into the old one
@@ -302,13 +334,13 @@ function impusActions(kinds) {
   }
   const row = [];
   if (kinds.has("doubt")) {
-    row.push(el("button", { type: "button", class: "btn danger big", id: "doubt", disabled: busy,
+    row.push(el("button", { type: "button", class: "btn danger big", id: "doubt", disabled: blocked(),
       onclick: () => act({ player, doubt: true }, `${player} does not believe`) }, "Don't believe!"));
   }
   if (kinds.has("polymorph")) {
     const sel = el("select", { "aria-label": "polymorph into", onchange: (e) => { impusForm.polymorph = e.target.value; } },
       kindNames.map((k) => el("option", { value: k, selected: k === impusForm.polymorph }, k)));
-    row.push(el("div", { class: "stack" }, sel, el("button", { type: "button", class: "btn big", disabled: busy,
+    row.push(el("div", { class: "stack" }, sel, el("button", { type: "button", class: "btn big", disabled: blocked(),
       onclick: () => act({ player, polymorph: sel.value }, `${player} plays a polymorph: ${sel.value}`) }, "Polymorph")));
   }
   if (row.length) sections.push(el("div", { class: "actions" }, row));
@@ -322,7 +354,7 @@ function impusActions(kinds) {
       el("p", { class: "muted" }, "A player holding four of a kind (never imps) lays them down face up now: "
         + "right after the deal, or after taking the pile. Only then."),
       el("div", { class: "split" }, who, what),
-      el("button", { type: "button", class: "btn big", disabled: busy,
+      el("button", { type: "button", class: "btn big", disabled: blocked(),
         onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
   }
   return sections;
@@ -364,10 +396,10 @@ function impusRevealCard() {
     el("h2", {}, `Turn up ${batch.player ?? ""}'s ${batch.count} ${batch.count === 1 ? "card" : "cards"}`),
     handReveal.map((card, i) => el("label", {}, `Card ${i + 1}`, el("select", {
       onchange: (e) => { handReveal[i] = e.target.value; } }, choices.map((k) => el("option", { value: k, selected: k === card }, k))))),
-    el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: busy,
+    el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: blocked(),
       onclick: () => act({ reveal: handReveal.slice() }, "Cards turned up") }, "These were turned up"),
     state.camera && state.camera.status && state.camera.status !== "none"
-      ? el("button", { type: "button", class: "btn big", id: "capture", disabled: busy,
+      ? el("button", { type: "button", class: "btn big", id: "capture", disabled: blocked(),
         onclick: () => send("POST", "/api/reveal/capture", {}, { note: "Cards read by the camera" }) },
       "Read the cards with the camera") : null,
     errorSlot());
@@ -400,7 +432,7 @@ function revealCard() {
       "Check the reading"));
   }
   const hasCamera = state.camera && state.camera.status && state.camera.status !== "none";
-  items.push(hasCamera ? el("button", { type: "button", class: `btn big ${state.review ? "" : "primary"}`, id: "capture", disabled: busy,
+  items.push(hasCamera ? el("button", { type: "button", class: `btn big ${state.review ? "" : "primary"}`, id: "capture", disabled: blocked(),
     onclick: async () => {
       const result = await send("POST", "/api/reveal/capture", {}, { note: "Reveal captured" });
       const review = result && (result.review || (result.id && result.image_url ? result : null));
@@ -412,7 +444,7 @@ function revealCard() {
     el("summary", { class: "btn ghost" }, "Enter the dice by hand"),
     el("p", { class: "hint" }, "Tap the face of each die you see; tap an entered die to take it back."),
     Object.entries(handReveal).map(([name, values]) => handSeatEntry(name, values, handSeats[name])),
-    el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: busy || missing > 0,
+    el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: blocked() || missing > 0,
       onclick: () => act({ reveal: structuredClone(handReveal) }, "Reveal entered") },
       missing > 0 ? `${missing} more ${missing === 1 ? "die" : "dice"} to enter` : "Apply this reveal")));
   items.push(errorSlot());
@@ -654,9 +686,10 @@ function renderSetup() {
 function undoButton() {
   const last = state.undo;
   const what = last ? actionWords(last) : "";
-  return el("button", { type: "button", class: "btn", id: "undo", disabled: busy || !state.game || !last,
+  return el("button", { type: "button", class: "btn", id: "undo", disabled: blocked() || !state.game || !last,
     title: what ? `Undo ${what}` : "Nothing to undo",
-    onclick: () => send("POST", "/api/undo", {}, { note: what ? `Undone: ${what}` : "Last action undone" }) },
+    onclick: () => blocked() ? null : send("POST", "/api/undo", { seen: state.actions_count },
+      { note: what ? `Undone: ${what}` : "Last action undone" }) },
     what ? `↶ Undo ${what}` : "↶ Undo");
 }
 
@@ -717,7 +750,8 @@ function render() {
   document.body.dataset.version = String(state.version ?? "");
 }
 
-followState((next) => {
+const live = followState((next) => {
   state = next;
+  noteMoves(state);
   render();
 });

@@ -37,6 +37,11 @@ function coveredAt(review, x, y) {
     && Math.abs(p.x - x) < 1 && Math.abs(p.y - y) < 1);
 }
 
+/** How many changes the page holds: dice changed or added, and dice of the reading removed. */
+function changes() {
+  return working.dice.filter((d) => d.edited).length + working.removed;
+}
+
 function startWorking(review) {
   const dice = [];
   for (const [seat, list] of Object.entries(review.seats || {})) {
@@ -46,7 +51,8 @@ function startWorking(review) {
         covered: coveredAt(review, Number(d.x), Number(d.y)) });
     }
   }
-  working = { id: review.id, dice };
+  // removed: dice of the reading taken out (added dice taken out again are no change)
+  working = { id: review.id, dice, removed: 0 };
   selected = null;
   imageSize = null;
   error = "";
@@ -260,7 +266,7 @@ function pickerPanel() {
       el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
         type: "button", class: "btn face-btn", "aria-label": `new die shows ${f}`,
         onclick: () => {
-          const d = { key: nextKey++, seat: add.seat, value: f, x: add.x, y: add.y, confidence: 1, edited: true };
+          const d = { key: nextKey++, seat: add.seat, value: f, x: add.x, y: add.y, confidence: 1, edited: true, added: true };
           working.dice.push(d);
           selected = null;
           render();
@@ -282,7 +288,11 @@ function pickerPanel() {
       seats.map((s) => el("option", { value: s, selected: s === d.seat }, s)))),
       el("div", { class: "stack" },
         el("button", { type: "button", class: "btn danger", "aria-label": "remove this die",
-          onclick: () => { working.dice = working.dice.filter((x) => x !== d); selected = null; render(); } }, "Remove"),
+          onclick: () => {
+            working.dice = working.dice.filter((x) => x !== d);
+            if (!d.added) working.removed += 1;
+            selected = null; render();
+          } }, "Remove"),
         el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, "Done"))));
 }
 
@@ -307,7 +317,7 @@ function seatSummary() {
       el("span", { class: "seat-dice" }, dice.map((d, i) => el("button", {
         type: "button", class: "seat-die", "data-seat": d.seat, "data-value": d.value,
         "data-state": d.edited ? "edited" : unsure(d) ? "low" : "read",
-        "aria-pressed": String(selected === d.key),
+        "aria-pressed": String(selected === d.key), "data-die-key": String(d.key),
         "aria-label": `fix ${d.seat}'s die ${i + 1}: ${d.value}${d.edited ? ", changed by you" : unsure(d) ? ", unsure" : ""}`,
         onclick: () => { selected = d.key; render(); },
       }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker })))));
@@ -324,11 +334,13 @@ async function act(request) {
   } finally {
     busy = false; render();
   }
+  const shown = error && root.querySelector("#review-error");
+  if (shown) shown.scrollIntoView({ block: "center", behavior: "smooth" });
 }
 
 function confirm() {
   const id = working.id;
-  const edits = working.dice.filter((d) => d.edited).length;
+  const edits = changes();
   sending = id;
   return act(async () => {
     try {
@@ -389,7 +401,7 @@ function settledElsewhere(id, edits, now) {
 function noticeLostWork(next) {
   if (!working || sending === working.id || (done && done.id === working.id)) return;
   if (next.review && next.review.id === working.id) return;
-  const edits = working.dice.filter((d) => d.edited).length;
+  const edits = changes();
   notice = settledElsewhere(working.id, edits, next);
   working = null;
   selected = null;
@@ -473,8 +485,9 @@ function render() {
     return;
   }
   if (!working || working.id !== review.id) startWorking(review);
+  const before = focusNow();
   const bid = state.game && state.game.bid;
-  const edits = working.dice.filter((d) => d.edited).length;
+  const edits = changes();
   const timing = timingText(review.timing);
   fill(root,
     noticeCard(),
@@ -498,16 +511,57 @@ function render() {
         el("div", { class: "card", id: "per-seat" }, el("h2", {}, "Per seat"),
           el("p", { class: "hint" }, "Tap a die to fix it."), seatSummary()),
         el("div", { class: "card stack" },
+          // above the buttons: under them it lies below a phone's screen
+          el("p", { class: "error", role: "alert", id: "review-error" }, error),
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
             edits ? `Confirm with ${edits} ${edits === 1 ? "change" : "changes"}` : "Confirm this reading"),
-          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, "Take the photo again"),
-          el("p", { class: "error", role: "alert", id: "review-error" }, error)))),
+          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, "Take the photo again")))),
     pickerPanel());
   root.querySelector("#confirm").addEventListener("click", confirm);
   root.querySelector("#recapture").addEventListener("click", recapture);
   fitTargets();
   if (resizing) { resizing.disconnect(); resizing.observe(root.querySelector("#overlay")); }
+  moveFocus(before);
 }
+
+// The page is drawn anew on each change, so the focus would fall back to the page's start:
+// a picker that opens takes it, and when it closes it goes back to the die it was about.
+let focusedPicker = null;
+let lastDie = null;
+
+function moveFocus(before) {
+  if (selected !== null) {
+    if (typeof selected === "number") lastDie = selected;
+    focusedPicker = selected;
+    const picker = root.querySelector(".picker");
+    if (picker && !picker.contains(document.activeElement)) {
+      const first = picker.querySelector("button, select");
+      if (first) first.focus({ preventScroll: true });
+    }
+    return;
+  }
+  const back = focusedPicker !== null && lastDie !== null
+    ? root.querySelector(`[data-die-key="${lastDie}"]`)
+    // what had the focus before the page was drawn again, found by its id or its die
+    : before.id ? root.querySelector(`#${CSS.escape(before.id)}`)
+      : before.dieKey ? root.querySelector(`[data-die-key="${before.dieKey}"]`) : null;
+  focusedPicker = null;
+  if (back && back !== document.activeElement) back.focus({ preventScroll: true });
+}
+
+/** What has the focus now, told apart so that it can be found again after a redraw. */
+function focusNow() {
+  const active = document.activeElement;
+  if (!active || active === document.body || !root.contains(active)) return {};
+  return { id: active.id || "", dieKey: active.dataset ? active.dataset.dieKey || "" : "" };
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && selected !== null) {
+    selected = null;
+    render();
+  }
+});
 
 followState((next) => {
   if (state) noticeLostWork(next);
