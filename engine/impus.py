@@ -20,7 +20,6 @@ Choices where the seed is silent (each also in docs/impus.md):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -837,8 +836,17 @@ class ImpusGame(Game):
 
 
 def _describe(action: Action) -> str:
-    """The refused input, as its replay object, for error messages."""
-    try:
-        return json.dumps(action.to_json(), ensure_ascii=False)
-    except NotImplementedError:
-        return repr(action)
+    """The refused action in a few words ("Cho's play of 20 cards") to lead its refusal; a
+    player reads it on the phone, so not its replay object."""
+    if isinstance(action, PlayCards):
+        claim = f" as {plural(action.claim)}" if action.claim is not None else ""
+        return f"{action.player}'s play of {action.count} {plural('card', action.count)}{claim}"
+    if isinstance(action, Doubt):
+        return f"{action.player}'s \"don't believe\""
+    if isinstance(action, Polymorph):
+        return f"{action.player}'s polymorph as {plural(action.kind)}"
+    if isinstance(action, Discard):
+        return f"{action.player}'s discard of the {plural(action.kind)}"
+    if isinstance(action, CardReveal):
+        return "the turned-up cards"
+    return f"a {action.key}" if getattr(action, "key", "") else "this action"

@@ -51,7 +51,7 @@ def test_I4_a_refused_action_stops_the_replay_and_names_rule_and_input() -> None
     output, code = run_script(script)
     assert code == 2
     assert output["error"]["index"] == 3 and output["error"]["rule"] == "I4"
-    assert '"claim": "dragon"' in output["error"]["message"]
+    assert output["error"]["message"].startswith("Cho's play of 1 card as dragons: ")
     assert output["pile"] == 3  # the state before the refused action
 
 

@@ -22,7 +22,9 @@ def test_I3_first_batch_names_one_kind_and_its_count() -> None:
 
 def test_I3_a_new_pile_must_name_a_kind() -> None:
     error = refused(impus(["Ann", "Ben"]), {"player": "Ann", "play": 2}, "I3")
-    assert "name a kind" in error.message and '"play": 2' in error.message
+    # in words a player reads on the phone, not the replay object
+    assert error.message == ("Ann's play of 2 cards: a new pile's first batch must name a kind "
+                             "(I3)")
 
 
 def test_I3_an_imp_may_never_be_named() -> None:
@@ -281,3 +283,18 @@ def test_I9_polymorph_as_last_card_is_safe_when_the_next_player_adds_cards() -> 
     assert cards(game)["Dan"] == 0 and game.to_json()["safe"] == []
     play(game, {"player": "Ann", "play": 1})
     assert game.to_json()["safe"] == ["Dan"]
+
+
+@pytest.mark.parametrize(("action", "said"), [
+    ({"player": "Cho", "doubt": True}, "Cho's \"don't believe\": it is Ben's turn (I6)"),
+    ({"player": "Ben", "polymorph": "elf"},
+     "Ben's polymorph as elves: this game is dealt without polymorph cards (I2)"),
+    ({"player": "Cho", "discard": "orc"}, "Cho's discard of the orcs: four of a kind are "
+     "discarded at once — after the deal, or by whoever just took the pile, before the next "
+     "play (I7)"),
+    ({"reveal": ["orc", "orc"]}, "the turned-up cards: no batch has been doubted (I4)"),
+])
+def test_a_refusal_names_the_action_in_words(action: dict[str, object], said: str) -> None:
+    game = play(impus(["Ann", "Ben", "Cho"]), ANN_CLAIMS_TWO_ORCS)
+    error = refused(game, action, said[-3:-1])
+    assert error.message == said
