@@ -533,11 +533,19 @@ def _count_problems(
                 player,
                 None,
                 None,
-                f"{player}: expected set-aside dice {sorted(expected_aside)} in front of the cup, "
-                f"the camera sees {front_values}",
+                f"{player}: the dice set aside were {_faces(sorted(expected_aside))}; in front "
+                f"of the cup the camera sees {_faces(front_values)}",
             )
         )
     return problems
+
+
+def _faces(values: list[int]) -> str:
+    """Faces for people: "4, 4 and 6", or "none"."""
+    words = [str(v) for v in values]
+    if len(words) < 2:
+        return words[0] if words else "none"
+    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _not_still_result(players: list[str], exc: SceneNotStillError) -> RevealResult:

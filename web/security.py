@@ -82,7 +82,8 @@ class PinGuard:
             now = self._clock()
             if strikes is not None and now < strikes.locked_until:
                 wait = max(1, int(strikes.locked_until - now + 0.999))
-                raise Refused(429, f"too many wrong PINs from {client}: wait {wait} s",
+                raise Refused(429, f"too many wrong PINs from this device ({client}): try "
+                                   f"again in {wait} s",
                               rule="pin", headers={"Retry-After": str(wait)})
             if not offered:
                 raise Refused(401, f"this changes the game: send the table PIN ({PIN_HEADER} "

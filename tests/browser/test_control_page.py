@@ -141,6 +141,8 @@ def test_an_undo_from_a_screen_that_missed_a_move_is_refused_and_the_screen_catc
     phone.click("#undo")
     expect(phone.locator("#control-error")).to_contain_text(
         "the table moved on while you chose (the cups are to be lifted now): nothing was done")
+    # the server's kind of refusal is not a rule of the game: not cited to the player
+    expect(phone.locator("#control-error")).not_to_contain_text("(stale)")
     assert live_server.table.state()["game"]["phase"] == "reveal"
     assert live_server.table.state()["actions_count"] == 2
     # the refusal made the phone ask for the table's state: it shows the reveal now

@@ -440,6 +440,15 @@ def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_tak
     # Three players: 14 cards each, no polymorph dealt, so the discard picker never offers one.
     assert live_server.table.state()["game"]["card_kinds"].count("polymorph") == 0
 
+    phone.fill("#impus-count", "0")  # refused by the rules, not quietly put down as 1
+    phone.click("#impus-play")
+    expect(phone.locator("#control-error")).to_have_text(
+        re.compile("Ann's play of 0 cards as (orc|elf|[a-z]+)s?: a batch is one or more cards "
+                   r"\(I3\)"))
+    phone.fill("#impus-count", "")
+    phone.click("#impus-play")
+    expect(phone.locator("#control-error")).to_contain_text("How many cards?")
+    assert live_server.table.state()["actions_count"] == 0
     phone.fill("#impus-count", "2")
     phone.select_option("#impus-claim", "elf")
     phone.click("#impus-play")

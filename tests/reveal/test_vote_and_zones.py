@@ -199,7 +199,12 @@ def test_set_aside_mismatch() -> None:
     frame_dice = reading(die(4, 30, 150), die(5, 120, 30))
     result = reveal([frame_dice] * 3, {"Ann": ExpectedHand(2, (6,)), "Ben": 0})
     assert [p.kind for p in result.problems] == ["set_aside_mismatch"]
-    assert "expected set-aside dice [6]" in result.problems[0].message
+    assert result.problems[0].message == (
+        "Ann: the dice set aside were 6; in front of the cup the camera sees 5")
+    two = reveal([reading(die(4, 30, 150), die(5, 120, 30), die(3, 130, 40))] * 3,
+                 {"Ann": ExpectedHand(3, (4, 6)), "Ben": 0})
+    assert two.problems[0].message == (
+        "Ann: the dice set aside were 4 and 6; in front of the cup the camera sees 3 and 5")
 
 
 def test_more_players_than_zones_is_an_error() -> None:

@@ -69,7 +69,10 @@ export async function api(method, path, body, { pin = getPin() } = {}) {
 
 /** Words for an ApiError, with its rule id when the server gave one. */
 export function describeError(error) {
-  if (error instanceof ApiError && error.rule && !error.message.includes(error.rule)) {
+  // a rule of the games (B10, S4, I3) is worth citing to the table; the server's own
+  // kinds of refusal ("format", "pin", "camera") mean nothing to a player
+  if (error instanceof ApiError && /^[A-Z]\d+$/.test(error.rule || "")
+      && !error.message.includes(error.rule)) {
     return `${error.message} (${error.rule})`;
   }
   return error && error.message ? error.message : String(error);

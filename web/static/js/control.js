@@ -311,7 +311,7 @@ function impusActions(kinds) {
   if (!kindNames.includes(impusForm.polymorph)) impusForm.polymorph = kindNames[0];
   if (kinds.has("play")) {
     const countInput = el("input", { type: "number", min: 1, max: 12, value: impusForm.count, id: "impus-count",
-      inputmode: "numeric", "aria-label": "cards put down", oninput: (e) => { impusForm.count = Number(e.target.value) || 1; } });
+      inputmode: "numeric", "aria-label": "cards put down", oninput: (e) => { impusForm.count = e.target.value.trim() === "" ? NaN : Number(e.target.value); } });
     const newPile = !game.claim;
     const kindSelect = el("select", { id: "impus-claim", "aria-label": "creature named",
       onchange: (e) => { impusForm.claim = e.target.value; } },
@@ -326,6 +326,11 @@ function impusActions(kinds) {
           // the form's memory, not this node's value: a re-render may have replaced the
           // node while the count was typed into the old one
           const count = impusForm.count;
+          if (!Number.isInteger(count)) {  // 0 and too many go to the rules, which say why
+            lastError = "How many cards? Type a whole number, 1 or more.";
+            render();
+            return;
+          }
           const action = { player, play: count };
           if (newPile) action.claim = impusForm.claim;
           impusForm.count = 1;
