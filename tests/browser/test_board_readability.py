@@ -244,3 +244,20 @@ def test_impus_counts_the_polymorphs_still_hidden(browser: Any, tmp_path: Path,
             server.post("/api/action", {"reveal": ["elf"]})
             expect(page.get_by_test_id("verdict")).to_contain_text("Ann takes the pile")
             expect(tile.locator(".extra-value")).to_have_text("2 of 2")
+
+
+def test_on_a_phone_each_rounds_photo_link_is_finger_sized(
+        browser: Any, evening_of_three: LiveServer) -> None:
+    """On a TV the photo links keep the rounds' lines short; under a finger each is a 44 px
+    target (WCAG 2.5.5)."""
+    phone = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3,
+             "is_mobile": True, "has_touch": True}
+    for page in open_page(browser, evening_of_three, phone, "board on a phone"):
+        page.goto("/")
+        links = page.locator("#history .round-photo")
+        expect(links.first).to_be_visible()
+        for index in range(links.count()):
+            box = links.nth(index).bounding_box()
+            if box is None or box["height"] == 0:
+                continue  # rounds the board leaves out on this screen
+            assert box["height"] >= 44 and box["width"] >= 44, (index, box)

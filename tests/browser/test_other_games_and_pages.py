@@ -336,7 +336,11 @@ def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: P
     assert ok
     dark.write_bytes(buffer.tobytes())
     phone.goto("/calibration")
-    phone.set_input_files("#upload", str(dark))
+    # chosen from the keyboard: the button is reached by Tab and opens the file chooser
+    phone.locator("#upload-btn").focus()
+    with phone.expect_file_chooser() as chooser:
+        phone.keyboard.press("Enter")
+    chooser.value.set_files(str(dark))
     advice = phone.locator("#picture-advice li[data-kind=dark]")
     expect(advice).to_contain_text("The picture is dark (median brightness 20 of 255)")
     expect(phone.locator("#read-confidence")).to_have_text(
@@ -489,7 +493,10 @@ def test_calibration_registers_card_art(phone: Any, live_server: LiveServer,
     row = phone.locator(".card-kind[data-kind=orc]")
     expect(row).to_contain_text("✗")
     cards = Path(__file__).resolve().parents[1] / "data" / "cards" / "register"
-    phone.set_input_files("#card-upload-orc", str(cards / "orc.jpg"))
+    phone.get_by_role("button", name="upload the photo of orc").focus()  # from the keyboard
+    with phone.expect_file_chooser() as chooser:
+        phone.keyboard.press("Enter")
+    chooser.value.set_files(str(cards / "orc.jpg"))
     expect(phone.locator("#card-art [role=status]")).to_have_text("✓ orc registered")
     expect(row).to_contain_text("✓")
     phone.set_input_files("#card-upload-imp", str(cards.parents[1] / "cards" / "scenes"

@@ -216,7 +216,9 @@ function render() {
             camera.spec ? el("div", { class: "muted camera-spec" }, camera.spec) : null),
           el("button", { type: "button", class: "btn big", id: "snapshot-btn", disabled: !hasCamera, onclick: takeSnapshot }, "Take a snapshot"),
           el("button", { type: "button", class: "btn primary big", id: "test-read-btn", disabled: busy || !hasCamera, onclick: testRead }, "Test a read"),
-          el("label", { class: "btn big", for: "upload" }, "Test a photo…"),
+          // a button, not a label for the hidden input: a label is never reached by Tab
+          el("button", { type: "button", class: "btn big", id: "upload-btn",
+            onclick: () => document.getElementById("upload").click() }, "Test a photo…"),
           el("input", { type: "file", id: "upload", accept: "image/*", hidden: true,
             onchange: (e) => testUpload(e.target.files && e.target.files[0]) }),
           el("p", { class: "error", role: "alert" }, error)),

@@ -53,7 +53,10 @@ function kindRow(kind) {
   return el("li", { class: "row card-kind", "data-kind": kind },
     el("span", { class: done ? "count-ok" : "count-bad" }, done ? "✓" : "✗"),
     el("strong", {}, kind),
-    el("label", { class: "btn", for: id }, busyKind === kind ? "Reading…" : (done ? "Replace photo…" : "Upload photo…")),
+    // a button, not a label for the hidden input: a label is never reached by Tab
+    el("button", { type: "button", class: "btn", "aria-label": `${done ? "replace" : "upload"} the photo of ${kind}`,
+      onclick: () => document.getElementById(id).click() },
+    busyKind === kind ? "Reading…" : (done ? "Replace photo…" : "Upload photo…")),
     el("input", { type: "file", id, accept: "image/*", hidden: true,
       onchange: (e) => upload(kind, e.target.files && e.target.files[0]) }));
 }

@@ -563,7 +563,7 @@ function impusOptionFields(opts, check) {
   kindsInput.value = opts.kinds.join(", ");
   const removable = opts.kinds.filter((k) => k !== "imp");
   return [
-    check("polymorphs", "Play with the two polymorph cards"),
+    check("polymorphs", "Play with the two polymorph cards (dealt at 4 or 5 players; I2)"),
     el("label", { style: "grid-column:1/-1" }, "The ten card kinds, one of them imp", kindsInput),
     el("div", { style: "grid-column:1/-1", class: "stack" },
       el("div", { class: "hint" }, "For a short game, take kinds out of the deck:"),
