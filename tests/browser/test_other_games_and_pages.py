@@ -179,6 +179,12 @@ def test_players_pick_their_seats_where_the_table_has_more(
         expect(phone.locator(".player-row .seat-pick")).to_have_count(2)
         expect(phone.locator("#setup-card h2").first).to_have_text(
             "Players, clockwise, and their seats")
+        # beside a seat picker and three buttons the name kept a sliver ("Ch" of Christopher):
+        # on a phone it has a line of its own
+        viewport = phone.viewport_size["width"]
+        for name in phone.locator(".player-row input").all():
+            box = name.bounding_box()
+            assert box is not None and box["width"] >= 0.6 * viewport, box
         expect(phone.locator("select[aria-label=\"Ben's seat\"]")).to_have_value("2")
         phone.select_option("select[aria-label=\"Ben's seat\"]", label="South")
         start_game(phone)
