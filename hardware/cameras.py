@@ -183,12 +183,22 @@ class Picamera2Camera(CameraSource):
 # --------------------------------------------------------------------------- OpenCV
 
 
+#: how long a stream may take to open, or to give its next frame, before it counts as lost
+STREAM_TIMEOUT_MS = 5000
+#: entries a files: folder may hold, sub-folders included, before it is refused as no recording
+MAX_LISTED = 100_000
+
+
 class OpenCVCamera(CameraSource):
     """A USB webcam (``opencv:0``) or a network stream (``opencv:rtsp://…``)."""
 
     def __init__(self, target: int | str, *, resolution: tuple[int, int] | None = None) -> None:
         self.spec = f"opencv:{target}"
-        self._capture = cv2.VideoCapture(target)
+        # a stream that stalls (a phone's Wi-Fi, a server that accepts and never answers)
+        # would hold the camera, and every button waiting on it, for OpenCV's default 30 s
+        self._capture = cv2.VideoCapture(target, cv2.CAP_ANY, [
+            cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_TIMEOUT_MS,
+            cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_TIMEOUT_MS])
         if not self._capture.isOpened():
             self._capture.release()
             hint = (
@@ -214,16 +224,24 @@ class OpenCVCamera(CameraSource):
 # --------------------------------------------------------------------------- recorded files
 
 
-def list_frame_files(directory: Path) -> list[Path]:
+def list_frame_files(directory: Path, *, _seen: list[int] | None = None) -> list[Path]:
     """Image files under ``directory`` in name order, entering sub-folders where they sort.
     Hidden entries (a name starting with ".", such as the "._frame.jpg" metadata a Mac
-    leaves on a memory stick) are not frames."""
+    leaves on a memory stick) are not frames. Sub-folders that are links are not entered: a
+    link to its own folder would list the frames over and over without end, and one to
+    ``/usr`` would list a disk. Past `MAX_LISTED` entries the folder is refused by name."""
+    seen = _seen if _seen is not None else [0]
     found: list[Path] = []
     for entry in sorted(directory.iterdir(), key=lambda p: p.name):
+        seen[0] += 1
+        if seen[0] > MAX_LISTED:
+            raise CameraError(f"files:{directory}: more than {MAX_LISTED} entries under it; "
+                              "point files: at the folder of the recorded frames")
         if entry.name.startswith("."):
             continue
         if entry.is_dir():
-            found.extend(list_frame_files(entry))
+            if not entry.is_symlink():
+                found.extend(list_frame_files(entry, _seen=seen))
         elif entry.suffix.lower() in IMAGE_SUFFIXES:
             found.append(entry)
     return found
@@ -259,6 +277,10 @@ class FileCamera(CameraSource):
                 self.position = 0
             path = self.paths[self.position]
             self.position += 1
+            if not path.is_file():  # not "all frames played", nor a frame that is damaged
+                gone = self.directory if not self.directory.is_dir() else path
+                raise CameraError(f"{self.spec}: {gone} is gone (moved or deleted while "
+                                  "playing)")
             frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if frame is not None:
                 return _as_bgr(frame, self.spec)

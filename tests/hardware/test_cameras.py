@@ -51,6 +51,36 @@ def test_files_play_in_name_order_recursing_into_subfolders(recorded: Path) -> N
     assert [round(v / 5) * 5 for v in values] == [10, 20, 30, 35, 40]
 
 
+def test_linked_sub_folders_are_not_entered(recorded: Path) -> None:
+    """Two links to their own folder made the walk list about 2**40 folders (serve never
+    started); one made every frame play 41 times."""
+    (recorded / "x").symlink_to(".")
+    (recorded / "y").symlink_to(recorded)
+    (recorded / "z").symlink_to("/usr")
+    with open_camera(f"files:{recorded}") as cam:
+        assert len(cam.paths) == 5
+
+
+def test_a_folder_with_too_many_entries_is_refused_by_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hardware.cameras as cameras
+
+    monkeypatch.setattr(cameras, "MAX_LISTED", 3)
+    for k in range(4):
+        _write_frame(tmp_path / "deep" / f"{k}.png", k)
+    with pytest.raises(CameraError, match=r"more than 3 entries under it; point files: at"):
+        open_camera(f"files:{tmp_path}")
+
+
+def test_frames_deleted_while_playing_are_named_as_gone(recorded: Path) -> None:
+    cam = open_camera(f"files:{recorded}")
+    cam.read()
+    (recorded / "b_001" / "x.png").unlink()
+    with pytest.raises(CameraError, match=r"b_001/x.png is gone \(moved or deleted while "):
+        cam.read()
+    assert cam.skipped == []  # not counted as a damaged frame
+
+
 def test_files_end_raises_end_of_frames_and_loop_starts_again(recorded: Path) -> None:
     cam = open_camera(f"files:{recorded}")
     for _ in range(5):
