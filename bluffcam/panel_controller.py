@@ -118,7 +118,9 @@ class PanelController:
         if clock is None:
             clock = getattr(panel, "clock", time.monotonic)
         self._clock: Callable[[], float] = clock
-        self._busy: tuple[float, float] | None = None
+        #: the last press: when it was made, when its handling began and ended, whether it
+        #: moved the game
+        self._busy: tuple[float, float, float, bool] | None = None
 
     # ------------------------------------------------------------------ state helpers
 
@@ -192,18 +194,27 @@ class PanelController:
 
         A press made while the one before was still being carried out (OK: the camera
         waits for a still scene and reads the reveal, a second or more) was aimed at a
-        board that has changed since: it is refused, not applied to the next round."""
+        board that has changed since: it is refused, not applied to the next round. So is
+        one pressed with the one before (BID and DOUBT at once, on Ben's turn) where that
+        one moved the game: queued behind it, it would be Cho's challenge. Presses that
+        only compose a bid (FACE, UP, DOWN, an encoder's clicks) move no game, and queue.
+        """
         with self._lock:
-            if self._busy is not None and self._busy[0] <= event.at < self._busy[1]:
-                return self._refuse(f"{event.key.value}: pressed while the last press was "
-                                    "still being carried out; press again")
+            if self._busy is not None:
+                pressed, started, ended, moved = self._busy
+                if started <= event.at < ended or (moved and pressed <= event.at < ended):
+                    return self._refuse(f"{event.key.value}: pressed while the last press was "
+                                        "still being carried out; press again")
             started = self._clock()
+            moved = False
             try:
-                return self._handle(event)
+                done, moved = self._handle(event)
+                return done
             finally:
-                self._busy = (started, self._clock())
+                self._busy = (event.at, started, self._clock(), moved)
 
-    def _handle(self, event: PanelEvent) -> bool:
+    def _handle(self, event: PanelEvent) -> tuple[bool, bool]:
+        """Whether the press did something, and whether the game moved."""
         state = self._state()
         self._sync_draft(state)
         try:
@@ -216,7 +227,7 @@ class PanelController:
         new_state = self._state()
         self._sync_draft(new_state)
         self._show_turn(new_state)
-        return done
+        return done, self._game(new_state) != self._game(state)
 
     def _refuse(self, why: str) -> bool:
         self.refused += 1

@@ -257,3 +257,34 @@ def test_a_press_made_while_the_camera_reads_is_refused_not_kept_for_the_next_ro
     assert len(rig.table.actions) == 3  # the new round has no bid in it
     assert rig.press(Key.BID)  # pressed again now, it applies
     assert len(rig.table.actions) == 4
+
+
+def test_two_presses_made_together_are_not_applied_to_two_turns(rig: Rig) -> None:
+    """BID and DOUBT pressed in the same instant on Ann's turn: the bid is hers; the doubt,
+    queued behind it, was aimed at her turn too and must not become Ben's challenge."""
+    for key in (Key.BID, Key.DOUBT):
+        rig.factory.pin(DEFAULT_BUTTON_PINS[key]).drive_low()
+    rig.now += 0.1
+    for key in (Key.BID, Key.DOUBT):
+        rig.factory.pin(DEFAULT_BUTTON_PINS[key]).drive_high()
+    rig.now += 0.2
+    first, second = rig.panel.events.get_nowait(), rig.panel.events.get_nowait()
+    assert {first.key, second.key} == {Key.BID, Key.DOUBT}
+    rig.controller.handle(first)
+    assert not rig.controller.handle(second)
+    assert "pressed while the last press was still being carried out" in rig.messages[-1]
+    assert len(rig.table.actions) <= 1 and rig.table.game.phase == "bidding"
+
+
+def test_presses_that_only_compose_a_bid_queue_without_being_refused(rig: Rig) -> None:
+    """An encoder's quick clicks (or UP pressed fast) move no game: none is refused."""
+    pin = rig.factory.pin(DEFAULT_BUTTON_PINS[Key.UP])
+    for _ in range(3):
+        pin.drive_low()
+        rig.now += 0.06
+        pin.drive_high()
+        rig.now += 0.06
+    rig.now += 0.2
+    events = [rig.panel.events.get_nowait() for _ in range(3)]
+    assert all(rig.controller.handle(e) for e in events)
+    assert str(rig.controller.draft) == "4x2"
