@@ -79,8 +79,8 @@ class Profile:
     @property
     def zones(self) -> SeatZones:
         """Seat zones in image pixels (through the calibration-time homography with markers)."""
-        if self.markers is None:
-            return self.seat_zones
+        if self.markers is None:  # fixed in pixels: each frame is checked for its size
+            return SeatZones(self.seat_zones.seats, relocate=self.zones_for_frame)
         placed = self.seat_zones.transformed(self.markers.calibration_homography)
         return SeatZones(placed.seats, relocate=self.zones_for_frame)
 
@@ -96,9 +96,18 @@ class Profile:
         """Seat zones in this frame's pixels: re-found from the markers when there are any.
 
         The markers seen are kept as areas where no die can be (`SeatZones.masks`), so a
-        reading of a marker is never counted as a stray die.
+        reading of a marker is never counted as a stray die. Without markers the zones are
+        pixels of the profile's resolution: a frame of another size (a webcam that ignored
+        the size asked of it) would put dice in the wrong seats, so it is refused by name.
         """
         if self.markers is None:
+            height, width = frame.shape[:2]
+            if (width, height) != self.resolution:
+                want = f"{self.resolution[0]}×{self.resolution[1]}"
+                raise ProfileError(
+                    f"{self._where()}the camera gives {width}×{height} frames, but this "
+                    f"table's zones were fitted on {want} ones: set the camera to {want} or "
+                    "fit the zones again (calibration page)")
             return self.seat_zones
         from calibration.markers import detect_marker_quads, marker_footprints, mat_homography
 

@@ -144,11 +144,11 @@ def full_table_with_news(tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
     """The full table of six, three more messages on the board than its reveal's: a camera
     fault, an undo and a long warning, as a bad evening at the table brings them."""
     for server in settled_table(tmp_path_factory.mktemp("full-table-news"), SIX):
-        server.table.note("camera reading failed: the frame came back empty — enter the reveal "
-                          "by hand", "warning")
+        server.table.note("the camera's reading failed (the frame came back empty) — capture "
+                          "again, or enter the reveal by hand", "warning")
         server.table.note("undone: Cho bid 4 × 5s", about_game=True)
-        server.table.note("no reading (the scene never came to rest; camera: ok) — re-capture "
-                          "or enter the reveal by hand", "warning")
+        server.table.note("the camera read nothing (the scene never came to rest) — capture "
+                          "again, or enter the reveal by hand", "warning")
         yield server
 
 

@@ -113,8 +113,12 @@ def test_a_failing_camera_is_reported_and_the_reveal_is_entered_by_hand(
     try:
         to_reveal(client)
         response = post(client, "/api/reveal/capture")
-        assert response.status_code == 200, response.json
-        state = response.json
+        # refused with the reason, so the phone or button that asked does not report a
+        # reveal taken; the board says it too
+        assert response.status_code == 409, response.json
+        assert response.json["error"]["rule"] == "camera"
+        assert words in response.json["error"]["message"]
+        state = client.get("/api/state").json
         assert state["game"]["phase"] == "reveal", "nothing may be adjudicated from a fault"
         assert state["review"] is None
         assert state["camera"]["status"].startswith("camera offline") and \
@@ -149,11 +153,15 @@ def test_a_camera_that_disappears_mid_reveal_then_comes_back(
     table, client = make_client(data_dir, camera, review_profile)
     try:
         to_reveal(client)
-        state = post(client, "/api/reveal/capture").json  # two frames, then the cable is pulled
+        refused = post(client, "/api/reveal/capture")  # two frames, then the cable is pulled
+        assert refused.status_code == 409 and "camera offline" in refused.json["error"]["message"]
+        state = client.get("/api/state").json
         assert state["game"]["phase"] == "reveal" and state["review"] is None
         assert "camera offline" in state["camera"]["status"]
-        assert "re-capture or enter the reveal by hand" in messages(state)
-        state = post(client, "/api/reveal/capture").json  # still unplugged: said again
+        assert "capture again, or enter the reveal by hand" in messages(state)
+        again = post(client, "/api/reveal/capture")  # still unplugged: said again
+        assert again.status_code == 409
+        state = client.get("/api/state").json
         assert "could not open the camera" in state["camera"]["status"]
         assert_manual_reveal_goes_on(client)
         plugged[0] = True  # plugged back in: the next read reopens it

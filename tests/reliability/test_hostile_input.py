@@ -303,7 +303,7 @@ def test_wrong_pins_over_real_http_are_throttled_and_lock_out_the_right_one(
         assert statuses[:3] == [403, 403, 403] and set(statuses[3:]) <= {403, 429}
         assert statuses.count(429) >= 6, statuses
         status, body = server.call("POST", "/api/pin/check", {}, pin=PIN)
-        assert status == 429 and "wait" in body["error"]["message"]
+        assert status == 429 and "try again in " in body["error"]["message"]
         status, body = server.call("POST", "/api/game", SETUP, pin=PIN)
         assert status == 429, "a locked-out client changes nothing, even with the right PIN"
         assert server.state()["game"] is None
