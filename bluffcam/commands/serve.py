@@ -101,18 +101,33 @@ def _lock_holder(fd: int) -> str:
     return f" (pid {pid})" if pid.isdigit() else ""
 
 
-def open_camera_for(spec: str | None, resolution: tuple[int, int] | None = None) -> Any:
-    """A camera that survives faults (its status shows on the board), or None; asked for
-    ``resolution`` (the profile's: its zones are in those pixels) where the spec names none.
-    A spec no camera could answer to is a `CameraError` at once, not retried for ever."""
+def open_camera_for(spec: str | None, resolution: tuple[int, int] | None = None
+                    ) -> tuple[Any, Any]:
+    """A camera that survives faults (its status shows on the board), or None, and its
+    first frame (None where it gave none); asked for ``resolution`` (the profile's: its
+    zones are in those pixels) where the spec names none. A spec no camera could answer to
+    is a `CameraError` at once, not retried for ever."""
     if not spec or spec.strip().lower() == "none":
-        return None
+        return None, None
     from hardware.cameras import ResilientCamera, check_spec, open_camera
 
     check_spec(spec)
     camera = ResilientCamera(spec, opener=functools.partial(open_camera, resolution=resolution))
-    camera.read()  # open it now, so the board shows "ok" or why not at once
-    return camera
+    return camera, camera.read()  # opened now, so the board shows "ok" or why not at once
+
+
+def frame_size_problem(frame: Any, profile: Any) -> str | None:
+    """Why the profile's zones do not fit the camera's first frame (another size than they
+    were fitted on), or None: said at start, not first at the first reveal."""
+    if frame is None or profile is None:
+        return None
+    from calibration import ProfileError
+
+    try:
+        profile.zones.for_frame(frame)
+    except ProfileError as exc:
+        return str(exc)
+    return None
 
 
 def open_panel_for(mode: str, profile: Any) -> Any:
@@ -215,8 +230,9 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     from hardware.cameras import CameraError
 
     try:
-        camera = open_camera_for(args.camera or (profile.camera if profile else None),
-                                 profile.resolution if profile else None)
+        camera, first_frame = open_camera_for(
+            args.camera or (profile.camera if profile else None),
+            profile.resolution if profile else None)
     except CameraError as exc:
         print(f"bluffcam serve: {exc}", file=sys.stderr)
         if panel is not None:
@@ -237,6 +253,10 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     panel_stop = start_panel(panel, table) if panel is not None else None
     if camera is not None and camera.status != "ok":
         table.note(camera.status, "warning")
+    size_problem = frame_size_problem(first_frame, profile)
+    if size_problem is not None:
+        table.note(size_problem, "warning")
+        print(f"bluffcam serve: warning: {size_problem}", file=sys.stderr)
     reader_problem = load_reader(profile) if camera is not None else None
     if reader_problem is not None:
         table.note(reader_problem, "warning")

@@ -120,3 +120,30 @@ def test_a_settled_reveal_exports_its_photo_labelled_where_the_dice_lie(tmp_path
                    and in_grown_box(label.box, die["x"], die["y"])
                    for label in entry.dice), die
 
+
+
+def test_a_camera_giving_another_size_than_the_zones_is_named_not_read(tmp_path: Path) -> None:
+    """A webcam that ignored the size asked of it: the profile's zones (pixels of 1280 × 960)
+    would put the dice of a 640 × 480 frame in the wrong seats. The capture says so instead."""
+    from bluffcam.table import TableError
+    from calibration import load_profile
+
+    repo = Path(__file__).resolve().parents[2]
+    profile = load_profile(repo / "calibration" / "demo.toml")
+    assert profile.resolution == (1280, 960)
+    frame = cv2.imread(str(sorted((repo / "bluffcam/recordings/demo/frames").rglob("*.jpg"))[0]))
+    assert frame.shape[:2] == (960, 1280)
+    table = Table(tmp_path / "journal.sqlite", camera=PhotoCamera(cv2.resize(frame, (640, 480))),
+                  profile=profile)
+    try:
+        table.new_game({"game": "bluff", "players": ["Ann", "Ben", "Cho"], "starter": "Ann"})
+        table.submit({"player": "Ann", "bid": "1x2"})
+        table.submit({"player": "Ben", "challenge": True})
+        with pytest.raises(TableError) as refused:
+            table.capture_reveal()
+        assert "the camera gives 640×480 frames, but this table's zones were fitted on " \
+               "1280×960 ones: set the camera to 1280×960 or fit the zones again" \
+               in refused.value.message
+        assert table.state()["game"]["phase"] == "reveal"
+    finally:
+        table.close()

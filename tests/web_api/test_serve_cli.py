@@ -228,6 +228,36 @@ def test_serve_asks_the_camera_for_the_profiles_resolution(monkeypatch: pytest.M
             pass
 
     monkeypatch.setattr(cameras, "OpenCVCamera", Webcam)
-    camera = open_camera_for("opencv:0", (1600, 1200))
+    camera, first = open_camera_for("opencv:0", (1600, 1200))
     assert asked == [(0, (1600, 1200))] and camera.status == "ok"
+    assert first.shape == (1200, 1600, 3)
     camera.close()
+
+
+def test_serve_says_at_start_that_the_cameras_frames_do_not_fit_the_zones(
+        tmp_path: Path) -> None:
+    """A camera giving 640 × 480 where the demo profile's zones are pixels of 1280 × 960: said
+    when serve starts, on the board and in its output, not first at the first reveal."""
+    import cv2
+
+    repo = Path(__file__).resolve().parents[2]
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for k in range(3):
+        cv2.imwrite(str(frames / f"{k}.png"), np.full((480, 640, 3), 60 + k, np.uint8))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bluffcam", "serve", "--profile",
+         str(repo / "calibration" / "demo.toml"), "--camera", f"files:{frames}",
+         "--data", str(tmp_path / "data"), "--port", "0", "--host", "127.0.0.1",
+         "--gpio", "none"], cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        for line in server.stdout:
+            if line.startswith("table PIN"):
+                break
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=30)
+    assert "bluffcam serve: warning: " in err
+    assert "the camera gives 640×480 frames, but this table's zones were fitted on 1280×960" \
+        in err
