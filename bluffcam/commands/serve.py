@@ -130,6 +130,28 @@ def frame_size_problem(frame: Any, profile: Any) -> str | None:
     return None
 
 
+#: how often `watch_camera` looks at a live camera between reveals
+CAMERA_WATCH_S = 5.0
+
+
+def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATCH_S) -> None:
+    """Read a frame from the table's live camera every ``every_s``, so that the board says
+    "camera offline" when it dies (not first at the next reveal) and the camera is reopened
+    in the background once it is back. A recorded camera (``files:``) is not watched: each
+    read would use up a frame of the recording."""
+    said = table.camera_status()
+    while not stop.wait(every_s):
+        camera = table.camera
+        if camera is None or str(getattr(camera, "spec", "")).lower().startswith("files:"):
+            continue
+        table.snapshot()
+        now = table.camera_status()
+        if now != said:
+            table.note(now if now != "ok" else "camera back: reading again",
+                       "warning" if now != "ok" else "info")
+            said = now
+
+
 def open_panel_for(mode: str, profile: Any) -> Any:
     """The GPIO button panel for ``--gpio`` (None for ``none``), opened as `panel-test` opens
     it and before the camera and the journal, so that bad wiring or a machine without GPIO
@@ -251,6 +273,9 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
         table.close()
         return 2
     panel_stop = start_panel(panel, table) if panel is not None else None
+    camera_stop = threading.Event()
+    threading.Thread(target=watch_camera, args=(table, camera_stop),
+                     name="camera-watch", daemon=True).start()
     if camera is not None and camera.status != "ok":
         table.note(camera.status, "warning")
     size_problem = frame_size_problem(first_frame, profile)
@@ -269,6 +294,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     print(f"table PIN: {app.config['TABLE_PIN']}", flush=True)
 
     def stop() -> None:
+        camera_stop.set()
         if panel_stop is not None:
             panel_stop.set()
         if panel is not None:

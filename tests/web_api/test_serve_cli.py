@@ -261,3 +261,84 @@ def test_serve_says_at_start_that_the_cameras_frames_do_not_fit_the_zones(
     assert "bluffcam serve: warning: " in err
     assert "the camera gives 640×480 frames, but this table's zones were fitted on 1280×960" \
         in err
+
+
+def test_a_live_camera_that_dies_between_reveals_is_said_on_the_board_and_comes_back(
+        tmp_path: Path) -> None:
+    """Nothing reads a camera between reveals: without a watch the board said "ok" long
+    after a phone's stream died, and the camera was never reopened until a reveal failed."""
+    import threading
+    import time
+
+    from bluffcam.commands.serve import watch_camera
+    from bluffcam.table import Table
+    from hardware.cameras import CameraError, ResilientCamera
+
+    alive = [True]
+
+    class Stream:
+        def read(self) -> Any:
+            if not alive[0]:
+                raise CameraError("opencv:http://phone/video: no frame (stream ended)")
+            return np.random.default_rng().integers(0, 255, (48, 64, 3), dtype=np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    def opener(spec: str) -> Stream:
+        if not alive[0]:
+            raise CameraError(f"{spec}: could not open the camera")
+        return Stream()
+
+    camera = ResilientCamera("opencv:http://phone/video", opener=opener, first_retry_s=0.0)
+    camera.read()
+    table = Table(tmp_path / "journal.sqlite", camera=camera)
+    stop = threading.Event()
+    watcher = threading.Thread(target=watch_camera, args=(table, stop, 0.02), daemon=True)
+    watcher.start()
+
+    def board_says(words: str) -> bool:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if any(words in m["text"] for m in table.state()["messages"]):
+                return True
+            time.sleep(0.02)
+        return False
+
+    try:
+        assert table.camera_status() == "ok"
+        alive[0] = False  # the phone's Wi-Fi drops; no reveal is asked for
+        assert board_says("camera offline: opencv:http://phone/video: no frame")
+        alive[0] = True
+        assert board_says("camera back: reading again")
+        assert table.camera_status() == "ok"
+    finally:
+        stop.set()
+        watcher.join(timeout=5)
+        table.close()
+
+
+def test_a_recorded_camera_is_not_watched(tmp_path: Path) -> None:
+    """Each read of a files: camera uses up a frame of the recording."""
+    import threading
+
+    import cv2
+
+    from bluffcam.commands.serve import watch_camera
+    from bluffcam.table import Table
+    from hardware.cameras import open_camera
+
+    for k in range(3):
+        cv2.imwrite(str(tmp_path / f"{k}.png"), np.full((8, 8, 3), k, np.uint8))
+    camera = open_camera(f"files:{tmp_path}")
+    table = Table(tmp_path / "journal.sqlite", camera=camera)
+    stop = threading.Event()
+    watcher = threading.Thread(target=watch_camera, args=(table, stop, 0.01), daemon=True)
+    watcher.start()
+    try:
+        stop.wait(0.2)
+        assert camera.position == 0
+    finally:
+        stop.set()
+        watcher.join(timeout=5)
+        table.close()
