@@ -491,6 +491,23 @@ def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_tak
     tv.screenshot(path=str(screenshot_dir / "board-impus-after-doubt.png"), full_page=True)
 
 
+def test_the_keyboards_focus_survives_the_page_being_drawn_anew(
+        phone: Any, live_server: LiveServer) -> None:
+    """Each page is drawn anew when the table's state changes: a button someone had tabbed
+    to must still have the focus after, not the page's start (a keyboard user lost their
+    place at every camera or table change)."""
+    from browser_support import SceneCamera
+
+    phone.goto("/calibration")
+    phone.locator("#upload-btn").focus()
+    live_server.table.set_camera(SceneCamera(spec="scene:moved"))  # the page redraws
+    try:
+        expect(phone.locator(".camera-spec")).to_have_text("scene:moved")
+        assert phone.evaluate("document.activeElement.id") == "upload-btn"
+    finally:
+        live_server.table.set_camera(SceneCamera())
+
+
 def test_calibration_registers_card_art(phone: Any, live_server: LiveServer,
                                         screenshot_dir: Path) -> None:
     remember_pin(phone, live_server.pin)

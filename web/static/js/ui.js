@@ -43,9 +43,25 @@ function append(node, children) {
 
 /** Replace everything inside a node. */
 export function fill(node, ...children) {
+  // The pages draw themselves anew on each change of the table's state: whatever had the
+  // keyboard's focus in here would be replaced, and the focus fall back to the page's start.
+  // The new element of the same id (or aria-label, for buttons without one) gets it back.
+  const active = document.activeElement;
+  const key = active && active !== document.body && node.contains(active) ? focusKey(active) : null;
   node.replaceChildren();
   append(node, children);
+  if (key && !node.contains(document.activeElement)) {
+    const again = node.querySelector(key);
+    if (again) again.focus({ preventScroll: true });
+  }
   return node;
+}
+
+/** A selector that finds an element again in a page drawn anew, or null. */
+function focusKey(element) {
+  if (element.id) return `#${CSS.escape(element.id)}`;
+  const label = element.getAttribute("aria-label");
+  return label ? `${element.tagName.toLowerCase()}[aria-label="${CSS.escape(label)}"]` : null;
 }
 
 const PIPS = {
