@@ -83,6 +83,8 @@ class BluffGame(Game):
     min_players = 2
     max_players = 6
     seat_rule = "B1"
+    out_rule = "B14"
+    out_words = "has no dice left and is out of the game"
     end_rule = "B16"
     reveal_rule = "B10"
     starter_rule = "B3"

@@ -67,6 +67,10 @@ class Game(ABC):
     #: RULES.md id cited for an action out of turn (None: ``seat_rule``, where one id says
     #: both who sits where and who plays next)
     turn_rule: ClassVar[str | None] = None
+    #: RULES.md id cited when a player who is out tries to act, and why they are out (None:
+    #: such a player is told only whose turn it is)
+    out_rule: ClassVar[str | None] = None
+    out_words: ClassVar[str] = "is out of the game"
     #: RULES.md id cited when the starter is not a player
     starter_rule: ClassVar[str] = "B3"
 
@@ -207,6 +211,8 @@ class Game(ABC):
     def _require_turn(self, player: str) -> None:
         if self.phase is Phase.REVEAL:
             raise IllegalActionError(self.reveal_rule, f"{player} cannot act: {self.reveal_words}")
+        if player != self.turn and self.out_rule is not None and self.is_out(player):
+            raise IllegalActionError(self.out_rule, f"{player} {self.out_words}")
         if player != self.turn:
             raise IllegalActionError(
                 self.turn_rule or self.seat_rule, f"{player} cannot act: it is {self.turn}'s turn"

@@ -402,8 +402,9 @@ class ImpusGame(Game):
             )
         if player in self.table.safe:
             raise IllegalActionError("I9", f"{_describe(action)}: {player} is safe, out of play")
-        if player != self.turn:
-            raise IllegalActionError("I6", f"{_describe(action)}: it is {self.turn}'s turn")
+        if player != self.turn:  # I4 passes play on; I6 after a pile was taken
+            rule = "I4" if self.table.claim is not None else "I6"
+            raise IllegalActionError(rule, f"{_describe(action)}: it is {self.turn}'s turn")
 
     def _check_claimable(self, action: Action, kind: str, rule: str) -> None:
         if kind == IMP:
@@ -418,11 +419,14 @@ class ImpusGame(Game):
     def _check_play(self, action: PlayCards) -> None:
         self._check_turn(action, action.player)
         held = self.table.cards[action.player]
+        # I3 starts a pile, I4 adds to it: each says "one or more cards"
+        batch_rule = "I3" if self.table.claim is None else "I4"
         if action.count < 1:
-            raise IllegalActionError("I3", f"{_describe(action)}: a batch is one or more cards")
+            raise IllegalActionError(batch_rule,
+                                     f"{_describe(action)}: a batch is one or more cards")
         if action.count > held:
             raise IllegalActionError(
-                "I3",
+                batch_rule,
                 f"{_describe(action)}: {action.player} holds only {held} {plural('card', held)}",
             )
         current = self.table.claim
@@ -590,10 +594,13 @@ class ImpusGame(Game):
                 "I7", f"{_describe(action)}: {player} holds only {held} {plural('card', held)}"
             )
         if player not in self.table.discard_window:
+            what = ("the two polymorphs are discarded (or kept for good) when they come "
+                    "into a hand" if action.kind == POLYMORPH
+                    else "four of a kind are discarded at once")
             raise IllegalActionError(
                 "I7",
-                f"{_describe(action)}: four of a kind are discarded at once — after the "
-                "deal, or by whoever just took the pile, before the next play",
+                f"{_describe(action)}: {what} — after the deal, or by whoever just took the "
+                "pile, before the next play",
             )
 
     # ------------------------------------------------------------------- apply

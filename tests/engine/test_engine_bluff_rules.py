@@ -302,6 +302,9 @@ def test_B14_nobody_loses_more_dice_than_they_have() -> None:
 def test_B14_a_player_with_no_dice_is_out_and_not_in_the_reveal() -> None:
     game = bluff(dice_per_player=1)
     play(game, bid("Ann", "1x2"), challenge("Ben"), reveal(Ann=[3], Ben=[4], Cho=[4]))
+    out = refused(game, bid("Ann", "1x5"))  # told why, not only whose turn it is
+    assert out.rule == "B14"
+    assert out.message == "Ann has no dice left and is out of the game (B14)"
     play(game, bid("Ben", "1x4"), challenge("Cho"))
     assert set(game.expected_reveal()) == {"Ben", "Cho"}
     assert refused(game, bid("Ann", "5x5")).rule in {"B1", "B10"}

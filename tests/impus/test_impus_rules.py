@@ -68,7 +68,7 @@ def test_I4_nothing_to_doubt_on_an_empty_table_and_only_in_turn() -> None:
     game = impus(["Ann", "Ben", "Cho"])
     refused(game, {"player": "Ann", "doubt": True}, "I4")
     play(game, ANN_CLAIMS_TWO_ORCS)
-    refused(game, {"player": "Cho", "doubt": True}, "I6")
+    refused(game, {"player": "Cho", "doubt": True}, "I4")
     refused(game, {"reveal": ["orc", "orc"]}, "I4")
 
 
@@ -117,10 +117,11 @@ def test_I6_next_player_after_the_taker_starts_a_new_pile() -> None:
         {"reveal": ["orc", "orc"]},
     )
     assert game.turn == "Cho"  # Ben took the pile
+    refused(game, {"player": "Ann", "play": 1, "claim": "elf"}, "I6")  # Cho starts it
     refused(game, {"player": "Cho", "play": 1}, "I3")
     play(game, {"player": "Cho", "play": 1, "claim": "elf"})
     assert game.claim == "elf"
-    refused(game, {"player": "Cho", "play": 1}, "I6")
+    refused(game, {"player": "Cho", "play": 1}, "I4")  # the pile begun, play passes on (I4)
 
 
 def test_I7_four_of_a_kind_are_discarded_face_up() -> None:
@@ -286,7 +287,7 @@ def test_I9_polymorph_as_last_card_is_safe_when_the_next_player_adds_cards() -> 
 
 
 @pytest.mark.parametrize(("action", "said"), [
-    ({"player": "Cho", "doubt": True}, "Cho's \"don't believe\": it is Ben's turn (I6)"),
+    ({"player": "Cho", "doubt": True}, "Cho's \"don't believe\": it is Ben's turn (I4)"),
     ({"player": "Ben", "polymorph": "elf"},
      "Ben's polymorph as elves: this game is dealt without polymorph cards (I2)"),
     ({"player": "Cho", "discard": "orc"}, "Cho's discard of the orcs: four of a kind are "
@@ -298,3 +299,22 @@ def test_a_refusal_names_the_action_in_words(action: dict[str, object], said: st
     game = play(impus(["Ann", "Ben", "Cho"]), ANN_CLAIMS_TWO_ORCS)
     error = refused(game, action, said[-3:-1])
     assert error.message == said
+
+
+def test_I7_a_kept_polymorph_pair_is_refused_in_its_own_words() -> None:
+    """Ben took a pile that may have given him both polymorphs and kept them past the next
+    play: the refusal speaks of the polymorphs, not of four of a kind."""
+    from engine import Game
+
+    game = Game.from_script({"game": "impus", "players": ["Ann", "Ben", "Cho", "Dan"],
+                             "actions": [
+        {"player": "Ann", "play": 1, "claim": "orc"}, {"player": "Ben", "play": 1},
+        {"player": "Cho", "play": 1}, {"player": "Dan", "play": 1},
+        {"player": "Ann", "play": 1}, {"player": "Ben", "doubt": True}, {"reveal": ["orc"]},
+        {"player": "Cho", "play": 1, "claim": "elf"}]})
+    assert game.may_hold_polymorphs("Ben") == 2
+    error = refused(game, {"player": "Ben", "discard": "polymorph"}, "I7")
+    assert error.message == (
+        "Ben's discard of the polymorphs: the two polymorphs are discarded (or kept for good) "
+        "when they come into a hand — after the deal, or by whoever just took the pile, before "
+        "the next play (I7)")
