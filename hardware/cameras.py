@@ -248,13 +248,17 @@ def list_frame_files(directory: Path, *, _seen: list[int] | None = None) -> list
 
 
 class FileCamera(CameraSource):
-    """Recorded frames played back in name order; ``loop=True`` starts again at the end.
+    """Recorded frames played back in name order; ``loop=True`` starts again at the end,
+    ``hold_last=True`` keeps showing the last frame, as a camera above a table that no
+    longer changes would (what `serve` wants of a recording: a reveal waits for a still
+    scene, which a recording of a few frames a reveal would end before giving).
 
     A file that does not decode is skipped (and listed in ``skipped``): one damaged frame
     must not stop a recording, since a camera source that raises is reopened from its
     first frame. Only where no file decodes at all does reading fail."""
 
-    def __init__(self, directory: str | os.PathLike[str], *, loop: bool = False) -> None:
+    def __init__(self, directory: str | os.PathLike[str], *, loop: bool = False,
+                 hold_last: bool = False) -> None:
         self.directory = Path(directory)
         self.spec = f"files:{directory}"
         if not self.directory.is_dir():
@@ -265,10 +269,20 @@ class FileCamera(CameraSource):
                 f"{self.spec}: no image files ({', '.join(IMAGE_SUFFIXES)}) in {self.directory}"
             )
         self.loop = loop
+        self.hold_last = hold_last
         self.position = 0
         self.skipped: list[Path] = []
+        self._last: Frame | None = None
 
     def read(self) -> Frame:
+        if self.hold_last and self._last is not None and self.position >= len(self.paths):
+            return self._last.copy()
+        frame = self._next()
+        if self.hold_last:
+            self._last = frame
+        return frame
+
+    def _next(self) -> Frame:
         for _ in range(len(self.paths)):
             if self.position >= len(self.paths):
                 if not self.loop:
@@ -324,11 +338,13 @@ def open_camera(
     *,
     resolution: tuple[int, int] | None = None,
     loop: bool = False,
+    hold_last: bool = False,
     picamera2_module: ModuleType | None = None,
 ) -> CameraSource:
     """Open the camera a spec names; raise `CameraError` with what to fix.
 
-    ``resolution`` applies where the spec gives none; ``loop`` only to ``files:`` sources.
+    ``resolution`` applies where the spec gives none; ``loop`` and ``hold_last`` only to
+    ``files:`` sources (`FileCamera`).
     """
     check_spec(spec)
     kind, _, rest = spec.strip().partition(":")
@@ -339,7 +355,7 @@ def open_camera(
     if kind == "opencv":
         target: int | str = int(rest) if rest.isdigit() else rest
         return OpenCVCamera(target, resolution=resolution)
-    return FileCamera(rest, loop=loop)
+    return FileCamera(rest, loop=loop, hold_last=hold_last)
 
 
 # --------------------------------------------------------------------------- resilience
@@ -372,6 +388,9 @@ class ResilientCamera:
         self._retry_s = first_retry_s
         self._next_attempt = clock()
         self.status = "camera offline: not opened yet"
+        # a recording repeats a frame honestly (a still scene, a held last frame): only a
+        # live source handing out the very same bytes is stuck
+        self._watch_frozen = not spec.strip().lower().startswith("files:")
         self.failures = 0
         self._lock = threading.Lock()
         self._last_print: int | None = None
@@ -401,7 +420,7 @@ class ResilientCamera:
             self._drop_source()
             self._fail(exc)
             return None
-        if self._is_frozen(frame):
+        if self._watch_frozen and self._is_frozen(frame):
             self._drop_source()
             self._fail(CameraError(f"{self.spec}: frozen: the last {FROZEN_AFTER_FRAMES} "
                                    "frames were identical (a stuck driver or stream, or a "

@@ -112,7 +112,8 @@ def open_camera_for(spec: str | None, resolution: tuple[int, int] | None = None
     from hardware.cameras import ResilientCamera, check_spec, open_camera
 
     check_spec(spec)
-    camera = ResilientCamera(spec, opener=functools.partial(open_camera, resolution=resolution))
+    camera = ResilientCamera(spec, opener=functools.partial(open_camera, resolution=resolution,
+                                                            hold_last=True))
     return camera, camera.read()  # opened now, so the board shows "ok" or why not at once
 
 

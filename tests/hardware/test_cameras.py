@@ -81,6 +81,15 @@ def test_frames_deleted_while_playing_are_named_as_gone(recorded: Path) -> None:
     assert cam.skipped == []  # not counted as a damaged frame
 
 
+def test_held_files_keep_showing_the_last_frame_and_are_never_called_frozen(
+        recorded: Path) -> None:
+    camera = ResilientCamera(f"files:{recorded}",
+                             opener=lambda spec: open_camera(spec, hold_last=True))
+    values = [_value(camera.read()) for _ in range(12)]
+    assert [round(v / 5) * 5 for v in values] == [10, 20, 30, 35] + [40] * 8
+    assert camera.status == "ok"  # a still scene is not a stuck driver
+
+
 def test_files_end_raises_end_of_frames_and_loop_starts_again(recorded: Path) -> None:
     cam = open_camera(f"files:{recorded}")
     for _ in range(5):

@@ -342,3 +342,38 @@ def test_a_recorded_camera_is_not_watched(tmp_path: Path) -> None:
         stop.set()
         watcher.join(timeout=5)
         table.close()
+
+
+@pytest.mark.slow
+def test_serve_reads_a_reveal_from_a_folder_of_recorded_frames(tmp_path: Path) -> None:
+    """A recording has a few frames a reveal; the reveal waits for a still scene longer than
+    that. serve's files: camera keeps showing the last frame, as a camera over a table that
+    no longer changes would, so the reveal is read (applied, or sent to review), never
+    refused as "all frames played" or "frozen"."""
+    from bluffcam.commands.serve import open_camera_for
+    from bluffcam.table import Table
+    from calibration import load_profile
+
+    repo = Path(__file__).resolve().parents[2]
+    script = json.loads((repo / "bluffcam/recordings/demo/game.json").read_text())
+    folder = repo / "bluffcam/recordings/demo/frames/r01b_reveal"
+    camera, first = open_camera_for(f"files:{folder}", (1280, 960))
+    assert first is not None
+    table = Table(tmp_path / "journal.sqlite", camera=camera,
+                  profile=load_profile(repo / "calibration/demo.toml"))
+    try:
+        table.new_game({k: script[k] for k in ("game", "players", "starter", "options")})
+        for action in script["actions"][:5]:  # to round 1's challenge
+            table.submit(action)
+        state = table.capture_reveal()
+        assert camera.status == "ok"
+        truth = script["actions"][5]["reveal"]
+        if state["review"] is None:  # applied: only ever the truth
+            read = state["history"][0]["reveal"]
+            assert {n: sorted(f) for n, f in read.items()} == \
+                {n: sorted(f) for n, f in truth.items()}
+        else:
+            assert state["game"]["phase"] == "reveal"
+    finally:
+        table.close()
+        camera.close()
