@@ -342,11 +342,17 @@ def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: P
     assert ok
     dark.write_bytes(buffer.tobytes())
     phone.goto("/calibration")
-    # chosen from the keyboard: the button is reached by Tab and opens the file chooser
+    # chosen from the keyboard: the button is reached by Tab (a label is not) and Enter on
+    # it opens the file input's chooser (here stopped at the input: headless Chrome opens a
+    # chooser only now and then, whatever the page does)
     phone.locator("#upload-btn").focus()
-    with phone.expect_file_chooser() as chooser:
-        phone.keyboard.press("Enter")
-    chooser.value.set_files(str(dark))
+    assert phone.evaluate("document.activeElement.id") == "upload-btn"
+    phone.evaluate("""() => document.addEventListener('click', (e) => {
+        if (e.target.id === 'upload') { window.choosing = true; e.preventDefault(); } },
+        true)""")  # on the document: the page may draw a new input meanwhile
+    phone.keyboard.press("Enter")
+    phone.wait_for_function("window.choosing === true")
+    phone.set_input_files("#upload", str(dark))
     advice = phone.locator("#picture-advice li[data-kind=dark]")
     expect(advice).to_contain_text("The picture is dark (median brightness 20 of 255)")
     expect(phone.locator("#read-confidence")).to_have_text(
@@ -516,9 +522,14 @@ def test_calibration_registers_card_art(phone: Any, live_server: LiveServer,
     row = phone.locator(".card-kind[data-kind=orc]")
     expect(row).to_contain_text("✗")
     cards = Path(__file__).resolve().parents[1] / "data" / "cards" / "register"
-    with phone.expect_file_chooser() as chooser:  # a button (a label is never reached by Tab)
-        phone.get_by_role("button", name="upload the photo of orc").click()
-    chooser.value.set_files(str(cards / "orc.jpg"))
+    # a button (a label is never reached by Tab) that opens its file input's chooser (stopped
+    # at the input: headless Chrome opens a chooser only now and then)
+    phone.evaluate("""() => document.addEventListener('click', (e) => {
+        if (e.target.id === 'card-upload-orc') { window.choosing = true; e.preventDefault(); }
+        }, true)""")
+    phone.get_by_role("button", name="upload the photo of orc").click()
+    phone.wait_for_function("window.choosing === true")
+    phone.set_input_files("#card-upload-orc", str(cards / "orc.jpg"))
     expect(phone.locator("#card-art [role=status]")).to_have_text("✓ orc registered")
     expect(row).to_contain_text("✓")
     phone.set_input_files("#card-upload-imp", str(cards.parents[1] / "cards" / "scenes"
