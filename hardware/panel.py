@@ -186,7 +186,11 @@ class _Debouncer:
         now = self._clock()
         with self._lock:
             if self._pressed_at is None or now - self._last_edge < self._debounce_s:
-                self._last_edge = now  # still bouncing: the quiet time starts again
+                # still bouncing: the quiet time starts again. Or a tap quicker than the
+                # quiet time, on a key that reports on release: told apart by what follows
+                if self._pressed_at is not None and self.key in LONG_PRESS_KEYS:
+                    self._settle_later(now)
+                self._last_edge = now
                 return
             self._last_edge = now
             held = now - self._pressed_at
@@ -194,6 +198,22 @@ class _Debouncer:
         if self.key in LONG_PRESS_KEYS:
             kind = "long_press" if held >= self._long_press_s else "press"
             self._emit(PanelEvent(self.key, kind, now))
+
+    def _settle_later(self, edge: float) -> None:
+        """Look again once ``debounce_s`` has passed: a release no edge followed was the end
+        of a quick tap (OK or UNDO touched for under 30 ms), not bounce, and is reported."""
+        timer = threading.Timer(self._debounce_s, self._settle, args=(edge,))
+        timer.daemon = True
+        timer.start()
+
+    def _settle(self, edge: float) -> None:
+        with self._lock:
+            if self._last_edge != edge or self._pressed_at is None:
+                return  # another edge came: it was bounce, and that edge decides
+            held = edge - self._pressed_at
+            self._pressed_at = None
+        kind = "long_press" if held >= self._long_press_s else "press"
+        self._emit(PanelEvent(self.key, kind, edge))
 
 
 class ButtonPanel:

@@ -188,3 +188,37 @@ def test_a_failed_device_releases_the_pins_already_taken(mock_factory: MockFacto
         ButtonPanel(wiring=wiring, pin_factory=mock_factory)
     taken.close()
     ButtonPanel(wiring=wiring, pin_factory=mock_factory).close()  # the pins were freed
+
+
+def test_a_quick_tap_on_a_key_that_reports_on_release_is_not_lost(
+    panel: ButtonPanel, mock_factory: MockFactory, clock: Any
+) -> None:
+    """OK touched for 25 ms: its release came within the debounce time and was taken for
+    bounce, so the press was never reported. Nothing follows it, so it was a tap."""
+    pin = mock_factory.pin(DEFAULT_BUTTON_PINS[Key.OK])
+    pin.drive_low()
+    clock.advance(0.025)
+    pin.drive_high()
+    event = panel.events.get(timeout=2)  # reported once the quiet time has passed
+    assert (event.key, event.kind) == (Key.OK, "press")
+    assert drain(panel.events) == []
+
+
+def test_a_chattering_ok_is_still_one_press_after_its_quiet_time(
+    panel: ButtonPanel, mock_factory: MockFactory, clock: Any
+) -> None:
+    """Chatter ending pressed: the early releases were bounce; the one release counts."""
+    import time
+
+    pin = mock_factory.pin(DEFAULT_BUTTON_PINS[Key.OK])
+    for _ in range(3):
+        pin.drive_low()
+        clock.advance(0.002)
+        pin.drive_high()
+        clock.advance(0.002)
+    pin.drive_low()  # held down now
+    time.sleep(0.1)  # the quiet time of each early release passes, in real time too
+    assert drain(panel.events) == []
+    clock.advance(0.3)
+    pin.drive_high()
+    assert drain(panel.events) == [("OK", "press")]
