@@ -138,8 +138,7 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
         try:
             check, frame = read_card_frames(iter(table.camera.frames()), library, expected)
         except Exception as exc:  # a broken camera must not stop the game
-            said = str(exc) or type(exc).__name__  # an exception may carry no words
-            raise table.camera_failed(f"the camera's reading failed ({said})") from None
+            raise table.camera_raised(exc) from None
         jpeg = encode_jpeg(draw_card_reading(frame, check.reading))
         with table._lock:
             if len(table._actions) != action_index or not is_card_reveal_due(table):

@@ -781,8 +781,7 @@ class Table:
         try:
             reading = self._reveal_reader(frames, hands)
         except Exception as exc:  # a broken camera or reader must not stop the game
-            said = str(exc) or type(exc).__name__  # an exception may carry no words
-            raise self.camera_failed(f"the camera's reading failed ({said})") from None
+            raise self.camera_raised(exc) from None
         if any(p.get("kind") == "not_still" for p in reading.problems) and not any(
             reading.seats.values()
         ):
@@ -792,6 +791,11 @@ class Table:
             reason = "; ".join(str(p.get("message")) for p in reading.problems)
             raise self.camera_failed(f"the camera read nothing ({reason})")
         return reading
+
+    def camera_raised(self, exc: Exception) -> TableError:
+        """`camera_failed` for a camera or reader that raised (dice or cards)."""
+        said = str(exc) or type(exc).__name__  # an exception may carry no words
+        return self.camera_failed(f"the camera's reading failed ({said})")
 
     def camera_failed(self, what: str) -> TableError:
         """A capture that gave no reading: said on the board, and the refusal to raise for

@@ -224,27 +224,32 @@ class OpenCVCamera(CameraSource):
 # --------------------------------------------------------------------------- recorded files
 
 
-def list_frame_files(directory: Path, *, _seen: list[int] | None = None) -> list[Path]:
+def list_frame_files(directory: Path) -> list[Path]:
     """Image files under ``directory`` in name order, entering sub-folders where they sort.
     Hidden entries (a name starting with ".", such as the "._frame.jpg" metadata a Mac
     leaves on a memory stick) are not frames. Sub-folders that are links are not entered: a
     link to its own folder would list the frames over and over without end, and one to
     ``/usr`` would list a disk. Past `MAX_LISTED` entries the folder is refused by name."""
-    seen = _seen if _seen is not None else [0]
-    found: list[Path] = []
-    for entry in sorted(directory.iterdir(), key=lambda p: p.name):
-        seen[0] += 1
-        if seen[0] > MAX_LISTED:
-            raise CameraError(f"files:{directory}: more than {MAX_LISTED} entries under it; "
-                              "point files: at the folder of the recorded frames")
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir():
-            if not entry.is_symlink():
-                found.extend(list_frame_files(entry, _seen=seen))
-        elif entry.suffix.lower() in IMAGE_SUFFIXES:
-            found.append(entry)
-    return found
+    listed = 0
+
+    def walk(folder: Path) -> list[Path]:
+        nonlocal listed
+        found: list[Path] = []
+        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+            listed += 1
+            if listed > MAX_LISTED:
+                raise CameraError(f"files:{directory}: more than {MAX_LISTED} entries under "
+                                  "it; point files: at the folder of the recorded frames")
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                if not entry.is_symlink():
+                    found.extend(walk(entry))
+            elif entry.suffix.lower() in IMAGE_SUFFIXES:
+                found.append(entry)
+        return found
+
+    return walk(directory)
 
 
 class FileCamera(CameraSource):
@@ -309,6 +314,12 @@ class FileCamera(CameraSource):
 
 
 # --------------------------------------------------------------------------- spec -> source
+
+
+def is_recording(spec: str) -> bool:
+    """Whether a spec names recorded frames (``files:``), not a live camera: a recording
+    repeats frames honestly and is used up by reading it."""
+    return spec.strip().lower().startswith("files:")
 
 
 def check_spec(spec: str) -> None:
@@ -390,7 +401,7 @@ class ResilientCamera:
         self.status = "camera offline: not opened yet"
         # a recording repeats a frame honestly (a still scene, a held last frame): only a
         # live source handing out the very same bytes is stuck
-        self._watch_frozen = not spec.strip().lower().startswith("files:")
+        self._watch_frozen = not is_recording(spec)
         self.failures = 0
         self._lock = threading.Lock()
         self._last_print: int | None = None

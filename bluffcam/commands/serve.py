@@ -140,10 +140,12 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
     "camera offline" when it dies (not first at the next reveal) and the camera is reopened
     in the background once it is back. A recorded camera (``files:``) is not watched: each
     read would use up a frame of the recording."""
+    from hardware.cameras import is_recording
+
     said = table.camera_status()
     while not stop.wait(every_s):
         camera = table.camera
-        if camera is None or str(getattr(camera, "spec", "")).lower().startswith("files:"):
+        if camera is None or is_recording(str(getattr(camera, "spec", ""))):
             continue
         table.snapshot()
         now = table.camera_status()

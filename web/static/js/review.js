@@ -317,7 +317,7 @@ function seatSummary() {
       el("span", { class: "seat-dice" }, dice.map((d, i) => el("button", {
         type: "button", class: "seat-die", "data-seat": d.seat, "data-value": d.value,
         "data-state": d.edited ? "edited" : unsure(d) ? "low" : "read",
-        "aria-pressed": String(selected === d.key), "data-die-key": String(d.key),
+        "aria-pressed": String(selected === d.key), "data-focus-key": `die-${d.key}`,
         "aria-label": `fix ${d.seat}'s die ${i + 1}: ${d.value}${d.edited ? ", changed by you" : unsure(d) ? ", unsure" : ""}`,
         onclick: () => { selected = d.key; render(); },
       }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker })))));
@@ -485,7 +485,6 @@ function render() {
     return;
   }
   if (!working || working.id !== review.id) startWorking(review);
-  const before = focusNow();
   const bid = state.game && state.game.bid;
   const edits = changes();
   const timing = timingText(review.timing);
@@ -521,15 +520,15 @@ function render() {
   root.querySelector("#recapture").addEventListener("click", recapture);
   fitTargets();
   if (resizing) { resizing.disconnect(); resizing.observe(root.querySelector("#overlay")); }
-  moveFocus(before);
+  moveFocus();
 }
 
-// The page is drawn anew on each change, so the focus would fall back to the page's start:
-// a picker that opens takes it, and when it closes it goes back to the die it was about.
+// The page is drawn anew on each change (`fill` keeps the focus where it was): a picker that
+// opens takes the focus, and when it closes the focus goes back to the die it was about.
 let focusedPicker = null;
 let lastDie = null;
 
-function moveFocus(before) {
+function moveFocus() {
   if (selected !== null) {
     if (typeof selected === "number") lastDie = selected;
     focusedPicker = selected;
@@ -540,20 +539,11 @@ function moveFocus(before) {
     }
     return;
   }
+  // a picker just closed: back to the die it was about (any other focus `fill` kept)
   const back = focusedPicker !== null && lastDie !== null
-    ? root.querySelector(`[data-die-key="${lastDie}"]`)
-    // what had the focus before the page was drawn again, found by its id or its die
-    : before.id ? root.querySelector(`#${CSS.escape(before.id)}`)
-      : before.dieKey ? root.querySelector(`[data-die-key="${before.dieKey}"]`) : null;
+    ? root.querySelector(`[data-focus-key="die-${lastDie}"]`) : null;
   focusedPicker = null;
   if (back && back !== document.activeElement) back.focus({ preventScroll: true });
-}
-
-/** What has the focus now, told apart so that it can be found again after a redraw. */
-function focusNow() {
-  const active = document.activeElement;
-  if (!active || active === document.body || !root.contains(active)) return {};
-  return { id: active.id || "", dieKey: active.dataset ? active.dataset.dieKey || "" : "" };
 }
 
 document.addEventListener("keydown", (event) => {

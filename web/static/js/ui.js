@@ -45,7 +45,7 @@ function append(node, children) {
 export function fill(node, ...children) {
   // The pages draw themselves anew on each change of the table's state: whatever had the
   // keyboard's focus in here would be replaced, and the focus fall back to the page's start.
-  // The new element of the same id (or aria-label, for buttons without one) gets it back.
+  // The new element of the same id (or data-focus-key, or aria-label) gets it back.
   const active = document.activeElement;
   const key = active && active !== document.body && node.contains(active) ? focusKey(active) : null;
   node.replaceChildren();
@@ -60,6 +60,9 @@ export function fill(node, ...children) {
 /** A selector that finds an element again in a page drawn anew, or null. */
 function focusKey(element) {
   if (element.id) return `#${CSS.escape(element.id)}`;
+  // elements whose label changes as they are used (a die's value) name themselves for this
+  const named = element.dataset && element.dataset.focusKey;
+  if (named) return `[data-focus-key="${CSS.escape(named)}"]`;
   const label = element.getAttribute("aria-label");
   return label ? `${element.tagName.toLowerCase()}[aria-label="${CSS.escape(label)}"]` : null;
 }
