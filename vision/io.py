@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,12 @@ from numpy.typing import NDArray
 
 class ImageLoadError(ValueError):
     """A path that cannot be read as an image (missing, not an image, or corrupt)."""
+
+
+#: the most pixels `load_image` decodes: a 200-megapixel phone photo fits, while a file
+#: declaring more (a 16000 x 16000 PNG would take 1.5 GB as it is read) is refused from its
+#: header, before any memory is taken
+MAX_PIXELS = 250_000_000
 
 
 def load_image(path: str | Path) -> NDArray[np.uint8]:
@@ -28,6 +35,10 @@ def load_image(path: str | Path) -> NDArray[np.uint8]:
         raise ImageLoadError(f"{path}: cannot be read ({exc.strerror})") from exc
     if data.size == 0:
         raise ImageLoadError(f"{path}: empty file, not an image")
+    size = declared_size(data[:1 << 20].tobytes())  # past the EXIF and colour profiles
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise ImageLoadError(f"{path}: its header declares {size[0]} x {size[1]} pixels; at "
+                             f"most {MAX_PIXELS // 1_000_000} megapixels are read")
     try:
         image = decode_image(data)
     except cv2.error as exc:  # a header claiming more pixels than OpenCV will allocate
@@ -35,6 +46,60 @@ def load_image(path: str | Path) -> NDArray[np.uint8]:
     if image is None:
         raise ImageLoadError(f"{path}: not a readable image (corrupt or unsupported format)")
     return image
+
+
+def declared_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG, PNG, BMP or WebP header, without decoding; None if unknown."""
+    try:
+        if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
+            width, height = struct.unpack(">II", data[16:24])
+            return int(width), int(height)
+        if data.startswith(b"BM"):
+            width, height = struct.unpack("<ii", data[18:26])
+            return int(width), abs(int(height))
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+            return _webp_size(data)
+        if data.startswith(b"\xff\xd8"):
+            return _jpeg_size(data)
+    except struct.error:  # a header cut short
+        return None
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The frame size in the first SOF segment."""
+    i = 2
+    while i + 9 <= len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:
+            i += 1
+            continue
+        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+            return int(width), int(height)
+        (length,) = struct.unpack(">H", data[i + 2:i + 4])
+        i += 2 + length
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 ":
+        width, height = struct.unpack("<HH", data[26:30])
+        return int(width) & 0x3FFF, int(height) & 0x3FFF
+    if chunk == b"VP8L":
+        (bits,) = struct.unpack("<I", data[21:25])
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X":
+        width = int.from_bytes(data[24:27], "little") + 1
+        height = int.from_bytes(data[27:30], "little") + 1
+        return width, height
+    return None
 
 
 def decode_image(data: NDArray[np.uint8]) -> NDArray[np.uint8] | None:

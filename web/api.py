@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import struct
 from typing import Any
 
 import cv2
@@ -305,7 +304,9 @@ def decode_image(data: bytes) -> Any:
     """Decode an uploaded image, or refuse it: it must really be an image."""
     if not data:
         raise Refused(400, "the upload is empty: choose a photo", rule="format")
-    size = declared_image_size(data)
+    from vision import io as vision_io  # lazily, like the reader below
+
+    size = vision_io.declared_size(data)
     if size is None:
         raise Refused(400, "the upload is not an image this server can decode "
                            "(JPEG, PNG, BMP, WebP)", rule="format")
@@ -316,8 +317,6 @@ def decode_image(data: bytes) -> Any:
         raise Refused(413, f"the image declares {size[0]} x {size[1]} pixels; at most "
                            f"{MAX_UPLOAD_PIXELS // 1_000_000} megapixels are read",
                       rule="format")
-    from vision import io as vision_io  # lazily, like the reader below
-
     try:
         frame = vision_io.decode_image(np.frombuffer(data, dtype=np.uint8))
     except cv2.error:
@@ -326,60 +325,6 @@ def decode_image(data: bytes) -> Any:
         raise Refused(400, "the upload is not an image this server can decode "
                            "(JPEG, PNG, BMP, WebP)", rule="format")
     return frame
-
-
-def declared_image_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG, PNG, BMP or WebP header, without decoding; None if unknown."""
-    try:
-        if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
-            width, height = struct.unpack(">II", data[16:24])
-            return int(width), int(height)
-        if data.startswith(b"BM"):
-            width, height = struct.unpack("<ii", data[18:26])
-            return int(width), abs(int(height))
-        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-            return _webp_size(data)
-        if data.startswith(b"\xff\xd8"):
-            return _jpeg_size(data)
-    except struct.error:  # a header cut short
-        return None
-    return None
-
-
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """The frame size in the first SOF segment."""
-    i = 2
-    while i + 9 <= len(data):
-        if data[i] != 0xFF:
-            return None
-        marker = data[i + 1]
-        if marker == 0xFF:
-            i += 1
-            continue
-        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
-            i += 2
-            continue
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            height, width = struct.unpack(">HH", data[i + 5:i + 9])
-            return int(width), int(height)
-        (length,) = struct.unpack(">H", data[i + 2:i + 4])
-        i += 2 + length
-    return None
-
-
-def _webp_size(data: bytes) -> tuple[int, int] | None:
-    chunk = data[12:16]
-    if chunk == b"VP8 ":
-        width, height = struct.unpack("<HH", data[26:30])
-        return int(width) & 0x3FFF, int(height) & 0x3FFF
-    if chunk == b"VP8L":
-        (bits,) = struct.unpack("<I", data[21:25])
-        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-    if chunk == b"VP8X":
-        width = int.from_bytes(data[24:27], "little") + 1
-        height = int.from_bytes(data[27:30], "little") + 1
-        return width, height
-    return None
 
 
 def no_frame(t: Table) -> Refused:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision import Die, ImageLoadError, ReaderParams, Reading, draw_reading, load_image, read_dice
+from vision.io import declared_size
 
 _CELLS = {
     1: [(0, 0)],
@@ -126,17 +127,36 @@ def test_load_image_errors_name_the_problem(tmp_path: Path) -> None:
         load_image(tmp_path / ("x" * 300 + ".jpg"))
 
 
-def test_an_image_claiming_more_pixels_than_can_be_held_is_refused_by_name(
-        tmp_path: Path) -> None:
+def _png_declaring(width: int, height: int) -> bytes:
+    """A 2 x 2 PNG whose header (CRC and all) claims another size."""
     ok, png = cv2.imencode(".png", np.zeros((2, 2, 3), np.uint8))
     assert ok
     data = bytearray(png.tobytes())
-    data[16:24] = struct.pack(">II", 100_000, 100_000)  # IHDR width and height
+    data[16:24] = struct.pack(">II", width, height)  # IHDR width and height
     data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])))
+    return bytes(data)
+
+
+@pytest.mark.parametrize(("width", "height"), [(100_000, 100_000), (16_000, 16_000)])
+def test_an_image_claiming_more_pixels_than_are_read_is_refused_by_name(
+        tmp_path: Path, width: int, height: int) -> None:
+    # 16000 x 16000 is under OpenCV's own limit, so before the cap it took 1.5 GB to decode
     bomb = tmp_path / "bomb.png"
-    bomb.write_bytes(bytes(data))
-    with pytest.raises(ImageLoadError, match="bomb.png: not a readable image"):
+    bomb.write_bytes(_png_declaring(width, height))
+    with pytest.raises(ImageLoadError, match=f"bomb.png: its header declares {width} x "
+                                             f"{height} pixels; at most 250 megapixels"):
         load_image(bomb)
+
+
+def test_a_jpeg_header_behind_a_full_exif_block_is_still_measured(tmp_path: Path) -> None:
+    ok, jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 90, np.uint8))
+    assert ok
+    body = jpeg.tobytes()
+    app1 = b"\xff\xe1" + struct.pack(">H", 65535) + b"Exif\0\0" + bytes(65527)
+    photo = body[:2] + app1 * 3 + body[2:]  # three full APP segments before the frame header
+    assert declared_size(photo[:1 << 20]) == (64, 48)
+    (tmp_path / "exif.jpg").write_bytes(photo)
+    assert load_image(tmp_path / "exif.jpg").shape == (48, 64, 3)
 
 
 @pytest.mark.parametrize(("frame", "problem"), [
