@@ -45,7 +45,12 @@ from bluffcam.seating import (
     seat_index,
     seat_map,
 )
-from bluffcam.vision_adapter import RevealReading, read_front_of_cup, read_reveal
+from bluffcam.vision_adapter import (
+    RevealReading,
+    note_on_photo,
+    read_front_of_cup,
+    read_reveal,
+)
 from engine import (
     EngineError,
     Game,
@@ -513,8 +518,13 @@ class Table:
             timing = {"frames": reading.frames_voted,
                       "ms": round((time.perf_counter() - started) * 1000)}
             if truth is not None:
-                reading.problems.extend(_disagreements(reading.values(), truth))
+                differ = _disagreements(reading.values(), truth)
+                reading.problems.extend(differ)
                 reading.needs_review = reading.needs_review or bool(reading.problems)
+                if differ and reading.annotated_jpeg is not None:
+                    seats = f"{len(differ)} seat{'s' * (len(differ) != 1)}"
+                    reading.annotated_jpeg = note_on_photo(
+                        reading.annotated_jpeg, f"RECORDED DICE DIFFER: {seats}")
             with self._lock:
                 if len(self._actions) != action_index or not self._in_reveal():
                     raise TableError("the game moved on while the camera was reading; try again")

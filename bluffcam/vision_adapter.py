@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
+import numpy as np
 
 #: quality of the stored annotated reveal photos
 REVEAL_JPEG_QUALITY = 88
@@ -49,6 +50,20 @@ def encode_jpeg(image: Any, quality: int = REVEAL_JPEG_QUALITY) -> bytes | None:
         return None
     ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return bytes(buffer.tobytes()) if ok else None
+
+
+def note_on_photo(jpeg: bytes, text: str) -> bytes:
+    """The annotated photo with ``text`` (ASCII) written in red under the reader's own header
+    line: a later check's word (a recorded game's ground truth), so the photo and the review
+    list agree on what is wrong. The photo as it was where it cannot be decoded."""
+    from vision.reveal import draw_header_line
+
+    decoded = cv2.imdecode(np.frombuffer(jpeg, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if decoded is None:
+        return jpeg
+    image = np.ascontiguousarray(decoded, dtype=np.uint8)
+    draw_header_line(image, text, 1)
+    return encode_jpeg(image) or jpeg
 
 
 def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any,

@@ -697,9 +697,6 @@ def draw_reveal(
     """A copy of the frame with zones (labelled as :func:`seat_labels` says), voted dice and
     problems drawn on it."""
     image = frame.copy()
-    scale = max(image.shape[:2]) / 1000
-    thick = max(1, round(2 * scale))
-    font = 0.7 * max(scale, 0.5)
     threshold_hits = {(p.x, p.y) for p in result.problems if p.kind in ("uncertain", "covered")}
     draw_zones(image, zones, labels)
     for dice in [*result.seats.values(), *result.set_aside.values()]:
@@ -709,14 +706,18 @@ def draw_reveal(
         _draw_die(image, die, True)
     count = len(result.problems)
     header = f"NEEDS REVIEW: {count} problem{'s' * (count != 1)}" if count else "reading OK"
-    cv2.putText(
-        image,
-        header,
-        (10, round(30 * scale) + 10),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        font * 1.2,
-        _RED if result.problems else (0, 200, 0),
-        thick + 1,
-        cv2.LINE_AA,
-    )
+    draw_header_line(image, header, 0, _RED if result.problems else (0, 200, 0))
     return image
+
+
+def draw_header_line(image: Frame, text: str, line: int, colour: tuple[int, int, int] = _RED
+                     ) -> None:
+    """Write ``text`` (ASCII) in place as the ``line``-th line (0 first) of the photo's
+    header at its top left: `draw_reveal` writes line 0, a later check (a recorded game's
+    ground truth) may add its own below, sized like it."""
+    scale = max(image.shape[:2]) / 1000
+    thick = max(1, round(2 * scale))
+    font = 0.7 * max(scale, 0.5)
+    step = round(30 * scale) + 10
+    cv2.putText(image, text, (10, step * (line + 1)), cv2.FONT_HERSHEY_SIMPLEX, font * 1.2,
+                colour, thick + 1, cv2.LINE_AA)

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from flask.testing import FlaskClient
 from web_api_helpers import HANDS, SETUP, StubCamera, StubReader, play_to_reveal, post
@@ -219,6 +221,32 @@ def test_demo_truth_sends_a_disagreeing_reading_to_review(
     assert state["review"] is not None
     assert any(p["kind"] == "ground_truth" for p in state["review"]["problems"])
     assert state["history"] == []
+
+
+@pytest.mark.parametrize("misread", [True, False])
+def test_the_photo_of_a_reading_the_recorded_dice_contradict_says_so(
+    table: Table, reader: StubReader, misread: bool
+) -> None:
+    """The photo's header counts the camera's own problems; a recorded game's ground truth
+    adds its own line, so the photo never says "reading OK" above a list of differences."""
+    ok, grey = cv2.imencode(".jpg", np.full((480, 640, 3), 128, np.uint8))
+    reader.annotated = grey.tobytes()
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
+    table.submit({"player": "Ann", "bid": "2x3"})
+    table.submit({"player": "Ben", "challenge": True})
+    truth = {"Ann": [3, 3, 1, 2, 5], "Ben": [6, 6, 2, 4, 5]}
+    reader.hands = {"Ann": [3, 3, 1, 2, 5], "Ben": [6, 6, 2, 4, 6 if misread else 5]}
+    state = table.capture_reveal(truth=truth)
+    stored = table.reveals.image_path("r1").read_bytes()  # the table's first reveal
+    if not misread:
+        assert state["review"] is None and stored == reader.annotated
+        return
+    assert state["review"] is not None
+    photo = cv2.imdecode(np.frombuffer(stored, np.uint8), cv2.IMREAD_COLOR)
+    red = (photo[..., 2] > 180) & (photo[..., 1] < 90) & (photo[..., 0] < 90)
+    rows = np.flatnonzero(red.any(axis=1))
+    assert rows.size and rows.min() >= 40 and rows.max() <= 90  # the second header line
+    assert red[:, :10].sum() == 0 and red.sum() > 200
 
 
 def test_a_reading_the_rules_refuse_goes_to_review(client: FlaskClient, reader: StubReader) -> None:

@@ -52,6 +52,8 @@ class StubReader:
         self.photo: bytes | None = b"\xff\xd8\xff\xe0fake-photo\xff\xd9"
         #: each die's side in pixels, as the real reader gives it (None: a reader that gives none)
         self.size: float | None = None
+        #: the marked photo the reading hands back
+        self.annotated: bytes = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
 
     def __call__(self, frames: Iterator[Any], expected: Mapping[str, Any]) -> RevealReading:
         if not list(frames):
@@ -71,9 +73,8 @@ class StubReader:
                 if confidence < 0.6:
                     problems.append({"kind": "uncertain", "seat": name, "x": 10.0 * i, "y": 5.0,
                                      "message": f"{name}: die {i} uncertain"})
-        jpeg = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
         time.sleep(self.delay_s)
-        return RevealReading(seats, {}, problems, bool(problems), jpeg, list(self.advice),
+        return RevealReading(seats, {}, problems, bool(problems), self.annotated, list(self.advice),
                              self.frames_voted, photo_jpeg=self.photo)
 
 
