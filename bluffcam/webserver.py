@@ -11,7 +11,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from werkzeug.serving import BaseWSGIServer, get_sockaddr, make_server, select_address_family
+from werkzeug.serving import (
+    BaseWSGIServer,
+    WSGIRequestHandler,
+    get_sockaddr,
+    make_server,
+    select_address_family,
+)
 
 from web.join import lan_address
 
@@ -19,6 +25,18 @@ from web.join import lan_address
 MAX_PORT = 65535
 #: connections the listening socket queues (werkzeug's own default)
 LISTEN_BACKLOG = 128
+#: seconds one read or write on a connection may wait: a phone that left the Wi-Fi halfway
+#: through a request, or a board that stopped reading its live stream, would otherwise hold
+#: its server thread for good (werkzeug waits without limit). Live streams send a heartbeat
+#: every 15 s, so a board that is reading never comes near it.
+SOCKET_TIMEOUT_S = 30.0
+
+
+class _TimedRequestHandler(WSGIRequestHandler):
+    """werkzeug's handler with `SOCKET_TIMEOUT_S` on its socket (socketserver applies a
+    handler's ``timeout`` to the connection; werkzeug closes a connection that times out)."""
+
+    timeout = SOCKET_TIMEOUT_S
 
 
 def port(text: str) -> int:
@@ -58,7 +76,8 @@ def make_dashboard_server(app: Any, host: str, port: int, *,
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(get_sockaddr(host, port, family))
         listener.listen(LISTEN_BACKLOG)
-        server = make_server(host, port, app, threaded=True, fd=listener.fileno())
+        server = make_server(host, port, app, threaded=True, fd=listener.fileno(),
+                             request_handler=_TimedRequestHandler)
     finally:
         listener.close()  # the server holds its own copy of the socket
     # an open SSE stream must not keep the process alive
@@ -73,10 +92,11 @@ def serve_until_interrupted(server: BaseWSGIServer, *, on_stop: Callable[[], Non
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)
     try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        print("\nstopping…", flush=True)
+        server.serve_forever(poll_interval=0.2)  # werkzeug's returns on KeyboardInterrupt
+    except KeyboardInterrupt:  # one that came after werkzeug's own handler
+        pass
     finally:
+        print("\nstopping…", flush=True)
         server.server_close()
         on_stop()
     return 0

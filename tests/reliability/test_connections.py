@@ -1,0 +1,77 @@
+"""Connections that never finish: a phone that leaves the Wi-Fi halfway through a request, or a
+board that stops reading its live stream, must not hold a server thread for the rest of the
+evening (the dashboard server's socket timeout, `bluffcam.webserver.SOCKET_TIMEOUT_S`)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+
+from bluffcam import webserver
+from bluffcam.webserver import make_dashboard_server
+
+TIMEOUT_S = 0.5
+
+
+@pytest.fixture
+def server(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, threading.Thread]]:
+    monkeypatch.setattr(webserver._TimedRequestHandler, "timeout", TIMEOUT_S)
+    served = make_dashboard_server(app, "127.0.0.1", 0, log_requests=False)
+    runner = threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    runner.start()
+    yield served.server_port, runner
+    served.shutdown()
+    served.server_close()
+
+
+def _closed_by_server(sock: socket.socket, within_s: float) -> bool:
+    """Whether the server closes the connection (recv gives EOF, or a reset) in time."""
+    sock.settimeout(within_s)
+    try:
+        while sock.recv(65536):  # a 408 or an SSE event may come before the close
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+    return True
+
+
+def test_a_request_never_finished_is_dropped_after_the_timeout(
+        server: tuple[int, threading.Thread]) -> None:
+    port, _ = server
+    before = threading.active_count()
+    half_sent = socket.create_connection(("127.0.0.1", port))
+    half_sent.sendall(b"GET /api/state HTTP/1.1\r\nHost: table\r\n")  # and nothing more
+    time.sleep(0.1)
+    assert threading.active_count() == before + 1  # the request's thread, waiting
+    assert _closed_by_server(half_sent, within_s=TIMEOUT_S * 8)
+    half_sent.close()
+    deadline = time.monotonic() + 2
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert threading.active_count() == before, "the thread is given back"
+
+
+def test_a_board_that_reads_keeps_its_stream_past_the_timeout(
+        server: tuple[int, threading.Thread]) -> None:
+    """The timeout is per read or write, not per connection: a live stream whose board keeps
+    reading (heartbeats every 0.05 s here) lives on for many timeouts."""
+    port, _ = server
+    board = socket.create_connection(("127.0.0.1", port))
+    board.sendall(b"GET /api/events HTTP/1.1\r\nHost: table\r\n\r\n")
+    board.settimeout(TIMEOUT_S)
+    received = b""
+    until = time.monotonic() + TIMEOUT_S * 5
+    while time.monotonic() < until:
+        chunk = board.recv(65536)
+        assert chunk, "the stream was closed while its board was reading"
+        received += chunk
+    board.close()
+    assert b"200 OK" in received and received.count(b"\n\n") > 10
