@@ -17,12 +17,15 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 DEFAULT_PORT = 8080
 #: in the data folder: locked (flock) by the `serve` using the folder, with its pid inside
 LOCK_NAME = "serve.lock"
+#: the longest `serve` waits for the panel's thread to end as it stops (it polls every 0.1 s)
+PANEL_STOP_S = 2.0
 
 
 class DataFolderInUse(Exception):
@@ -169,15 +172,22 @@ def open_panel_for(mode: str, profile: Any) -> Any:
     return panel
 
 
-def start_panel(panel: Any, table: Any) -> threading.Event:
-    """The panel's controller thread, turning presses into the table's actions; set the
-    event returned to stop it."""
+def start_panel(panel: Any, table: Any) -> Callable[[], None]:
+    """The panel's controller thread, turning presses into the table's actions; call the
+    function returned to stop it. It returns once the thread has ended, so the panel can be
+    closed then: closed under a thread that is lighting a seat LED, gpiozero raised."""
     from bluffcam.panel_controller import PanelController
 
     controller = PanelController(table, panel, on_message=lambda text: table.note(text))
     stop = threading.Event()
-    threading.Thread(target=controller.run, args=(stop,), name="panel", daemon=True).start()
-    return stop
+    thread = threading.Thread(target=controller.run, args=(stop,), name="panel", daemon=True)
+    thread.start()
+
+    def stop_panel() -> None:
+        stop.set()
+        thread.join(timeout=PANEL_STOP_S)
+
+    return stop_panel
 
 
 def load_reader(profile: Any) -> str | None:
@@ -275,7 +285,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
             panel.close()
         table.close()
         return 2
-    panel_stop = start_panel(panel, table) if panel is not None else None
+    stop_panel = start_panel(panel, table) if panel is not None else None
     camera_stop = threading.Event()
     threading.Thread(target=watch_camera, args=(table, camera_stop),
                      name="camera-watch", daemon=True).start()
@@ -298,8 +308,8 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
 
     def stop() -> None:
         camera_stop.set()
-        if panel_stop is not None:
-            panel_stop.set()
+        if stop_panel is not None:
+            stop_panel()
         if panel is not None:
             panel.close()
         if camera is not None:

@@ -288,3 +288,43 @@ def test_presses_that_only_compose_a_bid_queue_without_being_refused(rig: Rig) -
     events = [rig.panel.events.get_nowait() for _ in range(3)]
     assert all(rig.controller.handle(e) for e in events)
     assert str(rig.controller.draft) == "4x2"
+
+
+def test_serve_stops_the_panels_thread_before_its_pins_are_closed(
+        mock_factory: MockFactory, tmp_path: Path) -> None:
+    """`serve`'s stop used to close the panel while its thread was still lighting a seat's
+    LED for the last change, and gpiozero printed a traceback on every stop."""
+    import threading
+    import time
+
+    from bluffcam.commands.serve import start_panel
+    from bluffcam.table import Table
+
+    table = Table(tmp_path / "journal.sqlite")
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
+    panel = ButtonPanel(pin_factory=mock_factory, feedback_s=0.0)
+    lighting = threading.Event()
+    show_turn = panel.show_turn
+
+    def slow_show_turn(seat: int | None) -> None:  # the thread is mid-refresh at the stop
+        lighting.set()
+        time.sleep(0.3)
+        show_turn(seat)
+
+    panel.show_turn = slow_show_turn  # type: ignore[method-assign]
+    failures: list[BaseException] = []
+    previous_hook = threading.excepthook
+    threading.excepthook = lambda args: failures.append(args.exc_value or Exception())
+    try:
+        stop_panel = start_panel(panel, table)
+        assert lighting.wait(2)
+        lighting.clear()
+        table.submit({"player": "Ann", "bid": "2x3"})
+        assert lighting.wait(2)
+        stop_panel()
+        assert not any(t.name == "panel" and t.is_alive() for t in threading.enumerate())
+        panel.close()
+    finally:
+        threading.excepthook = previous_hook
+        table.close()
+    assert failures == []

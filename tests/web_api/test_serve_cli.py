@@ -50,6 +50,10 @@ def serving(data: Path) -> Iterator[str]:
         process.send_signal(signal.SIGTERM)
         try:
             assert process.wait(timeout=10) == 0
+            assert process.stdout is not None
+            said = process.stdout.read()
+            assert "stopping…" in said, "SIGTERM is told, not silent"
+            assert "Traceback" not in said, said  # the panel's thread ends before its pins
         finally:
             if process.poll() is None:
                 process.kill()
