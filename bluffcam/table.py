@@ -261,6 +261,8 @@ class Table:
             elif (status == "needs_review" or lost) and index == len(self._actions) \
                     and self._in_reveal():
                 self._review = _review_from_record(record, index)
+        if self._review is not None:  # said again, as when it was first held
+            self._post(_needs_a_look(self._review.id), "warning", review=self._review.id)
 
     def _of_another_journal(self, record: Mapping[str, Any]) -> bool:
         """Whether a reveal record was written beside another journal (one moved aside since:
@@ -583,8 +585,7 @@ class Table:
     def announce_review(self, reveal_id: str) -> None:
         """Tell the dashboard that a reveal waits for a person's look; the message goes once
         the review is settled, discarded or replaced, however that happens."""
-        self.note(f"reveal {reveal_id} needs a look before its verdict", "warning",
-                  review=reveal_id)
+        self.note(_needs_a_look(reveal_id), "warning", review=reveal_id)
 
     def confirm_review(self, review_id: str, seats: Mapping[str, Any]) -> dict[str, Any]:
         """Apply a person's confirmed (maybe corrected) reading of a pending review."""
@@ -1026,6 +1027,11 @@ def _disagreements(
                            f"recorded {sorted(values)}",
             })
     return problems
+
+
+def _needs_a_look(reveal_id: str) -> str:
+    """The board's warning while a reveal waits for a person."""
+    return f"reveal {reveal_id} needs a look before its verdict"
 
 
 def _unreadable_text(reveal_ids: list[str]) -> str:

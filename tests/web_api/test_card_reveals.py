@@ -178,6 +178,8 @@ def test_a_pending_card_review_survives_a_restart(rig: Rig) -> None:
     again = Table(rig.tmp / "data" / "journal.sqlite")
     try:
         assert again.state()["review"]["id"] == review_id
+        assert f"reveal {review_id} needs a look before its verdict" in [
+            m["text"] for m in again.state()["messages"]]
         done = again.confirm_review(review_id, {"cards": ["imp", "imp", "orc"]})
         assert done["review"] is None and done["game"]["phase"] == "bidding"
     finally:

@@ -89,8 +89,11 @@ def test_pending_review_survives_a_restart(client: FlaskClient, reader: StubRead
     resumed = Table(table.journal_path)
     try:
         assert resumed.state()["review"]["id"] == body["review"]["id"]
+        warning = f"reveal {body['review']['id']} needs a look before its verdict"
+        assert [m["text"] for m in resumed.state()["messages"]] == [warning]  # said again
         resumed.confirm_review(body["review"]["id"], HANDS)
         assert resumed.state()["history"][0]["actual"] == 6
+        assert warning not in [m["text"] for m in resumed.state()["messages"]]
     finally:
         resumed.close()
 
