@@ -607,6 +607,17 @@ class Table:
             self._apply_reveal(review_id, record, confirmed, how="confirmed", placed=placed)
             return self._state_unlocked()
 
+    def reveals_in_use(self) -> set[str]:
+        """The reveals whose photos the dashboard can show now: the game's own, its pending
+        review's and the last-reveal panel's (`bluffcam.photo_budget` keeps them)."""
+        with self._lock:
+            ids = set(self._reveal_ids.values())
+            if self._review is not None:
+                ids.add(self._review.id)
+            if self._last_reveal is not None:
+                ids.add(str(self._last_reveal.get("id")))
+            return ids
+
     def reopenable(self) -> str | None:
         """The camera reveal (dice or cards) that settled the game's last action, if a
         player may still reopen it (:meth:`reopen_reveal`): until the next action."""

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB
+
 DEFAULT_PORT = 8080
 #: in the data folder: locked (flock) by the `serve` using the folder, with its pid inside
 LOCK_NAME = "serve.lock"
@@ -56,6 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default: 0.0.0.0, the whole LAN)")
     parser.add_argument("--port", type=port, default=DEFAULT_PORT,
                         help=f"port (default: {DEFAULT_PORT})")
+    parser.add_argument("--keep-photos", metavar="MB", type=megabytes, default=DEFAULT_KEEP_MB,
+                        help="reveal photos to keep, in megabytes: the oldest reveals' go "
+                             "first, and sooner when the disk is nearly full (default: "
+                             f"{DEFAULT_KEEP_MB}, about 5,000 reveals)")
     parser.add_argument("--pin", default=None,
                         help="table PIN for changes (default: $BLUFFCAM_PIN, else a new "
                              "random one, shown on the board)")
@@ -156,6 +162,49 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
             table.note(now if now != "ok" else "camera back: reading again",
                        "warning" if now != "ok" else "info")
             said = now
+
+
+#: how often `keep_photos` looks at the reveal photos (a minute's reveals take about 2 MB)
+PHOTO_CHECK_S = 60.0
+
+
+def keep_photos(table: Any, keep_bytes: int, stop: threading.Event,
+                every_s: float = PHOTO_CHECK_S) -> None:
+    """Keep the reveal photos within ``keep_bytes`` and the disk from filling, now and every
+    ``every_s`` (`bluffcam.photo_budget`); say on the board when the disk is nearly full
+    all the same, and when it has room again."""
+    from bluffcam.photo_budget import low_space_text, prune_photos
+
+    short = False
+    while True:
+        try:
+            pruned = prune_photos(table.reveals.folder, keep_bytes, table.reveals_in_use())
+        except OSError as exc:  # the folder gone or unreadable: the table says so elsewhere
+            print(f"bluffcam serve: cannot look at the reveal photos: {exc}", file=sys.stderr)
+        else:
+            if pruned.removed:
+                print(f"bluffcam serve: removed {pruned.removed} photos of old reveals "
+                      f"({pruned.freed / MB:.0f} MB); {pruned.kept / MB:.0f} MB kept",
+                      flush=True)
+            if pruned.short_of_space != short:
+                short = pruned.short_of_space
+                table.note(low_space_text(pruned) if short
+                           else "the data folder's disk has room again",
+                           "warning" if short else "info")
+        if stop.wait(every_s):
+            return
+
+
+def megabytes(text: str) -> int:
+    """argparse's ``type`` for ``--keep-photos``: a whole number of megabytes, 0 or more."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number of megabytes, 0 or more "
+                                         f"(0 keeps only the photos on show), got {text!r}")
+    return number
 
 
 def open_panel_for(mode: str, profile: Any) -> Any:
@@ -286,9 +335,11 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
         table.close()
         return 2
     stop_panel = start_panel(panel, table) if panel is not None else None
-    camera_stop = threading.Event()
-    threading.Thread(target=watch_camera, args=(table, camera_stop),
+    watch_stop = threading.Event()
+    threading.Thread(target=watch_camera, args=(table, watch_stop),
                      name="camera-watch", daemon=True).start()
+    threading.Thread(target=keep_photos, args=(table, args.keep_photos * MB, watch_stop),
+                     name="photo-budget", daemon=True).start()
     if camera is not None and camera.status != "ok":
         table.note(camera.status, "warning")
     size_problem = frame_size_problem(first_frame, profile)
@@ -307,7 +358,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     print(f"table PIN: {app.config['TABLE_PIN']}", flush=True)
 
     def stop() -> None:
-        camera_stop.set()
+        watch_stop.set()
         if stop_panel is not None:
             stop_panel()
         if panel is not None:

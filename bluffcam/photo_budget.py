@@ -1,0 +1,95 @@
+"""Keep the reveal photos from filling the disk of a table left running for months.
+
+Each camera reveal keeps two JPEGs (the marked photo and the unmarked frame: about 0.4 MB at
+1280 x 960) and nothing else in the data folder grows as fast: the journal takes about 80
+bytes an action and a reveal's record 2.5 KB. So `serve` removes the photos of the oldest
+reveals, never those the dashboard can show now (`Table.reveals_in_use`), when they pass
+a budget (``--keep-photos``) or when the disk's free space falls under `MIN_FREE_BYTES`.
+The records stay: the game's history, the camera's record at this table and its counts
+do not depend on the photos. `bluffcam export-reveals` skips a reveal whose photo is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+#: the photos `serve` keeps unless told otherwise (``--keep-photos``): about 5,000 reveals
+DEFAULT_KEEP_MB = 2000
+#: free space on the data folder's disk under which old photos go whatever the budget, and
+#: the board warns if that is not enough
+MIN_FREE_BYTES = 500 * 1_000_000
+MB = 1_000_000
+
+_PHOTO = re.compile(r"^r([0-9]{1,9})(\.jpg|\.photo\.jpg)$")
+
+
+@dataclass(frozen=True)
+class Pruned:
+    """What one pass did: photos removed (files), bytes freed, and what is left."""
+
+    removed: int
+    freed: int
+    kept: int
+    free: int
+
+    @property
+    def short_of_space(self) -> bool:
+        """The disk is still under `MIN_FREE_BYTES` free: nothing more may be removed."""
+        return self.free < MIN_FREE_BYTES
+
+
+def free_bytes(folder: Path) -> int:
+    return shutil.disk_usage(folder).free
+
+
+def prune_photos(folder: Path, keep_bytes: int, in_use: Iterable[str], *,
+                 free: Callable[[Path], int] | None = None) -> Pruned:
+    """Remove the photos of the oldest reveals in ``folder`` (by their number) until those
+    kept take at most ``keep_bytes`` and the disk has `MIN_FREE_BYTES` free, never those
+    of the reveals ``in_use`` nor of the newest reveal (one may be in the middle of being
+    saved). Files that vanish or cannot be removed are passed over. ``free`` measures the
+    disk's free space (default `free_bytes`)."""
+    free = free or free_bytes
+    by_reveal: dict[int, list[tuple[Path, int]]] = {}
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            match = _PHOTO.match(entry.name)
+            if match is None or not entry.is_file(follow_symlinks=False):
+                continue
+            try:
+                size = entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+            by_reveal.setdefault(int(match.group(1)), []).append((Path(entry.path), size))
+    kept = sum(size for files in by_reveal.values() for _, size in files)
+    spare = free(folder)
+    protected = {int(rid[1:]) for rid in in_use if rid[1:].isdigit()}
+    protected.add(max(by_reveal, default=0))
+    removed = freed = 0
+    for number in sorted(by_reveal):
+        if kept <= keep_bytes and spare >= MIN_FREE_BYTES:
+            break
+        if number in protected:
+            continue
+        for path, size in by_reveal[number]:
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            removed += 1
+            freed += size
+            kept -= size
+            spare += size
+    return Pruned(removed, freed, kept, free(folder) if removed else spare)
+
+
+def low_space_text(pruned: Pruned) -> str:
+    """The board's warning when even the old photos' removal leaves the disk nearly full."""
+    return (f"the data folder's disk has only {pruned.free // MB} MB free and no older reveal "
+            "photo is left to remove: free some space, or a capture or an action may soon be "
+            "refused")
