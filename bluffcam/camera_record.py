@@ -10,9 +10,13 @@ benchmark of other people's photos, how far to trust the camera at their table.
 from __future__ import annotations
 
 import math
+import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
+
+from bluffcam.reveals import RevealStore
 
 
 def corrected_dice(record: Mapping[str, Any]) -> int:
@@ -50,6 +54,25 @@ def camera_record(records: Iterable[Mapping[str, Any]], unreadable: int = 0) -> 
     return {**{k: counts[k] for k in COUNTS}, "unreadable": unreadable,
             "since": min(times, default=None)}
 
+
+def camera_record_of(store: RevealStore) -> dict[str, Any]:
+    """:func:`camera_record` over a store's records, read again only when one was written
+    since the last call (`RevealStore.stamp`): 30,000 records took 3.6 s to read on the
+    development VM, and slowed the table's actions while they were read."""
+    stamp = store.stamp()
+    with _KEPT_LOCK:
+        kept = _KEPT.get(store.folder)
+    if kept is None or kept[0] != stamp:
+        records, unreadable = store.scan()
+        kept = (stamp, camera_record(records, len(unreadable)))
+        with _KEPT_LOCK:
+            _KEPT[store.folder] = kept
+    return dict(kept[1])
+
+
+#: the last record of each reveals folder, with the stamp it was read at
+_KEPT: dict[Path, tuple[int, dict[str, Any]]] = {}
+_KEPT_LOCK = threading.Lock()
 
 #: what :func:`camera_record` counts
 COUNTS = ("reveals", "at_once", "reviewed", "by_hand", "waiting", "dice", "corrected",

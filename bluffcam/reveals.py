@@ -166,6 +166,21 @@ class RevealStore:
         return ([record for _, record in sorted(numbered, key=lambda pair: pair[0])],
                 sorted(unreadable, key=lambda i: int(i[1:])))
 
+    def stamp(self) -> int:
+        """A number that changes whenever a record is written, replaced or removed (names,
+        sizes and modification times of the record files): what a summary of `scan` can be
+        kept by, since reading thousands of records takes seconds on a Pi."""
+        seen = []
+        with os.scandir(self.folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".json"):
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    seen.append((entry.name, info.st_mtime_ns, info.st_size))
+        return hash(tuple(sorted(seen)))
+
     def _write(self, path: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
         try:

@@ -16,7 +16,7 @@ import numpy as np
 from flask import Blueprint, Flask, Response, current_app, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException
 
-from bluffcam.camera_record import camera_record
+from bluffcam.camera_record import camera_record_of
 from bluffcam.reveals import UnknownRevealError, UnreadableRevealError
 from bluffcam.table import Table, TableError
 from engine import EngineError, SetupError
@@ -127,8 +127,7 @@ def camera_snapshot() -> Response:
 def camera_record_json() -> Response:
     """How the camera has done at this table: its reveals applied at once, reviewed and
     corrected, and its verdicts players took back (``bluffcam.camera_record``)."""
-    records, unreadable = table().reveals.scan()
-    return jsonify(camera_record(records, len(unreadable)))
+    return jsonify(camera_record_of(table().reveals))
 
 
 @bp.get("/csrf")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 from web_api_helpers import HANDS, StubReader, play_to_reveal, post
 
 from bluffcam.camera_record import camera_record
+from bluffcam.table import Table
 
 #: Cho's 1 read as a 4, surely: applied at once, wrongly, then reopened by the players
 MISREAD = {"Ann": HANDS["Ann"], "Ben": HANDS["Ben"], "Cho": [2, 3, 5, 6, 4]}
@@ -76,3 +78,22 @@ def test_a_record_named_out_of_pattern_or_nested_past_reason_is_passed_over(
     (folder / "r2.json").write_text("[" * 100_000)
     record = client.get("/api/camera/record").json
     assert record["reveals"] == 0 and record["unreadable"] == 2
+
+
+def test_the_records_are_read_again_only_when_one_was_written(
+        client: FlaskClient, reader: StubReader, table: Table,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's months of records take seconds to read on a Pi: the calibration page's
+    record is kept until a record file changes (written, replaced, removed)."""
+    play_to_reveal(client)
+    reader.hands = MISREAD
+    reveal_id = post(client, "/api/reveal/capture").json["last_reveal"]["id"]
+    scans = []
+    scan = table.reveals.scan
+    monkeypatch.setattr(table.reveals, "scan", lambda: scans.append(1) or scan())
+    first = client.get("/api/camera/record").json
+    assert client.get("/api/camera/record").json == first and len(scans) == 1
+    post(client, f"/api/reveals/{reveal_id}/reopen")  # its record is rewritten
+    assert client.get("/api/camera/record").json["waiting"] == 1 and len(scans) == 2
+    table.reveals.folder.joinpath(f"{reveal_id}.json").unlink()
+    assert client.get("/api/camera/record").json["waiting"] == 0 and len(scans) == 3
