@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from vision.card_library import CardLibrary, CardRegistrationError, CardTemplate, extract_card_face
 from vision.card_outlines import find_card_outlines, is_card_shaped, quad_overlap
 from vision.card_types import CardReaderParams, CardReading, SeenCard
+from vision.draw import drawable
 
 Image = NDArray[np.uint8]
 
@@ -239,6 +240,7 @@ def draw_card_reading(frame: Image, reading: CardReading) -> Image:
         pts = card.outline.round().astype(np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [pts], True, colour, thickness, cv2.LINE_AA)
         label = card.kind if card.kind is not None else f"? {card.candidate or ''}".strip()
+        label = drawable(label) or label  # a kind named in another script: "?"s, as before
         text = f"{label} {card.confidence:.2f}" if card.inliers else label
         origin = (int(card.x) - 40, int(card.y))
         cv2.putText(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -50,3 +52,18 @@ def _draw_on(out: NDArray[np.uint8], reading: Reading) -> NDArray[np.uint8]:
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour,
                     thickness, cv2.LINE_AA)
     return out
+
+
+#: letters that Unicode does not split into a Latin letter and an accent
+_SPELT_OUT = str.maketrans({"ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o",
+                            "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th",
+                            "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i"})
+
+
+def drawable(text: str) -> str | None:
+    """``text`` as OpenCV's fonts can write it on a photo (they know ASCII only and draw
+    "?" for the rest): accents dropped (Zoë: Zoe, Søren: Soren), or None where letters of
+    another script would be lost (李), so that the caller writes something else."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_SPELT_OUT))
+                    if not unicodedata.combining(c))
+    return plain if plain.isascii() and plain.strip() else None

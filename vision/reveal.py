@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.draw import drawable
 from vision.frame_check import Advice, frame_advice
 from vision.params import ReaderParams
 from vision.stillness import StillnessParams, moving_fraction, prepare
@@ -662,8 +663,10 @@ def seat_labels(
     labels = []
     for index, name in enumerate(zones.names):
         sitter = seating[index] if index < len(seating) else None
-        labels.append(f"{name} (empty)" if sitter is None
-                      else f"{sitter} (out)" if sitter in out else sitter)
+        seat = drawable(name) or f"Seat {index + 1}"
+        who = None if sitter is None else drawable(sitter) or seat
+        labels.append(f"{seat} (empty)" if who is None
+                      else f"{who} (out)" if sitter in out else who)
     return labels
 
 
@@ -674,6 +677,7 @@ def draw_zones(image: Frame, zones: ZoneMap, labels: Sequence[str]) -> None:
     scale = max(image.shape[:2]) / 1000
     thick = max(1, round(2 * scale))
     for index, label in enumerate(labels):
+        label = drawable(label) or f"Seat {index + 1}"
         colour = seat_colour(index)
         polygon = zones.zone(index)
         _draw_polygon(image, polygon, colour, thick)

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from web_api_helpers import SETUP
 
 from bluffcam.table import Table
-from vision.reveal import seat_colour, seat_labels
+from vision.reveal import draw_zones, seat_colour, seat_labels
 from vision.zones import PolygonZones
 
 ZONES = PolygonZones(
@@ -74,3 +74,16 @@ def test_seat_labels_name_the_players_those_out_and_the_empty_seats() -> None:
     assert seat_labels(ZONES, ["Ann", "Ben"], out=["Ann"]) == ["Ann (out)", "Ben",
                                                              "Seat 3 (empty)"]
     assert seat_labels(ZONES, ["Ann", "Ben", "Cho"]) == ["Ann", "Ben", "Cho"]
+
+
+def test_names_outside_ascii_are_written_on_photos_as_opencv_can_draw_them() -> None:
+    """OpenCV's fonts draw "?" for every letter outside ASCII: accents are dropped, a
+    name in another script gives way to its seat's name."""
+    assert seat_labels(ZONES, ["Zoë", "Søren", "李"], out=["Søren"]) == [
+        "Zoe", "Soren (out)", "Seat 3"]
+    assert seat_labels(ZONES, ["Straße", "Łukasz"]) == ["Strasse", "Lukasz", "Seat 3 (empty)"]
+    blank = np.zeros((400, 600, 3), np.uint8)
+    by_seat, by_name = blank.copy(), blank.copy()
+    draw_zones(by_seat, ZONES, ["Seat 1", "Seat 2", "Seat 3"])
+    draw_zones(by_name, ZONES, ["李", "Seat 2", "Seat 3"])  # a caller that did not ask
+    assert np.array_equal(by_seat, by_name)
