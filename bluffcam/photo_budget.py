@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: the photos `serve` keeps unless told otherwise (``--keep-photos``): about 5,000 reveals
+#: of 1280 x 960 frames, 800 of 12-megapixel ones
 DEFAULT_KEEP_MB = 2000
 #: free space on the data folder's disk under which old photos go whatever the budget, and
 #: the board warns if that is not enough

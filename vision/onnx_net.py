@@ -86,7 +86,8 @@ def open_session(path: Path, what: str, script: str) -> Any:
     # no memory arena: it keeps the largest frame's buffers for good. Without it a process
     # that read three 1280 x 960 frames holds 195 MB, not 241 (267, not 314, after a
     # 12-megapixel one), at the same speed (held-out tables, median 12.1-12.3 ms against
-    # 12.7-17.4 ms, same hour): room that a Pi with 1 GB needs
+    # 12.7-17.4 ms, same hour): room that a Pi, sharing its memory with the board's browser,
+    # needs
     options.enable_cpu_mem_arena = False
     return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 

@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keep-photos", metavar="MB", type=megabytes, default=DEFAULT_KEEP_MB,
                         help="reveal photos to keep, in megabytes: the oldest reveals' go "
                              "first, and sooner when the disk is nearly full (default: "
-                             f"{DEFAULT_KEEP_MB}, about 5,000 reveals)")
+                             f"{DEFAULT_KEEP_MB}: about 5,000 reveals of 1280 x 960)")
     parser.add_argument("--pin", default=None,
                         help="table PIN for changes (default: $BLUFFCAM_PIN, else a new "
                              "random one, shown on the board)")
