@@ -21,7 +21,6 @@ picture but not in the labels.
 from __future__ import annotations
 
 import json
-import shutil
 import statistics
 from collections import Counter
 from collections.abc import Mapping
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from bluffcam.camera_record import corrected_dice, is_dice_record
 from bluffcam.reveals import REVEAL_ID, RevealStore, pixels
@@ -140,18 +140,19 @@ def _entry(record: Mapping[str, Any], store: RevealStore, out: Path,
         raise NotExported("its record is malformed (edited by hand?)") from None
     if source == ACCEPTED and not with_accepted:
         raise NotExported("applied at once, labelled by the reader itself (--with-accepted)")
-    try:
-        photo = store.photo_path(reveal_id)
-    except LookupError:
+    try:  # read once, then decoded and written from memory: a `serve` beside this export
+        # may remove old photos (`bluffcam.photo_budget`) between any two looks at the file
+        data = store.photo_path(reveal_id).read_bytes()
+    except (LookupError, FileNotFoundError):
         raise NotExported("no unmarked photo kept") from None
     try:
-        image = cv2.imread(str(photo), cv2.IMREAD_UNCHANGED)
+        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
     except cv2.error:  # a header claiming more pixels than OpenCV will allocate
         image = None
     if image is None:
         raise NotExported("its photo cannot be decoded")
     name = f"{PHOTOS}/{reveal_id}.jpg"
-    shutil.copyfile(photo, out / name)
+    (out / name).write_bytes(data)
     return {"image": name, "dice": dice, "complete": not stray,
             "width": int(image.shape[1]), "height": int(image.shape[0]),
             "source": source, "subset": "table", "reveal": reveal_id, "how": record.get("how"),

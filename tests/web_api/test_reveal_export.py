@@ -218,3 +218,30 @@ def test_a_die_of_no_size_is_labelled_without_a_box(
     export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
     _, (entry,) = load_manifest(tmp_path / "out" / "manifest.json")
     assert len(entry.dice) == 15 and all(d.box is None for d in entry.dice)
+
+
+def test_a_photo_removed_while_exporting_is_passed_over_not_the_end_of_the_export(
+        client: FlaskClient, reader: StubReader, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `serve` beside the export may remove an old reveal's photo (its photo budget)
+    right after the export found it: that reveal is skipped, the others are written."""
+    play_to_reveal(client)
+    reader.hands = HANDS
+    first = post(client, "/api/reveal/capture").json["last_reveal"]["id"]
+    play_to_reveal(client)
+    post(client, "/api/reveal/capture")
+    from bluffcam.reveals import RevealStore
+
+    found = RevealStore.photo_path
+
+    def found_then_removed(store: RevealStore, reveal_id: str) -> Path:
+        path = found(store, reveal_id)
+        if reveal_id == first:
+            path.unlink()  # the budget's pass, between the look and the read
+        return path
+
+    monkeypatch.setattr(RevealStore, "photo_path", found_then_removed)
+    summary = export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
+    assert summary.photos == {ACCEPTED: 1}
+    assert summary.skipped == {"no unmarked photo kept": 1}
+    assert (tmp_path / "out" / "manifest.json").is_file()
