@@ -171,14 +171,17 @@ class RevealStore:
         sizes and modification times of the record files): what a summary of `scan` can be
         kept by, since reading thousands of records takes seconds on a Pi."""
         seen = []
-        with os.scandir(self.folder) as entries:
-            for entry in entries:
-                if entry.name.endswith(".json"):
-                    try:
-                        info = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    seen.append((entry.name, info.st_mtime_ns, info.st_size))
+        try:
+            with os.scandir(self.folder) as entries:
+                for entry in entries:
+                    if entry.name.endswith(".json"):
+                        try:
+                            info = entry.stat()  # a linked record: its target's
+                        except OSError:
+                            continue
+                        seen.append((entry.name, info.st_mtime_ns, info.st_size))
+        except OSError:  # the folder gone or unreadable: as `scan` has it, no records
+            pass
         return hash(tuple(sorted(seen)))
 
     def _write(self, path: Path, data: bytes) -> None:

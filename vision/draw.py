@@ -54,16 +54,26 @@ def _draw_on(out: NDArray[np.uint8], reading: Reading) -> NDArray[np.uint8]:
     return out
 
 
-#: letters that Unicode does not split into a Latin letter and an accent
-_SPELT_OUT = str.maketrans({"ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o",
-                            "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th",
-                            "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i"})
+#: letters that Unicode does not split into a Latin letter and an accent, and the typographic
+#: punctuation phones type (O'Brien with a curly apostrophe, Jean-Luc with a dash)
+_SPELT_OUT = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                            "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
+                            "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i",
+                            "‘": "'", "’": "'", "‚": "'", "ʼ": "'", "“": '"', "”": '"',
+                            "„": '"', "‐": "-", "‑": "-", "–": "-", "—": "-", "·": "."})
 
 
 def drawable(text: str) -> str | None:
     """``text`` as OpenCV's fonts can write it on a photo (they know ASCII only and draw
-    "?" for the rest): accents dropped (Zoë: Zoe, Søren: Soren), or None where letters of
-    another script would be lost (李), so that the caller writes something else."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_SPELT_OUT))
-                    if not unicodedata.combining(c))
-    return plain if plain.isascii() and plain.strip() else None
+    "?" for the rest): accents dropped (Zoë: Zoe, Søren: Soren), curly quotes and dashes
+    straightened, other signs (an emoji) left out; None where a letter or digit of another
+    script would be lost (李), so that the caller writes something else."""
+    kept = []
+    for c in unicodedata.normalize("NFKD", text.translate(_SPELT_OUT)):
+        if c.isascii():
+            kept.append(c)
+        elif unicodedata.category(c)[0] in "LN":  # a letter or digit it cannot write
+            return None
+        # an accent (a combining mark), an emoji, a sign: left out
+    plain = " ".join("".join(kept).split())
+    return plain or None

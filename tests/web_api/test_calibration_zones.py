@@ -82,6 +82,9 @@ def test_names_outside_ascii_are_written_on_photos_as_opencv_can_draw_them() -> 
     assert seat_labels(ZONES, ["Zoë", "Søren", "李"], out=["Søren"]) == [
         "Zoe", "Soren (out)", "Seat 3"]
     assert seat_labels(ZONES, ["Straße", "Łukasz"]) == ["Strasse", "Lukasz", "Seat 3 (empty)"]
+    # what a phone's keyboard types: curly apostrophes, dashes, an emoji
+    assert seat_labels(ZONES, ["O’Brien", "Jean–Luc", "Ann 🎲"]) == ["O'Brien", "Jean-Luc",
+                                                                     "Ann"]
     blank = np.zeros((400, 600, 3), np.uint8)
     by_seat, by_name = blank.copy(), blank.copy()
     draw_zones(by_seat, ZONES, ["Seat 1", "Seat 2", "Seat 3"])

@@ -97,3 +97,12 @@ def test_the_records_are_read_again_only_when_one_was_written(
     assert client.get("/api/camera/record").json["waiting"] == 1 and len(scans) == 2
     table.reveals.folder.joinpath(f"{reveal_id}.json").unlink()
     assert client.get("/api/camera/record").json["waiting"] == 0 and len(scans) == 3
+
+
+def test_a_reveals_folder_gone_is_a_record_of_nothing_not_an_error(
+        client: FlaskClient, table: Table) -> None:
+    import shutil
+
+    shutil.rmtree(table.reveals.folder)
+    response = client.get("/api/camera/record")
+    assert response.status_code == 200 and response.json["reveals"] == 0
