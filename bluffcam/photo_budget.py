@@ -21,10 +21,12 @@ from pathlib import Path
 #: the photos `serve` keeps unless told otherwise (``--keep-photos``): about 5,000 reveals
 #: of 1280 x 960 frames, 800 of 12-megapixel ones
 DEFAULT_KEEP_MB = 2000
+MB = 1_000_000
 #: free space on the data folder's disk under which old photos go whatever the budget, and
 #: the board warns if that is not enough
-MIN_FREE_BYTES = 500 * 1_000_000
-MB = 1_000_000
+MIN_FREE_BYTES = 500 * MB
+#: how far over `MIN_FREE_BYTES` the free space must climb before the board hears of it
+ROOM_AGAIN_BYTES = 100 * MB
 
 _PHOTO = re.compile(r"^r([0-9]{1,9})(\.jpg|\.photo\.jpg)$")
 
@@ -42,6 +44,13 @@ class Pruned:
     def short_of_space(self) -> bool:
         """The disk is still under `MIN_FREE_BYTES` free: nothing more may be removed."""
         return self.free < MIN_FREE_BYTES
+
+    @property
+    def roomy(self) -> bool:
+        """Free space well over `MIN_FREE_BYTES` (by `ROOM_AGAIN_BYTES`): the board's
+        warning is taken back only then, so a disk that hovers at the line is not news
+        every minute."""
+        return self.free >= MIN_FREE_BYTES + ROOM_AGAIN_BYTES
 
 
 def free_bytes(folder: Path) -> int:
@@ -85,8 +94,8 @@ def prune_photos(folder: Path, keep_bytes: int, in_use: Iterable[str], *,
             removed += 1
             freed += size
             kept -= size
-            spare += size
-    return Pruned(removed, freed, kept, free(folder) if removed else spare)
+        spare = free(folder)  # measured: a removal may free less (snapshots, hard links)
+    return Pruned(removed, freed, kept, spare)
 
 
 def low_space_text(pruned: Pruned) -> str:

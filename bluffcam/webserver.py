@@ -38,6 +38,12 @@ class _TimedRequestHandler(WSGIRequestHandler):
 
     timeout = SOCKET_TIMEOUT_S
 
+    def log_error(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's name)
+        """Not for a connection that sent nothing in time (a browser's preconnect, a phone
+        gone): closing it is the timeout's job, not news in the server's log."""
+        if not format.startswith("Request timed out"):
+            super().log_error(format, *args)
+
 
 def port(text: str) -> int:
     """argparse's ``type`` for ``--port`` (`serve` and `demo`): 0..65535, 0 picking a free

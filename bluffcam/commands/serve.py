@@ -166,6 +166,10 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
 
 #: how often `keep_photos` looks at the reveal photos (a minute's reveals take about 2 MB)
 PHOTO_CHECK_S = 60.0
+#: while the disk stays nearly full, the board's warning is said again every this many
+#: looks (ten minutes): the board shows a message for two minutes, and a disk that filled
+#: overnight must still be news when the players come
+LOW_SPACE_REPEAT = 10
 
 
 def keep_photos(table: Any, keep_bytes: int, stop: threading.Event,
@@ -176,6 +180,7 @@ def keep_photos(table: Any, keep_bytes: int, stop: threading.Event,
     from bluffcam.photo_budget import low_space_text, prune_photos
 
     short = False
+    passes = 0
     while True:
         try:
             pruned = prune_photos(table.reveals.folder, keep_bytes, table.reveals_in_use())
@@ -186,11 +191,13 @@ def keep_photos(table: Any, keep_bytes: int, stop: threading.Event,
                 print(f"bluffcam serve: removed {pruned.removed} photos of old reveals "
                       f"({pruned.freed / MB:.0f} MB); {pruned.kept / MB:.0f} MB kept",
                       flush=True)
-            if pruned.short_of_space != short:
-                short = pruned.short_of_space
-                table.note(low_space_text(pruned) if short
-                           else "the data folder's disk has room again",
-                           "warning" if short else "info")
+            if pruned.short_of_space and (not short or passes % LOW_SPACE_REPEAT == 0):
+                table.note(low_space_text(pruned), "warning")  # said again while it lasts
+                short, passes = True, 0
+            elif short and pruned.roomy:
+                table.note("the data folder's disk has room again", "info")
+                short = False
+            passes += 1
         if stop.wait(every_s):
             return
 

@@ -128,3 +128,51 @@ def test_a_photo_budget_that_is_not_megabytes_is_refused_by_name(bad: str) -> No
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "--keep-photos: must be a whole number of megabytes" in done.stderr
+
+
+def test_a_disk_that_stays_full_is_said_again_and_one_at_the_line_is_not_news(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board shows a message for two minutes: a disk that stays nearly full is said
+    again every ten looks, and "room again" waits for 100 MB over the line."""
+    spaces = iter([200] * 12 + [550] * 3 + [650])  # MB free at each look (no photos here)
+    monkeypatch.setattr(photo_budget, "free_bytes",
+                        lambda folder: next(spaces, 650) * 1_000_000)
+    stop = threading.Event()
+    watch = threading.Thread(target=keep_photos, args=(table, 10**9, stop, 0.005))
+    watch.start()
+    try:
+        for _ in range(1000):
+            if any("room again" in m["text"] for m in table.state()["messages"]):
+                break
+            threading.Event().wait(0.005)
+    finally:
+        stop.set()
+        watch.join(5)
+    said = [m["level"] for m in table.state()["messages"]]
+    assert said == ["warning", "warning", "info"]  # looks 1 and 11, then at 650 MB
+
+
+def test_a_pass_under_a_budget_of_nothing_keeps_every_photo_the_dashboard_shows(
+        client: FlaskClient, reader: StubReader, table: Table,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    play_to_reveal(client)
+    reader.hands = HANDS
+    earlier = post(client, "/api/reveal/capture").json["last_reveal"]["id"]  # game 1
+    play_to_reveal(client)  # game 2: its first reveal applied, its second to review
+    state = post(client, "/api/reveal/capture").json
+    shown = state["last_reveal"]["id"]
+    bidder = state["game"]["turn"]
+    assert post(client, "/api/action", {"player": bidder, "bid": "1x2"}).status_code == 200
+    doubter = client.get("/api/state").json["game"]["turn"]
+    assert post(client, "/api/action", {"player": doubter, "challenge": True}).status_code == 200
+    reader.uncertain = {("Ann", 0)}
+    review = post(client, "/api/reveal/capture").json["review"]["id"]
+    stop = threading.Event()
+    stop.set()
+    monkeypatch.setattr(photo_budget, "free_bytes", _roomy)
+    keep_photos(table, 0, stop)
+    for reveal_id in (shown, review):
+        for kind in ("image", "photo"):
+            assert client.get(f"/api/reveals/{reveal_id}/{kind}").status_code == 200
+    assert client.get(f"/api/reveals/{earlier}/image").status_code == 404
+    assert table.reveals.load(earlier)["id"] == earlier  # its record stays
