@@ -44,7 +44,7 @@ def _closed_by_server(sock: socket.socket, within_s: float) -> bool:
 
 
 def test_a_request_never_finished_is_dropped_after_the_timeout(
-        server: tuple[int, threading.Thread]) -> None:
+        server: tuple[int, threading.Thread], caplog: pytest.LogCaptureFixture) -> None:
     port, _ = server
     before = threading.active_count()
     half_sent = socket.create_connection(("127.0.0.1", port))
@@ -57,6 +57,7 @@ def test_a_request_never_finished_is_dropped_after_the_timeout(
     while threading.active_count() > before and time.monotonic() < deadline:
         time.sleep(0.02)
     assert threading.active_count() == before, "the thread is given back"
+    assert "timed out" not in caplog.text  # the timeout's job, not news in the log
 
 
 def test_a_board_that_reads_keeps_its_stream_past_the_timeout(
