@@ -187,10 +187,12 @@ def keep_photos(table: Any, keep_bytes: int, stop: threading.Event,
         except OSError as exc:  # the folder gone or unreadable: the table says so elsewhere
             print(f"bluffcam serve: cannot look at the reveal photos: {exc}", file=sys.stderr)
         else:
-            if pruned.removed:
-                print(f"bluffcam serve: removed {pruned.removed} photos of old reveals "
-                      f"({pruned.freed / MB:.0f} MB); {pruned.kept / MB:.0f} MB kept",
-                      flush=True)
+            if pruned.removed or passes == 0:  # and once at the start, for the host's log
+                print(f"bluffcam serve: reveal photos: {pruned.kept / MB:.0f} MB kept of "
+                      f"{keep_bytes / MB:.0f} MB"
+                      + (f", {pruned.removed} old ones removed ({pruned.freed / MB:.0f} MB)"
+                         if pruned.removed else "")
+                      + f"; {pruned.free / MB:,.0f} MB free on the disk", flush=True)
             if pruned.short_of_space and (not short or passes % LOW_SPACE_REPEAT == 0):
                 table.note(low_space_text(pruned), "warning")  # said again while it lasts
                 short, passes = True, 0

@@ -96,7 +96,9 @@ def test_serve_removes_old_photos_and_says_when_the_disk_is_nearly_full(
     monkeypatch.setattr(photo_budget, "free_bytes", _roomy)
     keep_photos(table, 2 * 2 * PHOTO, stop)
     assert _with_photos(table.reveals.folder) == [4, 5]
-    assert "removed 6 photos of old reveals" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "reveal photos: 0 MB kept of 0 MB, 6 old ones removed (0 MB)" in said
+    assert f"; {MIN_FREE_BYTES * 10 // 1_000_000:,} MB free on the disk" in said
     assert table.state()["messages"] == []
 
     spaces = iter([200, 200, 200, 200, 900])  # MB free as measured: short, then room
