@@ -65,17 +65,7 @@ def prune_photos(folder: Path, keep_bytes: int, in_use: Iterable[str], *,
     saved). Files that vanish or cannot be removed are passed over. ``free`` measures the
     disk's free space (default `free_bytes`)."""
     free = free or free_bytes
-    by_reveal: dict[int, list[tuple[Path, int]]] = {}
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            match = _PHOTO.match(entry.name)
-            if match is None or not entry.is_file(follow_symlinks=False):
-                continue
-            try:
-                size = entry.stat(follow_symlinks=False).st_size
-            except OSError:
-                continue
-            by_reveal.setdefault(int(match.group(1)), []).append((Path(entry.path), size))
+    by_reveal = _photos_by_reveal(folder)
     kept = sum(size for files in by_reveal.values() for _, size in files)
     spare = free(folder)
     protected = {int(rid[1:]) for rid in in_use if rid[1:].isdigit()}
@@ -96,6 +86,48 @@ def prune_photos(folder: Path, keep_bytes: int, in_use: Iterable[str], *,
             kept -= size
         spare = free(folder)  # measured: a removal may free less (snapshots, hard links)
     return Pruned(removed, freed, kept, spare)
+
+
+@dataclass(frozen=True)
+class PhotoUsage:
+    """What the reveal photos take: for the calibration page."""
+
+    reveals: int
+    bytes: int
+    free: int
+
+    def to_json(self, budget_bytes: int | None) -> dict[str, int | None]:
+        return {"reveals": self.reveals, "bytes": self.bytes, "budget_bytes": budget_bytes,
+                "free_bytes": self.free, "min_free_bytes": MIN_FREE_BYTES}
+
+
+def photo_usage(folder: Path) -> PhotoUsage:
+    """How many reveals keep photos in ``folder``, their bytes, and the disk's free space
+    (nothing, where the folder is gone)."""
+    try:
+        by_reveal = _photos_by_reveal(folder)
+        spare = free_bytes(folder)
+    except OSError:
+        return PhotoUsage(0, 0, 0)
+    return PhotoUsage(len(by_reveal),
+                      sum(size for files in by_reveal.values() for _, size in files), spare)
+
+
+def _photos_by_reveal(folder: Path) -> dict[int, list[tuple[Path, int]]]:
+    """Each reveal's number and its photo files with their sizes (links and folders passed
+    over)."""
+    by_reveal: dict[int, list[tuple[Path, int]]] = {}
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            match = _PHOTO.match(entry.name)
+            if match is None or not entry.is_file(follow_symlinks=False):
+                continue
+            try:
+                size = entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+            by_reveal.setdefault(int(match.group(1)), []).append((Path(entry.path), size))
+    return by_reveal
 
 
 def low_space_text(pruned: Pruned) -> str:

@@ -37,6 +37,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | Non
         JSON_SORT_KEYS=False,
         # whether the server listens where phones can reach it (web.join.phones_can_reach)
         PHONES_CAN_JOIN=True,
+        # `serve --keep-photos`, in MB, for the calibration page (None: no budget is kept)
+        PHOTO_BUDGET_MB=None,
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

@@ -17,6 +17,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request, sen
 from werkzeug.exceptions import HTTPException
 
 from bluffcam.camera_record import camera_record_of
+from bluffcam.photo_budget import MB, photo_usage
 from bluffcam.reveals import UnknownRevealError, UnreadableRevealError
 from bluffcam.table import Table, TableError
 from engine import EngineError, SetupError
@@ -127,7 +128,10 @@ def camera_snapshot() -> Response:
 def camera_record_json() -> Response:
     """How the camera has done at this table: its reveals applied at once, reviewed and
     corrected, and its verdicts players took back (``bluffcam.camera_record``)."""
-    return jsonify(camera_record_of(table().reveals))
+    store = table().reveals
+    budget_mb = current_app.config.get("PHOTO_BUDGET_MB")
+    return jsonify({**camera_record_of(store), "photos": photo_usage(store.folder).to_json(
+        None if budget_mb is None else int(budget_mb) * MB)})
 
 
 @bp.get("/csrf")

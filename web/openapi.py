@@ -131,10 +131,18 @@ def describe() -> dict[str, Any]:
                     "properties": {**{k: {"type": "integer", "minimum": 0} for k in (
                         "reveals", "at_once", "reviewed", "by_hand", "waiting", "dice",
                         "corrected", "reopened", "unreadable")},
-                        "since": {"type": ["number", "null"]}},
+                        "since": {"type": ["number", "null"]},
+                        "photos": {
+                            "type": "object",
+                            "properties": {
+                                **{k: {"type": "integer", "minimum": 0} for k in (
+                                    "reveals", "bytes", "free_bytes", "min_free_bytes")},
+                                "budget_bytes": {"type": ["integer", "null"]}},
+                            "required": ["reveals", "bytes", "budget_bytes", "free_bytes",
+                                         "min_free_bytes"]}},
                     "required": ["reveals", "at_once", "reviewed", "by_hand", "waiting", "dice",
-                                 "corrected", "reopened", "unreadable", "since"]},
-                    "the counts")}}},
+                                 "corrected", "reopened", "unreadable", "since", "photos"]},
+                    "the counts, and what the reveal photos take")}}},
             "/api/csrf": {"get": {"summary": "the session's CSRF token for form posts",
                                   "responses": {"200": _json({
                                       "type": "object",

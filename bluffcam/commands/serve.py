@@ -333,7 +333,8 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
         return 2
     table = open_table(data_dir, camera, profile)
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir),
-                      "PHONES_CAN_JOIN": phones_can_reach(args.host)}, table=table)
+                      "PHONES_CAN_JOIN": phones_can_reach(args.host),
+                      "PHOTO_BUDGET_MB": args.keep_photos}, table=table)
     try:
         server = make_dashboard_server(app, args.host, args.port)
     except OSError as exc:

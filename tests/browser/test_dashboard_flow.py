@@ -210,5 +210,7 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     expect(phone.locator("#record-corrected")).to_have_text(
         f"1 of {read} dice corrected at review.")
     expect(phone.locator("#record-reopened")).to_contain_text("No verdict the camera gave")
+    expect(phone.locator("#record-photos")).to_have_text(  # this test's server keeps no budget
+        re.compile(r"^Photos of 1 reveal: (under 1|\d+) MB; [\d,.\s]+ MB free on the disk\.$"))
     phone.locator("#camera-record").scroll_into_view_if_needed()
     phone.screenshot(path=str(screenshot_dir / "calibration-record.png"), full_page=True)

@@ -106,3 +106,17 @@ def test_a_reveals_folder_gone_is_a_record_of_nothing_not_an_error(
     shutil.rmtree(table.reveals.folder)
     response = client.get("/api/camera/record")
     assert response.status_code == 200 and response.json["reveals"] == 0
+
+
+def test_the_record_says_what_the_reveal_photos_take_and_the_room_left(
+        client: FlaskClient, reader: StubReader, table: Table) -> None:
+    assert client.get("/api/camera/record").json["photos"]["reveals"] == 0
+    play_to_reveal(client)
+    reader.hands = HANDS
+    post(client, "/api/reveal/capture")
+    client.application.config["PHOTO_BUDGET_MB"] = 300  # serve --keep-photos 300
+    photos = client.get("/api/camera/record").json["photos"]
+    on_disk = sum(p.stat().st_size for p in table.reveals.folder.glob("r*.jpg"))
+    assert (photos["reveals"], photos["bytes"]) == (1, on_disk) and on_disk > 0
+    assert photos["budget_bytes"] == 300_000_000 and photos["free_bytes"] > 0
+    assert photos["min_free_bytes"] == 500_000_000

@@ -185,9 +185,22 @@ function recordLines(r) {
       : el("p", { class: "count-ok", id: "record-reopened" }, "✓ No verdict the camera gave on its own has been taken back."),
   ];
   if (r.waiting) lines.push(el("p", { class: "hint" }, `${plural(r.waiting, "reveal waits", "reveals wait")} for review.`));
+  lines.push(photoLine(r.photos));
   lines.push(el("p", { class: "hint" }, "To score the reader on these photos: ",
     el("code", {}, "bluffcam export-reveals --out DIR"), ", then ", el("code", {}, "bluffcam bench-vision DIR/manifest.json"), "."));
   return lines;
+}
+
+// What the reveal photos take, and the disk's room (serve --keep-photos removes the oldest).
+function photoLine(p) {
+  if (!p) return null;
+  const mb = (bytes) => bytes > 0 && bytes < 1e6 ? "under 1 MB" : `${Math.round(bytes / 1e6).toLocaleString()} MB`;
+  const budget = p.budget_bytes === null ? "" : ` of the ${mb(p.budget_bytes)} kept`;
+  const short = p.free_bytes < p.min_free_bytes;
+  return el("p", { id: "record-photos", class: short ? "count-bad" : "hint" },
+    `Photos of ${plural(p.reveals, "reveal", "reveals")}: ${mb(p.bytes)}${budget}; `
+    + `${mb(p.free_bytes)} free on the disk`
+    + (short ? ": nearly full, free some space." : "."));
 }
 
 async function loadRecord() {
