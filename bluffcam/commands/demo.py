@@ -16,6 +16,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from bluffcam.photo_budget import prune_photos
+
 DEFAULT_PORT = 8080
 #: seconds between two demo games in the browser demo (the game starts again)
 PAUSE_BETWEEN_GAMES_S = 20.0
@@ -50,6 +52,9 @@ def play_on(player: Any, table: Any, stop: threading.Event, *, speed: float,
             return
         if once or stop.is_set():
             return
+        # the earlier games' photos: a demo left on a TV all day kept 3.4 MB a game, in a
+        # temporary folder that may be memory (tmpfs)
+        prune_photos(table.reveals.folder, 0, table.reveals_in_use())
         table.note(f"demo: the game starts again in {pause:.0f} s", about_game=True)
         stop.wait(pause)
 

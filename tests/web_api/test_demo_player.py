@@ -175,3 +175,22 @@ def test_the_dashboard_demo_refits_a_copy_of_its_profile_never_the_shipped_one(
     copy = demo_command.own_copy(shipped, tmp_path)
     assert copy.path == tmp_path / "profile.toml" and shipped.path != copy.path
     assert copy.zones.names == shipped.zones.names and copy.reader == shipped.reader
+
+
+def test_the_demo_played_again_and_again_keeps_no_old_games_photos(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A demo left on a TV all day kept every game's photos (3.4 MB a game) in a temporary
+    folder, which may be memory: between games the earlier games' photos go."""
+    monkeypatch.setattr(demo_command, "PAUSE_BETWEEN_GAMES_S", 0.0)
+    table = Table(tmp_path / "journal.sqlite", None)
+    for n in (1, 2, 3):  # photos of reveals no game on the table shows any more
+        (table.reveals.folder / f"r{n}.jpg").write_bytes(b"m" * 1000)
+        (table.reveals.folder / f"r{n}.photo.jpg").write_bytes(b"u" * 1000)
+    stop = threading.Event()
+    try:
+        demo_command.play_on(_RecordedGames(table, stop), table, stop, speed=1.0, once=False)
+    finally:
+        table.close()
+    assert sorted(p.name for p in table.reveals.folder.glob("r*.jpg")) == [
+        "r3.jpg", "r3.photo.jpg"]  # the newest reveal's are always kept
