@@ -348,8 +348,6 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     watch_stop = threading.Event()
     threading.Thread(target=watch_camera, args=(table, watch_stop),
                      name="camera-watch", daemon=True).start()
-    threading.Thread(target=keep_photos, args=(table, args.keep_photos * MB, watch_stop),
-                     name="photo-budget", daemon=True).start()
     if camera is not None and camera.status != "ok":
         table.note(camera.status, "warning")
     size_problem = frame_size_problem(first_frame, profile)
@@ -366,6 +364,8 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     for url in urls(args.host, server.server_port):
         print(f"dashboard: {url}   (control: {url}control)")
     print(f"table PIN: {app.config['TABLE_PIN']}", flush=True)
+    threading.Thread(target=keep_photos, args=(table, args.keep_photos * MB, watch_stop),
+                     name="photo-budget", daemon=True).start()  # its first line after these
 
     def stop() -> None:
         watch_stop.set()
