@@ -102,13 +102,19 @@ class PhotoUsage:
 
 
 def photo_usage(folder: Path) -> PhotoUsage:
-    """How many reveals keep photos in ``folder``, their bytes, and the disk's free space
-    (nothing, where the folder is gone)."""
+    """How many reveals keep photos in ``folder``, their bytes, and the free space of its
+    disk (no photos where the folder is gone: the free space is then its parent's)."""
     try:
         by_reveal = _photos_by_reveal(folder)
-        spare = free_bytes(folder)
     except OSError:
-        return PhotoUsage(0, 0, 0)
+        by_reveal = {}
+    spare = 0
+    for place in (folder, folder.parent):
+        try:
+            spare = free_bytes(place)
+            break
+        except OSError:
+            continue
     return PhotoUsage(len(by_reveal),
                       sum(size for files in by_reveal.values() for _, size in files), spare)
 

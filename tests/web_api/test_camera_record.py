@@ -106,6 +106,8 @@ def test_a_reveals_folder_gone_is_a_record_of_nothing_not_an_error(
     shutil.rmtree(table.reveals.folder)
     response = client.get("/api/camera/record")
     assert response.status_code == 200 and response.json["reveals"] == 0
+    photos = response.json["photos"]  # none, and the data folder's disk still measured
+    assert photos["reveals"] == photos["bytes"] == 0 and photos["free_bytes"] > 0
 
 
 def test_the_record_says_what_the_reveal_photos_take_and_the_room_left(
