@@ -38,6 +38,22 @@ def _roomy(folder: Path) -> int:
     return MIN_FREE_BYTES * 10
 
 
+def _watch_until_room_again(table: Table) -> None:
+    """Run serve's photo watch, a look every 5 ms, until the board says there is room again
+    (5 s at most)."""
+    stop = threading.Event()
+    watch = threading.Thread(target=keep_photos, args=(table, 10**9, stop, 0.005))
+    watch.start()
+    try:
+        for _ in range(1000):
+            if any("room again" in m["text"] for m in table.state()["messages"]):
+                break
+            threading.Event().wait(0.005)
+    finally:
+        stop.set()
+        watch.join(5)
+
+
 def test_the_oldest_photos_go_first_past_the_budget_and_the_records_stay(tmp_path: Path) -> None:
     _reveals(tmp_path, range(1, 11))
     (tmp_path / "journal.sqlite").write_bytes(b"j" * 50_000)  # not a photo: never counted
@@ -107,17 +123,7 @@ def test_serve_removes_old_photos_and_says_when_the_disk_is_nearly_full(
         return next(spaces, 900) * 1_000_000
 
     monkeypatch.setattr(photo_budget, "free_bytes", free)
-    stop = threading.Event()
-    watch = threading.Thread(target=keep_photos, args=(table, 10**9, stop, 0.01))
-    watch.start()
-    try:
-        for _ in range(500):
-            if any("room again" in m["text"] for m in table.state()["messages"]):
-                break
-            threading.Event().wait(0.01)
-    finally:
-        stop.set()
-        watch.join(5)
+    _watch_until_room_again(table)
     said = [(m["level"], m["text"]) for m in table.state()["messages"]]
     assert len(said) == 2, said  # said once while short, and once when there is room
     assert said[0][0] == "warning" and "only 200 MB free" in said[0][1]
@@ -139,17 +145,7 @@ def test_a_disk_that_stays_full_is_said_again_and_one_at_the_line_is_not_news(
     spaces = iter([200] * 12 + [550] * 3 + [650])  # MB free at each look (no photos here)
     monkeypatch.setattr(photo_budget, "free_bytes",
                         lambda folder: next(spaces, 650) * 1_000_000)
-    stop = threading.Event()
-    watch = threading.Thread(target=keep_photos, args=(table, 10**9, stop, 0.005))
-    watch.start()
-    try:
-        for _ in range(1000):
-            if any("room again" in m["text"] for m in table.state()["messages"]):
-                break
-            threading.Event().wait(0.005)
-    finally:
-        stop.set()
-        watch.join(5)
+    _watch_until_room_again(table)
     said = [m["level"] for m in table.state()["messages"]]
     assert said == ["warning", "warning", "info"]  # looks 1 and 11, then at 650 MB
 
