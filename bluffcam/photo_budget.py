@@ -7,6 +7,8 @@ reveals, never those the dashboard can show now (`Table.reveals_in_use`), when t
 a budget (``--keep-photos``) or when the disk's free space falls under `MIN_FREE_BYTES`.
 The records stay: the game's history, the camera's record at this table and its counts
 do not depend on the photos. `bluffcam export-reveals` skips a reveal whose photo is gone.
+The looping `demo` keeps only the game on show's photos (a budget of nothing), and the
+calibration page says what the photos take (`photo_usage`).
 """
 
 from __future__ import annotations
