@@ -196,8 +196,7 @@ class _Debouncer:
             held = now - self._pressed_at
             self._pressed_at = None
         if self.key in LONG_PRESS_KEYS:
-            kind = "long_press" if held >= self._long_press_s else "press"
-            self._emit(PanelEvent(self.key, kind, now))
+            self._released_after(held, now)
 
     def _settle_later(self, edge: float) -> None:
         """Look again once ``debounce_s`` has passed: a release no edge followed was the end
@@ -212,8 +211,12 @@ class _Debouncer:
                 return  # another edge came: it was bounce, and that edge decides
             held = edge - self._pressed_at
             self._pressed_at = None
+        self._released_after(held, edge)
+
+    def _released_after(self, held: float, at: float) -> None:
+        """Report a release of a key that reports on release: long or short by ``held``."""
         kind = "long_press" if held >= self._long_press_s else "press"
-        self._emit(PanelEvent(self.key, kind, edge))
+        self._emit(PanelEvent(self.key, kind, at))
 
 
 class ButtonPanel:

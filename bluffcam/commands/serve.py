@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB
+from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB, low_space_text, prune_photos
 
 DEFAULT_PORT = 8080
 #: in the data folder: locked (flock) by the `serve` using the folder, with its pid inside
@@ -177,8 +177,6 @@ def keep_photos(table: Any, keep_bytes: int, stop: threading.Event,
     """Keep the reveal photos within ``keep_bytes`` and the disk from filling, now and every
     ``every_s`` (`bluffcam.photo_budget`); say on the board when the disk is nearly full
     all the same, and when it has room again."""
-    from bluffcam.photo_budget import low_space_text, prune_photos
-
     short = False
     passes = 0
     while True:

@@ -4,7 +4,7 @@
 // what is shown is exactly what the reader and the seat assignment will use.
 
 import { api, ApiError, describeError, followState } from "./api.js";
-import { el, fill, die, adviceList } from "./ui.js";
+import { el, fill, die, adviceList, chooseFileButton } from "./ui.js";
 
 const root = document.getElementById("calibration-root");
 
@@ -229,9 +229,7 @@ function render() {
             camera.spec ? el("div", { class: "muted camera-spec" }, camera.spec) : null),
           el("button", { type: "button", class: "btn big", id: "snapshot-btn", disabled: !hasCamera, onclick: takeSnapshot }, "Take a snapshot"),
           el("button", { type: "button", class: "btn primary big", id: "test-read-btn", disabled: busy || !hasCamera, onclick: testRead }, "Test a read"),
-          // a button, not a label for the hidden input: a label is never reached by Tab
-          el("button", { type: "button", class: "btn big", id: "upload-btn",
-            onclick: () => document.getElementById("upload").click() }, "Test a photo…"),
+          chooseFileButton("upload", { class: "btn big", id: "upload-btn" }, "Test a photo…"),
           el("input", { type: "file", id: "upload", accept: "image/*", hidden: true,
             onchange: (e) => testUpload(e.target.files && e.target.files[0]) }),
           el("p", { class: "error", role: "alert" }, error)),

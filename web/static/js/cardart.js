@@ -3,7 +3,7 @@
 // <data>/cards/ and the camera names turned-up cards by matching against these.
 
 import { api, ApiError, describeError, getPin } from "./api.js";
-import { el, fill } from "./ui.js";
+import { el, fill, chooseFileButton } from "./ui.js";
 
 const root = document.getElementById("card-art-root");
 
@@ -53,10 +53,8 @@ function kindRow(kind) {
   return el("li", { class: "row card-kind", "data-kind": kind },
     el("span", { class: done ? "count-ok" : "count-bad" }, done ? "✓" : "✗"),
     el("strong", {}, kind),
-    // a button, not a label for the hidden input: a label is never reached by Tab
-    el("button", { type: "button", class: "btn", "aria-label": `${done ? "replace" : "upload"} the photo of ${kind}`,
-      onclick: () => document.getElementById(id).click() },
-    busyKind === kind ? "Reading…" : (done ? "Replace photo…" : "Upload photo…")),
+    chooseFileButton(id, { class: "btn", "aria-label": `${done ? "replace" : "upload"} the photo of ${kind}` },
+      busyKind === kind ? "Reading…" : (done ? "Replace photo…" : "Upload photo…")),
     el("input", { type: "file", id, accept: "image/*", hidden: true,
       onchange: (e) => upload(kind, e.target.files && e.target.files[0]) }));
 }

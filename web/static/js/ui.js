@@ -19,6 +19,13 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A button that opens the file chooser of the hidden ``<input type="file">`` of id
+ * ``inputId``: a button, not a label for that input, since Tab never reaches a label. */
+export function chooseFileButton(inputId, attrs, ...children) {
+  return el("button", { type: "button", ...attrs,
+    onclick: () => document.getElementById(inputId).click() }, ...children);
+}
+
 function setAttrs(node, attrs) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
