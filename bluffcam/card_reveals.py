@@ -18,13 +18,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bluffcam.reviews import PendingReview
+from bluffcam.table_error import TableError
 from engine import action_to_json, parse_action
 from vision.card_library import CardLibrary, CardRegistrationError
 from vision.card_reveal import CardRevealCheck, check_card_reveal
 from vision.cards import draw_card_reading, read_cards
 
 if TYPE_CHECKING:
-    from bluffcam.table import PendingReview, Table
+    from bluffcam.table import Table
 
 #: still frames read per card reveal (they must agree)
 CARD_REVEAL_FRAMES = 3
@@ -119,7 +121,6 @@ def read_card_frames(frames: Iterator[Any], library: CardLibrary, expected: int,
 
 def capture_card_reveal(table: Table) -> dict[str, Any]:
     """The card version of `Table.capture_reveal` (it calls this when cards are due)."""
-    from bluffcam.table import PendingReview, TableError
     from bluffcam.vision_adapter import encode_jpeg
 
     with table._capture_lock:
@@ -183,8 +184,6 @@ def is_card_review(review: PendingReview | None) -> bool:
 
 def confirm_card_review(table: Table, review: PendingReview, seats: Any) -> dict[str, Any]:
     """Apply a person's confirmed list of kinds (``{"cards": ["orc", "imp"]}``)."""
-    from bluffcam.table import TableError
-
     cards = seats.get(CARDS_SEAT) if isinstance(seats, Mapping) else None
     if not isinstance(cards, list) or not all(
         isinstance(c.get("value") if isinstance(c, Mapping) else c, str) for c in cards

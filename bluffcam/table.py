@@ -31,12 +31,21 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
+from bluffcam.reviews import (
+    PendingReview,
+    disagreements,
+    last_reveal_json,
+    needs_a_look,
+    review_from_record,
+    seat_values,
+    unreadable_text,
+)
 from bluffcam.seating import (
     DEFAULT_SEAT_COUNT,
     SEATS_KEY,
@@ -45,6 +54,9 @@ from bluffcam.seating import (
     seat_index,
     seat_map,
 )
+from bluffcam.table_error import TableError
+from bluffcam.table_news import Message, Subscribers
+from bluffcam.table_state import build_state
 from bluffcam.vision_adapter import (
     RevealReading,
     note_on_photo,
@@ -66,25 +78,6 @@ from engine.game import game_from_setup
 REVEAL_MAX_FRAMES = 120
 #: dashboard messages kept (newest last)
 MESSAGES_KEPT = 6
-#: events a slow subscriber may fall behind before its oldest are dropped
-SUBSCRIBER_BACKLOG = 32
-
-
-class TableError(ValueError):
-    """A refusal by the table itself (not the rules): nothing was changed.
-
-    ``status`` is the HTTP status the API answers with; ``rule`` follows the engine's
-    convention ("format" for unreadable input, "table" for table-level refusals).
-    """
-
-    def __init__(self, message: str, *, rule: str = "table", status: int = 409) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-        self.status = status
-
-    def to_json(self) -> dict[str, str]:
-        return {"rule": self.rule, "message": self.message}
 
 
 class Camera(Protocol):
@@ -93,61 +86,6 @@ class Camera(Protocol):
     spec: str
 
     def frames(self) -> Iterator[Any]: ...
-
-
-@dataclass
-class PendingReview:
-    """A reading that needs a person before its verdict applies."""
-
-    id: str
-    seats: dict[str, list[dict[str, Any]]]
-    set_aside: dict[str, list[int]]
-    problems: list[dict[str, Any]]
-    expected: dict[str, int]
-    action_index: int
-    #: what to fix about the picture (``vision.frame_check``), shown beside the problems
-    advice: list[dict[str, str]] = field(default_factory=list)
-    #: how the camera read it: ``{"frames": 3, "ms": 412}`` (empty where not known)
-    timing: dict[str, int] = field(default_factory=dict)
-    #: whether the frame was kept unmarked too (``photo_url``: the review page's close-ups)
-    has_photo: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "image_url": f"/api/reveals/{self.id}/image",
-            "photo_url": f"/api/reveals/{self.id}/photo" if self.has_photo else None,
-            "status": "needs_review",
-            "problems": self.problems,
-            "advice": self.advice,
-            "seats": self.seats,
-            "set_aside": self.set_aside,
-            "expected": self.expected,
-            "timing": self.timing,
-        }
-
-
-@dataclass
-class _Message:
-    level: str
-    text: str
-    at: float = field(default_factory=time.time)
-    #: the reveal whose review this message announces: shown only while that review waits,
-    #: so a settled reveal's warning does not linger beside its verdict
-    review: str | None = None
-    #: the game this message is about (the table's count of games started): shown only while
-    #: that game is on, so an undo of the last game is not news in the next one
-    game: int | None = None
-    #: news only until that game's first action (how to deal the cards)
-    before_play: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"level": self.level, "text": self.text, "at": round(self.at, 3)}
-        if self.review is not None:
-            body["review"] = self.review  # a screen showing that review's own notice skips it
-        if self.before_play:
-            body["before_play"] = True  # the deal: the control page shows it to the dealer
-        return body
 
 
 #: reads a reveal: (frames, the engine's expected hands per player in seat order) -> reading
@@ -191,9 +129,9 @@ class Table:
         self._last_reveal: dict[str, Any] | None = None
         self._truth: dict[str, list[int]] | None = None
         self._set_aside_truth: list[int] | None = None
-        self._messages: deque[_Message] = deque(maxlen=MESSAGES_KEPT)
+        self._messages: deque[Message] = deque(maxlen=MESSAGES_KEPT)
         self._games_started = 0
-        self._subscribers: list[queue.Queue[str]] = []
+        self._subscribers = Subscribers()
         # From the clock, so it usually grows across restarts too; pages take the first state
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
         self._version = int(time.time() * 1000)
@@ -209,18 +147,18 @@ class Table:
         loaded = self._journal.load()
         if loaded is None:
             for warning in self._journal.warnings:  # a garbled setup: the game is lost to play
-                self._messages.append(_Message(
+                self._messages.append(Message(
                     "error", f"journal: {warning}; the game cannot be resumed (its records "
                              "stay in the journal file): start a new game"))
             return
         setup, actions = loaded
         for warning in self._journal.warnings:
-            self._messages.append(_Message("warning", f"journal: {warning}"))
+            self._messages.append(Message("warning", f"journal: {warning}"))
         try:
             game = _start(setup)
         except EngineError as exc:  # e.g. the rules changed in an update: start a new game
             self._messages.append(
-                _Message("error", f"journal: the saved game no longer loads ({exc}); "
+                Message("error", f"journal: the saved game no longer loads ({exc}); "
                                   "start a new game")
             )
             return
@@ -229,7 +167,7 @@ class Table:
             try:
                 game.apply(parse_action(action))
             except EngineError as exc:  # readable, but the rules refuse it now
-                self._messages.append(_Message(
+                self._messages.append(Message(
                     "warning", f"journal: action {kept + 1} no longer applies ({exc}); "
                                f"resuming after action {kept}"))
                 self._journal.set_aside(kept)
@@ -243,7 +181,7 @@ class Table:
         game_id = self._journal_game_id()
         records, unreadable = self.reveals.scan()
         if unreadable:
-            self._messages.append(_Message("warning", _unreadable_text(unreadable)))
+            self._messages.append(Message("warning", unreadable_text(unreadable)))
         for record in records:
             if record.get("setup") != self._setup or self._of_another_journal(record):
                 continue
@@ -257,12 +195,12 @@ class Table:
             if status == "applied" and 0 <= index < len(self._actions):
                 if self._actions[index] == record.get("action"):
                     self._reveal_ids[index] = record["id"]
-                    self._last_reveal = _last_reveal_json(record)
+                    self._last_reveal = last_reveal_json(record)
             elif (status == "needs_review" or lost) and index == len(self._actions) \
                     and self._in_reveal():
-                self._review = _review_from_record(record, index)
+                self._review = review_from_record(record, index)
         if self._review is not None:  # said again, as when it was first held
-            self._post(_needs_a_look(self._review.id), "warning", review=self._review.id)
+            self._post(needs_a_look(self._review.id), "warning", review=self._review.id)
 
     def _of_another_journal(self, record: Mapping[str, Any]) -> bool:
         """Whether a reveal record was written beside another journal (one moved aside since:
@@ -275,16 +213,12 @@ class Table:
 
     def subscribe(self) -> queue.Queue[str]:
         """A queue of SSE-ready JSON strings, one per state change; starts with the current one."""
-        q: queue.Queue[str] = queue.Queue(maxsize=SUBSCRIBER_BACKLOG)
         with self._lock:
-            q.put(self._event_json())
-            self._subscribers.append(q)
-        return q
+            return self._subscribers.add(self._event_json())
 
     def unsubscribe(self, q: queue.Queue[str]) -> None:
         with self._lock:
-            if q in self._subscribers:
-                self._subscribers.remove(q)
+            self._subscribers.remove(q)
 
     @property
     def subscriber_count(self) -> int:
@@ -294,15 +228,7 @@ class Table:
     def _changed(self) -> None:
         """Bump the version and hand the new state to every subscriber (never blocks)."""
         self._version += 1
-        event = self._event_json()
-        for q in list(self._subscribers):
-            while True:
-                try:
-                    q.put_nowait(event)
-                    break
-                except queue.Full:  # a stalled client: drop its oldest, it only needs the latest
-                    with contextlib.suppress(queue.Empty):
-                        q.get_nowait()
+        self._subscribers.publish(self._event_json())
 
     def _event_json(self) -> str:
         return json.dumps(self._state_unlocked(), separators=(",", ":"))
@@ -319,7 +245,7 @@ class Table:
         except (sqlite3.Error, OSError, JournalError) as exc:
             who = "the journal" if isinstance(exc, JournalError) else "the disk"
             text = f"not saved, nothing changed: {what} — {who} refused it ({exc})"
-            self._messages.append(_Message("error", text))
+            self._messages.append(Message("error", text))
             self._changed()
             raise TableError(text, rule="storage", status=503) from exc
 
@@ -336,7 +262,7 @@ class Table:
               review: str | None = None, before_play: bool = False) -> None:
         """:meth:`note` for a caller holding the lock that signals its own change once, with
         the message in it (a reveal applied), rather than one change for each."""
-        self._messages.append(_Message(
+        self._messages.append(Message(
             level, text, review=review, game=self._games_started if about_game else None,
             before_play=before_play))
 
@@ -490,8 +416,6 @@ class Table:
         reading to review too, so a recorded game is never adjudicated on a misread.
         """
         truth = truth if truth is not None else self._truth
-        from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
-
         if card_reveals.is_card_reveal_due(self):
             return card_reveals.capture_card_reveal(self)
         with self._capture_lock:
@@ -520,7 +444,7 @@ class Table:
             timing = {"frames": reading.frames_voted,
                       "ms": round((time.perf_counter() - started) * 1000)}
             if truth is not None:
-                differ = _disagreements(reading.values(), truth)
+                differ = disagreements(reading.values(), truth)
                 reading.problems.extend(differ)
                 reading.needs_review = reading.needs_review or bool(reading.problems)
                 if differ and reading.annotated_jpeg is not None:
@@ -579,13 +503,13 @@ class Table:
         record.update(status="needs_review", problems=reading.problems)
         with self._storing(f"reveal {reveal_id}"):
             self.reveals.save(reveal_id, record)
-        self._review = _review_from_record(record, action_index)
+        self._review = review_from_record(record, action_index)
         self.announce_review(reveal_id)
 
     def announce_review(self, reveal_id: str) -> None:
         """Tell the dashboard that a reveal waits for a person's look; the message goes once
         the review is settled, discarded or replaced, however that happens."""
-        self.note(_needs_a_look(reveal_id), "warning", review=reveal_id)
+        self.note(needs_a_look(reveal_id), "warning", review=reveal_id)
 
     def confirm_review(self, review_id: str, seats: Mapping[str, Any]) -> dict[str, Any]:
         """Apply a person's confirmed (maybe corrected) reading of a pending review."""
@@ -594,11 +518,9 @@ class Table:
             review = self._review
             if review is None or review.id != review_id:
                 raise TableError(f"no pending review {review_id!r}", status=404)
-            from bluffcam import card_reveals
-
             if card_reveals.is_card_review(review):
                 return card_reveals.confirm_card_review(self, review, seats)
-            confirmed = _seat_values(seats, list(review.expected))
+            confirmed = seat_values(seats, list(review.expected))
             try:
                 placed = confirmed_positions(seats)
             except ValueError as exc:
@@ -651,7 +573,7 @@ class Table:
                           reopened=[*record.get("reopened", []),
                                     {"at": time.time(), "was": settled}])
             self._save_evidence(reveal_id, record)
-            self._review = _review_from_record(record, index)
+            self._review = review_from_record(record, index)
             self._last_reveal = self._earlier_reveal_json()
             self._post(f"reveal {reveal_id} reopened: its verdict waits for the dice to be "
                        "checked again", about_game=True)
@@ -665,7 +587,7 @@ class Table:
         if earlier is None:
             return None
         try:
-            return _last_reveal_json(self.reveals.load(self._reveal_ids[earlier]))
+            return last_reveal_json(self.reveals.load(self._reveal_ids[earlier]))
         except UnknownRevealError:
             return None
 
@@ -710,7 +632,7 @@ class Table:
         self._actions.append(canonical)
         self._reveal_ids[index] = reveal_id
         self._review = None
-        self._last_reveal = _last_reveal_json(record)
+        self._last_reveal = last_reveal_json(record)
         if record["corrections"]:  # in the players' words: rounds, not reveal ids
             self._post(f"round {len(game.history)} corrected by hand", about_game=True)
         self._changed()
@@ -734,7 +656,7 @@ class Table:
         )
         self._save_evidence(review.id, record)
         self._reveal_ids[index] = review.id
-        self._last_reveal = _last_reveal_json(record)
+        self._last_reveal = last_reveal_json(record)
 
     def _discard_review(self, review: PendingReview, why: str) -> None:
         self._review = None
@@ -762,7 +684,7 @@ class Table:
         try:
             self.reveals.save(reveal_id, record)
         except OSError as exc:
-            self._messages.append(_Message(
+            self._messages.append(Message(
                 "warning", f"reveal {reveal_id}: its record could not be updated ({exc}); "
                            "the game is not affected"))
 
@@ -918,8 +840,6 @@ class Table:
         return self._review
 
     def _state_unlocked(self) -> dict[str, Any]:
-        from bluffcam.table_state import build_state
-
         return build_state(
             version=self._version,
             setup=self._setup,
@@ -933,18 +853,10 @@ class Table:
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
-            messages=[m.to_json() for m in self._messages if self._concerns_the_table(m)],
+            messages=[m.to_json() for m in self._messages if m.is_news(
+                game=self._games_started, under_way=bool(self._actions),
+                review=self._review.id if self._review else None)],
         )
-
-    def _concerns_the_table(self, message: _Message) -> bool:
-        """Whether a message is still news: not one about an earlier game, nor the deal once
-        the game is under way, nor the announcement of a review that no longer waits."""
-        if message.game is not None and message.game != self._games_started:
-            return False
-        if message.before_play and self._actions:
-            return False
-        return message.review is None or (
-            self._review is not None and message.review == self._review.id)
 
     # ------------------------------------------------------------------ helpers
 
@@ -998,94 +910,6 @@ def _limited(frames: Iterator[Any], limit: int) -> Iterator[Any]:
         if i >= limit:
             return
         yield frame
-
-
-def _seat_values(seats: Any, players: list[str]) -> dict[str, list[int]]:
-    """Validate ``{"Ann": [1, 4, 4], ...}`` (values or {"value": v} objects)."""
-    if not isinstance(seats, Mapping):
-        raise TableError("\"seats\" must be an object: {\"Ann\": [1, 4, 4], ...}",
-                         rule="format", status=400)
-    unknown = sorted(set(seats) - set(players))
-    if unknown:
-        raise TableError(f"unknown seats {unknown}; the reveal is for {players}",
-                         rule="format", status=400)
-    result: dict[str, list[int]] = {}
-    for name in players:
-        dice = seats.get(name, [])
-        if not isinstance(dice, list):
-            raise TableError(f"seat {name}: dice must be a list of values 1–6",
-                             rule="format", status=400)
-        values = []
-        for die in dice:
-            value = die.get("value") if isinstance(die, Mapping) else die
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-                raise TableError(f"seat {name}: {value!r} is not a die value 1–6",
-                                 rule="format", status=400)
-            values.append(value)
-        result[name] = values
-    return result
-
-
-def _disagreements(
-    read: dict[str, list[int]], truth: Mapping[str, list[int]]
-) -> list[dict[str, Any]]:
-    problems = []
-    for seat, values in truth.items():
-        if sorted(read.get(seat, [])) != sorted(values):
-            problems.append({
-                "kind": "ground_truth", "seat": seat, "x": None, "y": None,
-                "message": f"{seat}: read {sorted(read.get(seat, []))}, "
-                           f"recorded {sorted(values)}",
-            })
-    return problems
-
-
-def _needs_a_look(reveal_id: str) -> str:
-    """The board's warning while a reveal waits for a person."""
-    return f"reveal {reveal_id} needs a look before its verdict"
-
-
-def _unreadable_text(reveal_ids: list[str]) -> str:
-    """The board's word on reveal records skipped on resume because they cannot be read."""
-    one = len(reveal_ids) == 1
-    return (f"{'reveal' if one else 'reveals'} {', '.join(reveal_ids)}: "
-            f"{'its record' if one else 'their records'} cannot be read (a torn or damaged "
-            f"file) and {'is' if one else 'are'} left out. The game is not affected; a review "
-            "that waited there is lost: re-capture or enter the reveal by hand. "
-            f"{'Its photo is' if one else 'Their photos are'} kept in the reveals folder.")
-
-
-def _review_from_record(record: dict[str, Any], index: int) -> PendingReview:
-    """The review a stored reveal record waits for, at action ``index`` (a resumed table's
-    pending review, or a reveal reopened after its verdict)."""
-    return PendingReview(
-        id=record["id"],
-        seats=record["read"],
-        set_aside=record.get("set_aside", {}),
-        problems=record.get("problems", []),
-        expected=record.get("expected", {}),
-        action_index=index,
-        advice=record.get("advice", []),
-        timing=record.get("timing", {}),
-        has_photo=bool(record.get("has_photo")),
-    )
-
-
-def _last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
-    """The board's last-reveal panel: ``seats`` as applied, ``read``/``dice`` as the camera saw."""
-    dice = record.get("read", {})
-    return {
-        "id": record["id"],
-        "image_url": f"/api/reveals/{record['id']}/image" if record.get("has_image") else None,
-        "seats": record.get("confirmed", {}),
-        "read": {seat: [d["value"] if record.get("kind") == "cards" else int(d["value"])
-                        for d in found] for seat, found in dice.items()},
-        "dice": dice,
-        "corrections": record.get("corrections", {}),
-        "how": record.get("how"),
-        "action_index": record.get("action_index"),
-        "timing": record.get("timing", {}),
-    }
 
 
 __all__ = ["IllegalActionError", "PendingReview", "Table", "TableError"]

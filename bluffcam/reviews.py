@@ -1,0 +1,137 @@
+"""What a reveal record means to the table: the review it waits for, the board's panel of
+the last reveal, and the words said about them.
+
+Pure: records in, values out. The `Table` stores the records (`bluffcam.reveals`) and
+decides when a review is held, settled or dropped; a person's confirmed seats are checked
+here before anything is applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bluffcam.table_error import TableError
+
+
+@dataclass
+class PendingReview:
+    """A reading that needs a person before its verdict applies."""
+
+    id: str
+    seats: dict[str, list[dict[str, Any]]]
+    set_aside: dict[str, list[int]]
+    problems: list[dict[str, Any]]
+    expected: dict[str, int]
+    action_index: int
+    #: what to fix about the picture (``vision.frame_check``), shown beside the problems
+    advice: list[dict[str, str]] = field(default_factory=list)
+    #: how the camera read it: ``{"frames": 3, "ms": 412}`` (empty where not known)
+    timing: dict[str, int] = field(default_factory=dict)
+    #: whether the frame was kept unmarked too (``photo_url``: the review page's close-ups)
+    has_photo: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "image_url": f"/api/reveals/{self.id}/image",
+            "photo_url": f"/api/reveals/{self.id}/photo" if self.has_photo else None,
+            "status": "needs_review",
+            "problems": self.problems,
+            "advice": self.advice,
+            "seats": self.seats,
+            "set_aside": self.set_aside,
+            "expected": self.expected,
+            "timing": self.timing,
+        }
+
+
+def seat_values(seats: Any, players: list[str]) -> dict[str, list[int]]:
+    """Validate ``{"Ann": [1, 4, 4], ...}`` (values or {"value": v} objects)."""
+    if not isinstance(seats, Mapping):
+        raise TableError("\"seats\" must be an object: {\"Ann\": [1, 4, 4], ...}",
+                         rule="format", status=400)
+    unknown = sorted(set(seats) - set(players))
+    if unknown:
+        raise TableError(f"unknown seats {unknown}; the reveal is for {players}",
+                         rule="format", status=400)
+    result: dict[str, list[int]] = {}
+    for name in players:
+        dice = seats.get(name, [])
+        if not isinstance(dice, list):
+            raise TableError(f"seat {name}: dice must be a list of values 1–6",
+                             rule="format", status=400)
+        values = []
+        for die in dice:
+            value = die.get("value") if isinstance(die, Mapping) else die
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+                raise TableError(f"seat {name}: {value!r} is not a die value 1–6",
+                                 rule="format", status=400)
+            values.append(value)
+        result[name] = values
+    return result
+
+
+def disagreements(
+    read: dict[str, list[int]], truth: Mapping[str, list[int]]
+) -> list[dict[str, Any]]:
+    """A recorded game's seats whose reading differs from the dice really there, as review
+    problems: a recording is never adjudicated on a misread."""
+    problems = []
+    for seat, values in truth.items():
+        if sorted(read.get(seat, [])) != sorted(values):
+            problems.append({
+                "kind": "ground_truth", "seat": seat, "x": None, "y": None,
+                "message": f"{seat}: read {sorted(read.get(seat, []))}, "
+                           f"recorded {sorted(values)}",
+            })
+    return problems
+
+
+def needs_a_look(reveal_id: str) -> str:
+    """The board's warning while a reveal waits for a person."""
+    return f"reveal {reveal_id} needs a look before its verdict"
+
+
+def unreadable_text(reveal_ids: list[str]) -> str:
+    """The board's word on reveal records skipped on resume because they cannot be read."""
+    one = len(reveal_ids) == 1
+    return (f"{'reveal' if one else 'reveals'} {', '.join(reveal_ids)}: "
+            f"{'its record' if one else 'their records'} cannot be read (a torn or damaged "
+            f"file) and {'is' if one else 'are'} left out. The game is not affected; a review "
+            "that waited there is lost: re-capture or enter the reveal by hand. "
+            f"{'Its photo is' if one else 'Their photos are'} kept in the reveals folder.")
+
+
+def review_from_record(record: dict[str, Any], index: int) -> PendingReview:
+    """The review a stored reveal record waits for, at action ``index`` (a resumed table's
+    pending review, or a reveal reopened after its verdict)."""
+    return PendingReview(
+        id=record["id"],
+        seats=record["read"],
+        set_aside=record.get("set_aside", {}),
+        problems=record.get("problems", []),
+        expected=record.get("expected", {}),
+        action_index=index,
+        advice=record.get("advice", []),
+        timing=record.get("timing", {}),
+        has_photo=bool(record.get("has_photo")),
+    )
+
+
+def last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
+    """The board's last-reveal panel: ``seats`` as applied, ``read``/``dice`` as the camera saw."""
+    dice = record.get("read", {})
+    return {
+        "id": record["id"],
+        "image_url": f"/api/reveals/{record['id']}/image" if record.get("has_image") else None,
+        "seats": record.get("confirmed", {}),
+        "read": {seat: [d["value"] if record.get("kind") == "cards" else int(d["value"])
+                        for d in found] for seat, found in dice.items()},
+        "dice": dice,
+        "corrections": record.get("corrections", {}),
+        "how": record.get("how"),
+        "action_index": record.get("action_index"),
+        "timing": record.get("timing", {}),
+    }
