@@ -3,6 +3,7 @@
 import { api, followState } from "./api.js";
 import {
   el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
+  gameOverHeadline,
 } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -70,7 +71,7 @@ function renderTurn(state) {
   if (game.phase === "over") {
     fill(node,
       el("div", { class: "turn-label" }, "Game over"),
-      turnName(`${game.winner ?? "Nobody"} wins!`, { class: "turn-name winner", "data-testid": "winner" }));
+      turnName(gameOverHeadline(game), { class: "turn-name winner", "data-testid": "winner" }));
     return;
   }
   if (game.phase === "reveal") {

@@ -2,7 +2,9 @@
 // whoever's turn it is. All changes go through the JSON API with the table PIN.
 
 import { api, ApiError, describeError, followState, getPin, setPin } from "./api.js";
-import { el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall } from "./ui.js";
+import {
+  el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
+} from "./ui.js";
 
 const root = document.getElementById("control-main");
 const pinGate = document.getElementById("pin-gate");
@@ -191,7 +193,7 @@ function statusCard() {
   const kind = GAME_NAMES[game.game] || game.game;
   let headline = game.turn ? `${game.turn}'s turn` : "";
   if (game.phase === "reveal") headline = state.review ? "Check the reading" : revealCall(game);
-  if (game.phase === "over") headline = `${game.winner ?? "Nobody"} wins!`;
+  if (game.phase === "over") headline = gameOverHeadline(game);
   const bid = game.bid ? parseBid(game.bid) : null;
   const impusLine = game.game === "impus"
     ? el("div", { class: "status-line", id: "status-pile" }, game.claim

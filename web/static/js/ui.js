@@ -184,3 +184,10 @@ export function gameKind(state) {
 }
 
 export const GAME_NAMES = { bluff: "Bluff", scam: "Scam", impus: "Impus Bluff" };
+
+/** A finished game's headline: Bluff and Scam have a winner, Impus Bluff a loser (I9). */
+export function gameOverHeadline(game) {
+  if (game.winner) return `${game.winner} wins!`;
+  if (game.loser) return `${game.loser} loses!`;
+  return "Nobody wins!";
+}
