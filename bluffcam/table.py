@@ -31,10 +31,21 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
+from bluffcam.evening import (
+    EVENING,
+    GameResult,
+    replayed_results,
+    result_of,
+    standings,
+    started_at,
+    stored_game,
+    this_evening,
+)
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
 from bluffcam.reviews import (
@@ -72,7 +83,6 @@ from engine import (
     action_to_json,
     parse_action,
 )
-from engine.game import game_from_setup
 
 #: how many frames one reveal may read from the camera (the still-scene wait votes over them)
 REVEAL_MAX_FRAMES = 120
@@ -131,6 +141,9 @@ class Table:
         self._set_aside_truth: list[int] | None = None
         self._messages: deque[Message] = deque(maxlen=MESSAGES_KEPT)
         self._games_started = 0
+        #: when the current game began (the journal's clock) and the evening's earlier results
+        self._started_at: datetime | None = None
+        self._evening: list[GameResult] = []
         self._subscribers = Subscribers()
         # From the clock, so it usually grows across restarts too; pages take the first state
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
@@ -155,7 +168,7 @@ class Table:
         for warning in self._journal.warnings:
             self._messages.append(Message("warning", f"journal: {warning}"))
         try:
-            game = _start(setup)
+            game = stored_game(setup)
         except EngineError as exc:  # e.g. the rules changed in an update: start a new game
             self._messages.append(
                 Message("error", f"journal: the saved game no longer loads ({exc}); "
@@ -175,6 +188,23 @@ class Table:
             kept += 1
         self._setup, self._game, self._actions = setup, game, list(actions[:kept])
         self._restore_reveals()
+        self._recall_evening()
+
+    def _recall_evening(self) -> None:
+        """The evening's earlier results, replayed from the journal (`bluffcam.evening`)."""
+        game_id = self._journal_game_id()
+        self._started_at = self._journal_started(game_id)
+        if game_id is not None and self._started_at is not None:
+            self._evening = replayed_results(self._journal, before=game_id,
+                                             since=self._started_at - EVENING)
+
+    def _journal_started(self, game_id: int | None) -> datetime | None:
+        """When the journal says game ``game_id`` began (None: unknown or unreadable)."""
+        try:
+            text = dict(self._journal.games()).get(game_id) if game_id is not None else None
+        except sqlite3.Error:
+            return None
+        return started_at(text) if text is not None else None
 
     def _restore_reveals(self) -> None:
         """Re-link reveal records (ids, last photo, a pending review) to the resumed game."""
@@ -297,10 +327,13 @@ class Table:
                 raise TableError(str(exc), rule="format", status=400) from None
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
+            ended = result_of(self._game, self._journal_game_id(), self._started_at)
             with self._storing("the new game"):
-                self._journal.start(setup_json, actions)  # all or nothing
+                game_id = self._journal.start(setup_json, actions)  # all or nothing
             if self._review is not None:
                 self._discard_review(self._review, "a new game was started")
+            self._started_at = self._journal_started(game_id) or datetime.now(UTC)
+            self._evening = this_evening([*self._evening, ended], self._started_at)
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._games_started += 1
@@ -853,6 +886,10 @@ class Table:
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
+            evening=standings(this_evening(
+                [*self._evening, result_of(self._game, self._journal_game_id(),
+                                           self._started_at)],
+                self._started_at or datetime.now(UTC))),
             messages=[m.to_json() for m in self._messages if m.is_news(
                 game=self._games_started, under_way=bool(self._actions),
                 review=self._review.id if self._review else None)],
@@ -879,11 +916,6 @@ class Table:
 
 
 # ---------------------------------------------------------------------- module helpers
-
-
-def _start(setup: Mapping[str, Any]) -> Game:
-    """A fresh game from a stored setup (the engine validates it; the seats are the table's)."""
-    return game_from_setup({k: v for k, v in setup.items() if k not in ("actions", SEATS_KEY)})
 
 
 def _wants_camera_set_aside(action: Mapping[str, Any]) -> bool:

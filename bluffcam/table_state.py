@@ -28,6 +28,7 @@ def build_state(
     last_reveal: dict[str, Any] | None,
     reopen: str | None = None,
     camera: dict[str, Any],
+    evening: dict[str, Any] | None = None,
     messages: list[dict[str, Any]],
 ) -> dict[str, Any]:
     state: dict[str, Any] = {
@@ -55,6 +56,9 @@ def build_state(
         # the camera reveal a player may still send back to review (the last round's, until
         # the next action): POST /api/reveals/<id>/reopen
         "reopen": reopen,
+        # the evening's standings (`bluffcam.evening.standings`): games ended tonight and each
+        # player's wins (and Impus Bluff losses); null before the first game ends
+        "evening": evening,
     }
     if game is None:
         return state

@@ -276,6 +276,27 @@ class Journal:
             rows = self._db.execute("SELECT id, started FROM games ORDER BY id").fetchall()
         return [(int(i), str(t)) for i, t in rows]
 
+    def script(self, game_id: int) -> tuple[JsonObject, list[JsonObject]] | None:
+        """An earlier game's (setup, actions up to the first garbled one), or None where its
+        setup is garbled or there is no such game: read only, for the evening's results
+        (nothing is set aside, unlike :meth:`load`)."""
+        with self._lock, self._unusable_as_error():
+            row = self._db.execute(
+                "SELECT setup, crc FROM games WHERE id = ?", (game_id,)).fetchone()
+            rows = self._db.execute(
+                "SELECT seq, body, crc FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        setup = None if row is None else _decode(row[0], row[1])
+        if setup is None:
+            return None
+        actions: list[JsonObject] = []
+        for position, (seq, body, crc) in enumerate(rows, start=1):
+            action = _decode(body, crc) if seq == position else None
+            if action is None:
+                break
+            actions.append(action)
+        return setup, actions
+
     @property
     def game_id(self) -> int | None:
         """The id of the game this journal writes to (tells apart games with one setup)."""

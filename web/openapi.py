@@ -312,6 +312,14 @@ def describe() -> dict[str, Any]:
                                    "reveal POST /api/reveals/{id}/reopen may send back"},
                         "house_rules": {"type": "array", "items": {"type": "string"},
                                         "description": "the game's chosen variants in words"},
+                        "evening": {"type": ["object", "null"], "description": "tonight's "
+                                    "standings: games ended and each player's wins and losses",
+                                    "properties": {
+                            "games": {"type": "integer"},
+                            "players": {"type": "array", "items": {"type": "object",
+                                "properties": {"name": {"type": "string"},
+                                               "wins": {"type": "integer"},
+                                               "losses": {"type": "integer"}}}}}},
                     },
                 },
             },

@@ -87,11 +87,24 @@ def test_the_whole_board_fits_a_tv_screen(screen: Any, revealed: dict[str, Any],
     assert revealed["id"] in screen.locator(".reveal-photo img").get_attribute("src")
 
 
-def settled_table(data: Path, players: list[str]) -> Iterator[LiveServer]:
+def play_an_evening(server: LiveServer, players: list[str], wins: int) -> None:
+    """Games of one die each, two players a game, until every player has won ``wins``: the
+    footer's standings at their longest."""
+    for _ in range(wins):
+        for winner, other in zip(players, players[1:] + players[:1], strict=True):
+            server.post("/api/game", {"game": "bluff", "players": [other, winner],
+                                      "starter": other, "options": {"dice_per_player": 1}})
+            server.post("/api/action", {"player": other, "bid": "1x2"})
+            server.post("/api/action", {"player": winner, "challenge": True})
+            server.post("/api/action", {"reveal": {other: [3], winner: [4]}})
+
+
+def settled_table(data: Path, players: list[str], evening: int = 0) -> Iterator[LiveServer]:
     """A game of Bluff with five dice each whose first round is settled from a camera reveal
     (the camera saw two seats' dice, the others were typed in at the review) and whose next
-    round has a bid on the track."""
+    round has a bid on the track; ``evening``: the wins each player had in earlier games."""
     with serving(data, scene_profile(seat_count=len(players))) as server:
+        play_an_evening(server, players, evening)
         server.post("/api/game", {"game": "bluff", "players": players, "starter": players[0]})
         server.post("/api/action", {"player": players[0], "bid": "9x4"})
         server.post("/api/action", {"player": players[1], "challenge": True})
@@ -106,8 +119,9 @@ def settled_table(data: Path, players: list[str]) -> Iterator[LiveServer]:
 @pytest.fixture(scope="module")
 def full_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """Six players with five dice each, the most a game of Bluff seats: the longest bid track
-    (30 dice) and two rows of players."""
-    yield from settled_table(tmp_path_factory.mktemp("full-table"), SIX)
+    (30 dice) and two rows of players; twelve games before it, won twice by each, in the
+    footer's standings."""
+    yield from settled_table(tmp_path_factory.mktemp("full-table"), SIX, evening=2)
 
 
 @pytest.fixture()
@@ -125,6 +139,8 @@ def test_a_full_table_of_six_fits_a_tv_screen(full_screen: Any, screenshot_dir: 
     720-line screen and a 1024 × 600 panel too, every part whole and nothing to scroll (the
     cards drawn compact)."""
     assert_the_whole_board_fits(full_screen, screenshot_dir, "board-tv-six")
+    expect(full_screen.get_by_test_id("evening")).to_have_text(
+        "Tonight, 12 games: " + " · ".join(f"{name} 2 wins" for name in sorted(SIX)))
     expect(full_screen.locator("#players .player")).to_have_count(6)
     expect(full_screen.locator(".seat-reading")).to_have_count(6)
     expect(full_screen.locator("#track .field-current")).to_have_attribute("data-field", "3")

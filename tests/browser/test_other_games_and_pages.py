@@ -435,28 +435,6 @@ def test_game_over_shows_the_winner(phone: Any, tv: Any, live_server: LiveServer
     expect(phone.locator("#setup-card .player-row input").first).to_have_value("Ann")
 
 
-#: Impus Bluff with two kinds (orc and imp, 5 cards each): four plays end it (I9)
-SHORT_IMPUS = {"game": "impus", "players": ["Ann", "Ben"], "starter": "Ann",
-               "options": {"polymorphs": False,
-                           "remove_kinds": ["gnome", "elf", "faun", "skeleton", "dragon",
-                                            "goblin", "troll", "harpy"]}}
-SHORT_IMPUS_PLAYS = [{"player": "Ann", "play": 4, "claim": "orc"}, {"player": "Ben", "play": 4},
-                     {"player": "Ann", "play": 1}, {"player": "Ben", "play": 1}]
-
-
-def test_an_impus_game_over_names_its_loser(phone: Any, tv: Any, live_server: LiveServer) -> None:
-    """Impus Bluff has no winner, one loser (I9): the pages said "Nobody wins!"."""
-    live_server.post("/api/game", SHORT_IMPUS)
-    for play in SHORT_IMPUS_PLAYS:
-        live_server.post("/api/action", play)
-    assert live_server.table.state()["game"]["loser"] == "Ben"
-    tv.goto("/")
-    expect(tv.get_by_test_id("winner")).to_have_text("Ben loses!")
-    remember_pin(phone, live_server.pin)
-    phone.goto("/control")
-    expect(phone.locator("#status-turn")).to_have_text("Ben loses!")
-
-
 def test_a_short_impus_game_from_the_control_page_through_a_doubt_and_a_pile_taken(
         phone: Any, tv: Any, live_server: LiveServer, screenshot_dir: Path) -> None:
     remember_pin(phone, live_server.pin)

@@ -68,6 +68,23 @@ def test_a_new_game_keeps_the_old_one_in_the_file(tmp_path: Path) -> None:
         assert loaded is not None and loaded[1] == [{"player": "A", "pass": True}]
 
 
+def test_an_earlier_game_reads_back_up_to_its_first_garbled_action_and_nothing_moves(
+        tmp_path: Path) -> None:
+    with filled(tmp_path / "j.db") as journal:
+        journal.start({**SETUP, "game": "scam"})
+        assert journal.script(1) == (SETUP, ACTIONS)
+        assert journal.script(2) == ({**SETUP, "game": "scam"}, [])
+        assert journal.script(3) is None
+        journal._db.execute("UPDATE actions SET body = replace(body, 'Ben', 'Bxn') "
+                            "WHERE game_id = 1 AND seq = 2")
+        assert journal.script(1) == (SETUP, ACTIONS[:1])
+        journal._db.execute("UPDATE games SET setup = replace(setup, 'Ann', 'Axn') WHERE id = 1")
+        assert journal.script(1) is None
+        count = journal._db.execute("SELECT COUNT(*) FROM actions WHERE game_id = 1")
+        assert count.fetchone() == (len(ACTIONS),)  # read only: nothing was set aside
+        assert journal.game_id == 2
+
+
 def test_drop_last_is_undo(tmp_path: Path) -> None:
     with filled(tmp_path / "j.db") as journal:
         assert journal.drop_last() == ACTIONS[-1]

@@ -3,7 +3,7 @@
 import { api, followState } from "./api.js";
 import {
   el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
-  gameOverHeadline,
+  gameOverHeadline, eveningText,
 } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -71,7 +71,8 @@ function renderTurn(state) {
   if (game.phase === "over") {
     fill(node,
       el("div", { class: "turn-label" }, "Game over"),
-      turnName(gameOverHeadline(game), { class: "turn-name winner", "data-testid": "winner" }));
+      turnName(gameOverHeadline(game), { class: "turn-name winner", "data-testid": "winner" }),
+      eveningText(state.evening) ? el("div", { class: "turn-sub" }, eveningText(state.evening)) : null);
     return;
   }
   if (game.phase === "reveal") {
@@ -471,7 +472,13 @@ function renderFooter(state) {
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,
     state.setup ? `${(state.setup.players || []).length} players` : null, ...(state.house_rules || [])] : [];
-  fill($("game-kind"), parts.filter(Boolean).join(" · "));
+  $("game-kind").title = parts.filter(Boolean).join(" · ");
+  fill($("game-kind"), $("game-kind").title);
+  // tonight's standings, once a game has ended (at a game's end, its card says them instead)
+  const evening = state.game && state.game.phase === "over" ? null : eveningText(state.evening);
+  $("evening").hidden = !evening;
+  $("evening").title = evening || "";
+  fill($("evening"), evening || "");
 }
 
 export function renderBoard(state) {

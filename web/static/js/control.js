@@ -4,6 +4,7 @@
 import { api, ApiError, describeError, followState, getPin, setPin } from "./api.js";
 import {
   el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
+  eveningText,
 } from "./ui.js";
 
 const root = document.getElementById("control-main");
@@ -208,6 +209,8 @@ function statusCard() {
       state.bidder ? el("span", { class: "muted" }, ` by ${state.bidder}`) : null)
       : el("div", { class: "status-line" }, game.phase === "bidding" ? "No bid yet this round." : "")),
     lastVerdict(game),
+    game.phase === "over" && eveningText(state.evening)
+      ? el("div", { class: "status-line", id: "status-evening" }, eveningText(state.evening)) : null,
     dealNote(game),
     // until the next bid, a verdict read by the camera can still be checked again
     state.reopen ? el("a", { class: "status-line", id: "reopen-link", href: "/review" },

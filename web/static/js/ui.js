@@ -191,3 +191,14 @@ export function gameOverHeadline(game) {
   if (game.loser) return `${game.loser} loses!`;
   return "Nobody wins!";
 }
+
+/** The evening's standings in a line ("Tonight, 3 games: Ben 2 wins · Ann 1 win, 1 loss"),
+ *  or null before a game of the evening has ended (state.evening, bluffcam/evening.py). */
+export function eveningText(evening) {
+  if (!evening || !evening.games) return null;
+  const count = (n, word) => `${n} ${word}${n === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
+  const players = (evening.players || []).map((p) => `${p.name} ${[
+    p.wins ? count(p.wins, "win") : null, p.losses ? count(p.losses, "loss") : null,
+  ].filter(Boolean).join(", ")}`);
+  return `Tonight, ${count(evening.games, "game")}: ${players.join(" · ")}`;
+}

@@ -1,0 +1,110 @@
+"""Tonight's results: who has won the evening's games (and, at Impus Bluff, lost them).
+
+A table plays several games in an evening, and the players want the standings without
+keeping score on paper. An evening is every game started within `EVENING` before the
+current one. The journal keeps each game's setup and actions, so a restarted table replays
+the evening's earlier games once (`replayed_results`); after that the table takes each
+game's result as it ends (`result_of`). The current game's result is taken afresh with
+each state, so an undo of its last action takes its result back too.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from bluffcam.seating import SEATS_KEY
+from engine import EngineError, Game, Journal, JournalError, Phase, parse_action
+from engine.game import game_from_setup
+
+#: how far back from the current game's start an evening reaches
+EVENING = timedelta(hours=8)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: its winner (Bluff, Scam) or its loser (Impus Bluff, I9)."""
+
+    game_id: int
+    started: datetime
+    winner: str | None
+    loser: str | None
+
+
+def stored_game(setup: Mapping[str, Any]) -> Game:
+    """A fresh game from a journalled setup (the engine validates it; the seats are the
+    table's, not the rules')."""
+    return game_from_setup({k: v for k, v in setup.items() if k not in ("actions", SEATS_KEY)})
+
+
+def result_of(game: Game | None, game_id: int | None, started: datetime | None
+              ) -> GameResult | None:
+    """The result of ``game`` if it is over (None while it is on, or for a game with no
+    journal id or start time, which cannot be placed in an evening)."""
+    if game is None or game_id is None or started is None or game.phase is not Phase.OVER:
+        return None
+    return GameResult(game_id, started, getattr(game, "winner", None),
+                      getattr(game, "loser", None))
+
+
+def started_at(text: str) -> datetime | None:
+    """A journal's start time (ISO 8601, UTC); None for one that does not parse."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def replayed_results(journal: Journal, before: int, since: datetime) -> list[GameResult]:
+    """The results of the journal's games older than game ``before`` and started at or after
+    ``since``, replayed by the rules. A game that no longer replays (garbled, or the rules
+    changed since) is left out: the standings are a courtesy, never a reason not to resume."""
+    results = []
+    try:
+        games = journal.games()
+        for game_id, text in games:
+            started = started_at(text)
+            if game_id >= before or started is None or started < since:
+                continue
+            script = journal.script(game_id)
+            if script is None:
+                continue
+            result = result_of(_replayed(*script), game_id, started)
+            if result is not None:
+                results.append(result)
+    except (JournalError, sqlite3.Error):  # the journal went bad since the resume read it
+        return results
+    return results
+
+
+def _replayed(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Game | None:
+    try:
+        game = stored_game(setup)
+        for action in actions:
+            game.apply(parse_action(action))
+    except EngineError:
+        return None
+    return game
+
+
+def this_evening(results: Iterable[GameResult | None], now: datetime) -> list[GameResult]:
+    """The results of games started within `EVENING` before ``now`` (the current game's
+    start), oldest first."""
+    kept = [r for r in results if r is not None and now - EVENING <= r.started <= now]
+    return sorted(kept, key=lambda r: r.game_id)
+
+
+def standings(results: list[GameResult]) -> dict[str, Any] | None:
+    """The state's ``evening``: how many games ended, and each player's wins and losses,
+    most wins first (None before any game of the evening has ended)."""
+    if not results:
+        return None
+    wins = Counter(r.winner for r in results if r.winner)
+    losses = Counter(r.loser for r in results if r.loser)
+    names = sorted(set(wins) | set(losses), key=lambda n: (-wins[n], losses[n], n))
+    return {"games": len(results),
+            "players": [{"name": n, "wins": wins[n], "losses": losses[n]} for n in names]}

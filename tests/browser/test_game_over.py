@@ -1,0 +1,54 @@
+"""The end of a game on the pages: who won (or, at Impus Bluff, lost), and tonight's standings.
+
+A module of its own: its server starts with no finished game, so the evening's count is
+this module's alone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import LiveServer, remember_pin
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+#: the shortest Impus Bluff game that ends: Ben loses (tests/known_games)
+SHORT_IMPUS = json.loads((Path(__file__).parents[1] / "known_games"
+                          / "impus_two_kinds_to_the_end.json").read_text(encoding="utf-8"))
+
+
+def test_each_end_names_its_winner_or_loser_and_tonights_standings_follow(
+        phone: Any, tv: Any, live_server: LiveServer) -> None:
+    tv.goto("/")
+    expect(tv.get_by_test_id("evening")).to_be_hidden()  # no game has ended yet
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                                   "options": {"dice_per_player": 1}})
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x2"})
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    live_server.post("/api/action", {"reveal": {"Ann": [3], "Ben": [4]}})
+    expect(tv.get_by_test_id("winner")).to_have_text("Ben wins!")
+    expect(tv.locator("#turn .turn-sub")).to_have_text("Tonight, 1 game: Ben 1 win")
+    expect(tv.get_by_test_id("evening")).to_be_hidden()  # the game-over card says it
+
+    script = dict(SHORT_IMPUS["script"])
+    actions = script.pop("actions")
+    live_server.post("/api/game", script)
+    # the next game on: the footer keeps the evening's standings in sight
+    expect(tv.get_by_test_id("evening")).to_have_text("Tonight, 1 game: Ben 1 win")
+    for action in actions:
+        live_server.post("/api/action", action)
+    # Impus Bluff has no winner but one loser (I9): the pages said "Nobody wins!"
+    assert live_server.table.state()["game"]["loser"] == "Ben"
+    expect(tv.get_by_test_id("winner")).to_have_text("Ben loses!")
+    expect(tv.locator("#turn .turn-sub")).to_have_text("Tonight, 2 games: Ben 1 win, 1 loss")
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    expect(phone.locator("#status-turn")).to_have_text("Ben loses!")
+    expect(phone.locator("#status-evening")).to_have_text("Tonight, 2 games: Ben 1 win, 1 loss")
+
+    live_server.post("/api/undo", {})  # the last play taken back: its result too
+    expect(tv.get_by_test_id("evening")).to_have_text("Tonight, 1 game: Ben 1 win")
