@@ -2,10 +2,14 @@
 
 A table plays several games in an evening, and the players want the standings without
 keeping score on paper. An evening is every game started within `EVENING` before the
-current one. The journal keeps each game's setup and actions, so a restarted table replays
-the evening's earlier games once (`replayed_results`); after that the table takes each
-game's result as it ends (`result_of`). The current game's result is taken afresh with
-each state, so an undo of its last action takes its result back too.
+current one and since a player last started the standings afresh (`Table.new_evening`: a
+new group sits down, or a Pi with no clock battery and no network, whose clock restarts
+from the last shutdown's time, cannot tell two evenings apart by the journal's times).
+
+The journal keeps each game's setup and actions, so a restarted table replays the evening's
+earlier games once (`replayed_results`); after that the table takes each game's result as
+it ends (`result_of`). The current game's result is taken afresh with each state, so an
+undo of its last action takes its result back too.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from engine.game import game_from_setup
 
 #: how far back from the current game's start an evening reaches
 EVENING = timedelta(hours=8)
+#: the journal setting that keeps the last game of an evening ended by hand
+ENDED_AFTER = "evening_ended_after"
 
 
 @dataclass(frozen=True)
@@ -59,16 +65,27 @@ def started_at(text: str) -> datetime | None:
         return None
 
 
-def replayed_results(journal: Journal, before: int, since: datetime) -> list[GameResult]:
-    """The results of the journal's games older than game ``before`` and started at or after
-    ``since``, replayed by the rules. A game that no longer replays (garbled, or the rules
-    changed since) is left out: the standings are a courtesy, never a reason not to resume."""
+def ended_after(journal: Journal) -> int:
+    """The last game of an evening ended by hand (0: none was)."""
+    try:
+        value = journal.setting(ENDED_AFTER)
+    except (JournalError, sqlite3.Error):
+        return 0
+    return int(value) if value is not None and value.isdigit() else 0
+
+
+def replayed_results(journal: Journal, before: int, since: datetime,
+                     after: int = 0) -> list[GameResult]:
+    """The results of the journal's games older than game ``before``, newer than game
+    ``after`` and started at or after ``since``, replayed by the rules. A game that no
+    longer replays (garbled, or the rules changed since) is left out: the standings are a
+    courtesy, never a reason not to resume."""
     results = []
     try:
         games = journal.games()
         for game_id, text in games:
             started = started_at(text)
-            if game_id >= before or started is None or started < since:
+            if not after < game_id < before or started is None or started < since:
                 continue
             script = journal.script(game_id)
             if script is None:
@@ -91,10 +108,12 @@ def _replayed(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) ->
     return game
 
 
-def this_evening(results: Iterable[GameResult | None], now: datetime) -> list[GameResult]:
+def this_evening(results: Iterable[GameResult | None], now: datetime,
+                 after: int = 0) -> list[GameResult]:
     """The results of games started within `EVENING` before ``now`` (the current game's
-    start), oldest first."""
-    kept = [r for r in results if r is not None and now - EVENING <= r.started <= now]
+    start) and newer than game ``after``, oldest first."""
+    kept = [r for r in results if r is not None and now - EVENING <= r.started <= now
+            and r.game_id > after]
     return sorted(kept, key=lambda r: r.game_id)
 
 

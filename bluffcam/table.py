@@ -37,8 +37,10 @@ from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
 from bluffcam.evening import (
+    ENDED_AFTER,
     EVENING,
     GameResult,
+    ended_after,
     replayed_results,
     result_of,
     standings,
@@ -80,6 +82,7 @@ from engine import (
     IllegalActionError,
     Journal,
     JournalError,
+    Phase,
     action_to_json,
     parse_action,
 )
@@ -144,6 +147,8 @@ class Table:
         #: when the current game began (the journal's clock) and the evening's earlier results
         self._started_at: datetime | None = None
         self._evening: list[GameResult] = []
+        #: the last game of an evening ended by hand (`new_evening`)
+        self._evening_after = 0
         self._subscribers = Subscribers()
         # From the clock, so it usually grows across restarts too; pages take the first state
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
@@ -194,9 +199,32 @@ class Table:
         """The evening's earlier results, replayed from the journal (`bluffcam.evening`)."""
         game_id = self._journal_game_id()
         self._started_at = self._journal_started(game_id)
+        self._evening_after = ended_after(self._journal)
         if game_id is not None and self._started_at is not None:
             self._evening = replayed_results(self._journal, before=game_id,
-                                             since=self._started_at - EVENING)
+                                             since=self._started_at - EVENING,
+                                             after=self._evening_after)
+
+    def new_evening(self) -> dict[str, Any]:
+        """Start tonight's standings afresh: the games that have ended no longer count (a
+        game still on does, once it ends). Kept in the journal, so a restart keeps it."""
+        with self._lock:
+            game_id = self._journal_game_id() or 0
+            ended = self._game is None or self._game.phase is Phase.OVER
+            after = game_id if ended else game_id - 1
+            with self._storing("the new evening"):
+                self._journal.set_setting(ENDED_AFTER, str(after))
+            self._evening_after, self._evening = after, []
+            self._post("tonight's standings start afresh")
+            self._changed()
+            return self._state_unlocked()
+
+    def _standings(self) -> dict[str, Any] | None:
+        """The state's ``evening``: the earlier games' results and the current game's."""
+        current = result_of(self._game, self._journal_game_id(), self._started_at)
+        return standings(this_evening([*self._evening, current],
+                                      self._started_at or datetime.now(UTC),
+                                      self._evening_after))
 
     def _journal_started(self, game_id: int | None) -> datetime | None:
         """When the journal says game ``game_id`` began (None: unknown or unreadable)."""
@@ -333,7 +361,8 @@ class Table:
             if self._review is not None:
                 self._discard_review(self._review, "a new game was started")
             self._started_at = self._journal_started(game_id) or datetime.now(UTC)
-            self._evening = this_evening([*self._evening, ended], self._started_at)
+            self._evening = this_evening([*self._evening, ended], self._started_at,
+                                         self._evening_after)
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._games_started += 1
@@ -886,10 +915,7 @@ class Table:
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
-            evening=standings(this_evening(
-                [*self._evening, result_of(self._game, self._journal_game_id(),
-                                           self._started_at)],
-                self._started_at or datetime.now(UTC))),
+            evening=self._standings(),
             messages=[m.to_json() for m in self._messages if m.is_news(
                 game=self._games_started, under_way=bool(self._actions),
                 review=self._review.id if self._review else None)],

@@ -297,6 +297,20 @@ class Journal:
             actions.append(action)
         return setup, actions
 
+    def setting(self, key: str) -> str | None:
+        """A value the table keeps beside its games (``meta``), or None where there is none."""
+        with self._lock, contextlib.suppress(sqlite3.OperationalError):  # no meta table yet
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            return None if row is None else str(row[0])
+        return None
+
+    def set_setting(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key`` (committed before this returns)."""
+        with self._lock:
+            self._db.execute(META)
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                             (key, value))
+
     @property
     def game_id(self) -> int | None:
         """The id of the game this journal writes to (tells apart games with one setup)."""

@@ -221,6 +221,14 @@ def undo() -> Response:
     return jsonify(table().undo(seen=seen))
 
 
+@bp.post("/evening/new")
+def new_evening() -> Response:
+    """Start tonight's standings afresh (a new group at the table)."""
+    guard_change()
+    _no_broken_body()
+    return jsonify(table().new_evening())
+
+
 @bp.post("/reveal/capture")
 def capture() -> Response:
     guard_change()

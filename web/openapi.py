@@ -173,6 +173,9 @@ def describe() -> dict[str, Any]:
             "/api/undo": {"post": _change("take back the last action unless it was a reveal "
                                           "(optional body {\"seen\": actions_count}, as for "
                                           "an action)", None)},
+            "/api/evening/new": {"post": _change(
+                "start tonight's standings (state.evening) afresh: the games that have ended "
+                "no longer count", None)},
             "/api/reveal/capture": {"post": _change(
                 "read the reveal with the camera: applied when sure, else state.review; 409 "
                 "(rule camera) where the camera gave no reading", None)},

@@ -52,3 +52,12 @@ def test_each_end_names_its_winner_or_loser_and_tonights_standings_follow(
 
     live_server.post("/api/undo", {})  # the last play taken back: its result too
     expect(tv.get_by_test_id("evening")).to_have_text("Tonight, 1 game: Ben 1 win")
+    live_server.post("/api/action", actions[-1])
+
+    # another group sits down: the phone starts the standings afresh
+    phone.get_by_role("button", name="New evening: clear the standings").click()
+    expect(phone.locator(".ok-note")).to_have_text("Tonight's standings start afresh")
+    expect(phone.locator("#status-evening")).to_have_count(0)
+    expect(phone.locator("#new-evening")).to_have_count(0)
+    expect(tv.locator("#turn .turn-sub")).to_have_count(0)
+    assert live_server.table.state()["evening"] is None

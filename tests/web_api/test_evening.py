@@ -8,6 +8,9 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from flask.testing import FlaskClient
+from web_api_helpers import post
+
 from bluffcam.evening import EVENING, GameResult, standings
 from bluffcam.table import Table
 from engine.journal import _encode
@@ -134,3 +137,38 @@ def test_standings_put_most_wins_first_then_fewest_losses_then_names() -> None:
         {"name": "Ben", "wins": 1, "losses": 1},
     ]}
     assert standings([]) is None
+
+
+def test_a_new_evening_clears_the_ended_games_and_a_restart_keeps_it(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    table = Table(path)
+    one_die_game(table, "Ben")
+    one_die_game(table, "Ann")
+    table.new_evening()  # at a game's end: that game is over too, so it goes
+    assert tally(table) is None
+    assert "tonight's standings start afresh" in [m["text"] for m in table.state()["messages"]]
+    one_die_game(table, "Ben")
+    table.new_game(ONE_DIE)
+    table.submit({"player": "Ann", "bid": "1x2"})
+    table.new_evening()  # in a game: that game still counts once it ends
+    table.submit({"player": "Ben", "challenge": True})
+    table.submit({"reveal": {"Ann": [2], "Ben": [4]}})
+    assert tally(table) == (1, {"Ann": (1, 0)})
+    table.close()
+    resumed = Table(path)
+    assert tally(resumed) == (1, {"Ann": (1, 0)})
+    one_die_game(resumed, "Ben")
+    assert tally(resumed) == (2, {"Ann": (1, 0), "Ben": (1, 0)})
+    resumed.close()
+
+
+def test_the_api_starts_a_new_evening_only_with_the_pin(client: FlaskClient, table: Table) -> None:
+    one_die_game(table, "Ben")
+    refused = post(client, "/api/evening/new", pin=None)
+    assert refused.status_code in (401, 403) and tally(table) == (1, {"Ben": (1, 0)})
+    broken = post(client, "/api/evening/new", data="{not json",
+                  headers={"Content-Type": "application/json"})
+    assert broken.status_code == 400 and tally(table) == (1, {"Ben": (1, 0)})
+    answered = post(client, "/api/evening/new")
+    assert answered.status_code == 200 and answered.json["evening"] is None
+    assert tally(table) is None

@@ -754,6 +754,10 @@ function render() {
       el("button", { type: "button", class: "btn primary big", onclick: () => { mode = "setup"; render(); } }, "Play again"),
       // the last reveal typed in wrong decided the game: it can still be taken back
       state.undo ? undoButton() : null,
+      // another group sits down: tonight's standings start again from the next game
+      state.evening ? el("button", { type: "button", class: "btn", id: "new-evening", disabled: busy,
+        onclick: () => send("POST", "/api/evening/new", undefined, { note: "Tonight's standings start afresh" }) },
+      "New evening: clear the standings") : null,
       errorSlot()));
   }
   fill(root, el("div", { class: "control-grid" }, parts));
