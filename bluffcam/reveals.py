@@ -19,6 +19,7 @@ import os
 import re
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +166,19 @@ class RevealStore:
                 unreadable.append(path.stem)
         return ([record for _, record in sorted(numbered, key=lambda pair: pair[0])],
                 sorted(unreadable, key=lambda i: int(i[1:])))
+
+    def newest_first(self) -> Iterator[tuple[str, dict[str, Any] | None]]:
+        """Each record's id and contents (None: it cannot be read), newest first, read only
+        as they are asked for: a resumed table stops at its game's first reveal rather than
+        read months of records (`scan` reads them all)."""
+        paths = [p for p in self.folder.glob("r*.json") if REVEAL_ID.match(p.stem)]
+        for path in sorted(paths, key=lambda p: int(p.stem[1:]), reverse=True):
+            try:
+                yield path.stem, _read_record(path)
+            except FileNotFoundError:  # removed since the listing: as if never there
+                continue
+            except (OSError, ValueError, RecursionError):
+                yield path.stem, None
 
     def stamp(self) -> int:
         """A number that changes whenever a record is written, replaced or removed (names,

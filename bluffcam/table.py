@@ -237,10 +237,18 @@ class Table:
     def _restore_reveals(self) -> None:
         """Re-link reveal records (ids, last photo, a pending review) to the resumed game."""
         game_id = self._journal_game_id()
-        records, unreadable = self.reveals.scan()
+        records: list[dict[str, Any]] = []
+        unreadable: list[str] = []
+        for reveal_id, found in self.reveals.newest_first():
+            if found is None:
+                unreadable.append(reveal_id)
+            elif self._older_than_this_game(found, game_id):
+                break  # ids grow with time: every record from here on is older still
+            else:
+                records.append(found)
         if unreadable:
-            self._messages.append(Message("warning", unreadable_text(unreadable)))
-        for record in records:
+            self._messages.append(Message("warning", unreadable_text(unreadable[::-1])))
+        for record in reversed(records):  # oldest first: the newest word on a round wins
             if record.get("setup") != self._setup or self._of_another_journal(record):
                 continue
             if record.get("game", game_id) != game_id:  # an earlier game with the same setup
@@ -259,6 +267,14 @@ class Table:
                 self._review = review_from_record(record, index)
         if self._review is not None:  # said again, as when it was first held
             self._post(needs_a_look(self._review.id), "warning", review=self._review.id)
+
+    def _older_than_this_game(self, record: Mapping[str, Any], game_id: int | None) -> bool:
+        """Whether a reveal record was written before the current game began: for an earlier
+        game of this journal, or beside a journal moved aside since (a damaged one: every
+        record of this journal is newer). A record that names neither may be this game's."""
+        game = record.get("game")
+        earlier = isinstance(game, int) and game_id is not None and game < game_id
+        return earlier or self._of_another_journal(record)
 
     def _of_another_journal(self, record: Mapping[str, Any]) -> bool:
         """Whether a reveal record was written beside another journal (one moved aside since:

@@ -12,6 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 from web_api_helpers import HANDS, SETUP, StubCamera, StubReader, play_to_reveal, post
 
+from bluffcam import reveals
 from bluffcam.table import Table, TableError
 
 
@@ -94,6 +95,29 @@ def test_pending_review_survives_a_restart(client: FlaskClient, reader: StubRead
         resumed.confirm_review(body["review"]["id"], HANDS)
         assert resumed.state()["history"][0]["actual"] == 6
         assert warning not in [m["text"] for m in resumed.state()["messages"]]
+    finally:
+        resumed.close()
+
+
+def test_a_resumed_table_reads_back_only_to_its_own_games_reveals(
+        client: FlaskClient, reader: StubReader, table: Table,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Months of reveal records are not read at every start: the newest first, down to the
+    first of an earlier game. An earlier game's torn record is no news for this one."""
+    reader.hands = {**HANDS, "Ann": [1, 4, 2, 3]}
+    for _ in range(3):  # three games, each held at a review of its reveal: r1, r2, r3
+        play_to_reveal(client)
+        held = post(client, "/api/reveal/capture").json["review"]["id"]
+    (table.reveals.folder / "r1.json").write_text('{"torn')  # game 1's record, torn
+    opened: list[str] = []
+    read_record = reveals._read_record
+    monkeypatch.setattr(reveals, "_read_record",
+                        lambda path: (opened.append(path.stem), read_record(path))[1])
+    resumed = Table(table.journal_path)
+    try:
+        assert resumed.state()["review"]["id"] == held == "r3"
+        assert opened == ["r3", "r2"]  # r2 is game 2's: r1 is older still
+        assert not [m for m in resumed.state()["messages"] if "cannot be read" in m["text"]]
     finally:
         resumed.close()
 
