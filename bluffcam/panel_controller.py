@@ -271,7 +271,8 @@ class PanelController:
         if key is Key.DOUBT:
             action = DOUBT_ACTION.get(kind)
             if action is None or action not in kinds:
-                return self._refuse("DOUBT: there is no bid to doubt")
+                what = "batch" if kind == "impus" else "bid"  # Impus puts cards down, not bids
+                return self._refuse(f"DOUBT: there is no {what} to doubt")
             self.table.submit({"player": turn, action: True}, source="panel")
             self.on_message(f"{turn}: {'Scam!' if action == 'scam' else action}")
             return True
@@ -313,6 +314,8 @@ class PanelController:
             return self._refuse("no bid composed")
         action: dict[str, Any] = {"player": turn, "bid": str(self.draft)}
         if reroll:
+            if game_kind != "bluff":  # raise and re-roll is Bluff's alone (B8)
+                return self._refuse(f"REROLL: {game_kind} has no raise and re-roll")
             if "set_aside" not in kinds:
                 return self._refuse("REROLL: not allowed now (needs 2+ dice in the cup)")
             action["reroll"] = True

@@ -215,7 +215,14 @@ def _parse_reveal(obj: Mapping[str, Any]) -> Action:
         return CardReveal(tuple(value))
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
         raise IllegalActionError(
-            "format", '"reveal" must map each player\'s name to their dice, e.g. {"Ann": [1, 4]}'
+            "format", '"reveal" must map each player\'s name to their dice, e.g. {"Ann": [1, 4]}, '
+            'or, in Impus Bluff, list the cards turned up, e.g. ["orc", "imp"]'
+        )
+    if any(isinstance(faces, list) and any(isinstance(f, str) for f in faces)
+           for faces in value.values()):
+        raise IllegalActionError(
+            "format", '"reveal": cards are listed, not given per player: '
+            '{"reveal": ["orc", "imp"]}, the batch turned up'
         )
     return Reveal(tuple((name, _faces(faces, f"{name}'s dice")) for name, faces in value.items()))
 

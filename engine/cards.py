@@ -38,7 +38,7 @@ KIND_COUNT = len(DEFAULT_KINDS)
 
 #: Player counts whose I2 deal uses the two spare imps; the others deal the polymorphs.
 _SPARE_IMP_TABLES = frozenset({2, 3, 6})
-_POLYMORPH_TABLES = frozenset({4, 5})
+POLYMORPH_TABLES = frozenset({4, 5})
 
 _IRREGULAR_PLURALS = {"elf": "elves", "dwarf": "dwarves", "wolf": "wolves"}
 
@@ -164,7 +164,7 @@ def build_deck(player_count: int, options: CardOptions) -> Deck:
             continue
         extra = SPARE_IMPS if kind == IMP and player_count in _SPARE_IMP_TABLES else 0
         counts.append((kind, CARDS_PER_KIND + extra))
-    polymorphs = POLYMORPH_CARDS if options.polymorphs and player_count in _POLYMORPH_TABLES else 0
+    polymorphs = POLYMORPH_CARDS if options.polymorphs and player_count in POLYMORPH_TABLES else 0
     return Deck(counts=tuple(counts), polymorphs=polymorphs)
 
 

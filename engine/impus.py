@@ -33,6 +33,7 @@ from engine.actions import (
 from engine.cards import (
     IMP,
     POLYMORPH,
+    POLYMORPH_TABLES,
     CardOptions,
     Deck,
     build_deck,
@@ -812,9 +813,16 @@ class ImpusGame(Game):
         return out
 
     def house_rules(self) -> list[str]:
-        """I2's short game: the kinds taken out of the deck (the board lists those in play)."""
+        """I2's options as this table plays them: no polymorphs where the deal would have
+        them (4 and 5 players), and the kinds taken out of the deck (the board lists those in
+        play)."""
+        rules = []
+        if not self.card_options.polymorphs and len(self.players) in POLYMORPH_TABLES:
+            rules.append("no polymorphs")
         removed = self.card_options.removed
-        return [f"short game: no {', '.join(removed)}"] if removed else []
+        if removed:
+            rules.append(f"short game: no {', '.join(removed)}")
+        return rules
 
     def deal_text(self) -> str:
         """I2's deal seat by seat: every hand's creature cards, and the polymorph the last two

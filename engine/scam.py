@@ -242,7 +242,8 @@ class ScamGame(Game):
 
     def house_rules(self) -> list[str]:
         """S9's target as this table plays it."""
-        return [f"first to {self.options.target} points"]
+        target = self.options.target
+        return [f"first to {target} point{'s' * (target != 1)}"]
 
     def details(self) -> JsonObject:
         from engine.odds import bid_probability, expected_count

@@ -7,6 +7,7 @@ this module's alone.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +45,18 @@ def test_each_end_names_its_winner_or_loser_and_tonights_standings_follow(
     # Impus Bluff has no winner but one loser (I9): the pages said "Nobody wins!"
     assert live_server.table.state()["game"]["loser"] == "Ben"
     expect(tv.get_by_test_id("winner")).to_have_text("Ben loses!")
+    # Ann emptied her hand: safe, the good end, not drawn as knocked out
+    ann = tv.locator(".player[data-player=Ann]")
+    expect(ann).to_have_class(re.compile(r"\bplayer-safe\b"))
+    expect(ann).not_to_have_class(re.compile(r"\bplayer-out\b"))
+    expect(ann.locator(".tag")).to_have_text(["safe"])
+    expect(tv.locator(".player[data-player=Ben] .tag")).to_have_text(["lost"])
+    expect(tv.locator("#current-bid")).to_be_hidden()  # no pile is played on any more
     expect(tv.locator("#turn .turn-sub")).to_have_text("Tonight, 2 games: Ben 1 win, 1 loss")
     remember_pin(phone, live_server.pin)
     phone.goto("/control")
     expect(phone.locator("#status-turn")).to_have_text("Ben loses!")
+    expect(phone.locator("#status-pile")).to_have_count(0)  # "the next player starts one"
     expect(phone.locator("#status-evening")).to_have_text("Tonight, 2 games: Ben 1 win, 1 loss")
 
     live_server.post("/api/undo", {})  # the last play taken back: its result too
@@ -61,3 +70,15 @@ def test_each_end_names_its_winner_or_loser_and_tonights_standings_follow(
     expect(phone.locator("#new-evening")).to_have_count(0)
     expect(tv.locator("#turn .turn-sub")).to_have_count(0)
     assert live_server.table.state()["evening"] is None
+
+    # Scam to one point (S9): the winner's card is not tagged "first bidder" of a next round
+    live_server.post("/api/game", {"game": "scam", "players": ["Ann", "Ben", "Cho"],
+                                   "starter": "Ann", "options": {"target": 1}})
+    for action in ({"player": "Ann", "bid": "2x3"}, {"player": "Ben", "pass": True},
+                   {"player": "Cho", "pass": True},
+                   {"reveal": {"Ann": [3, 3, 1], "Ben": [2, 4, 5], "Cho": [6, 6, 1]}}):
+        live_server.post("/api/action", action)
+    expect(tv.get_by_test_id("winner")).to_have_text("Ann wins!")
+    expect(tv.locator("#turn .turn-sub")).to_have_text("Tonight, 1 game: Ann 1 win")
+    expect(tv.locator(".tag-first")).to_have_count(0)
+    expect(tv.locator("#game-kind")).to_have_text("Scam · 3 players · first to 1 point")

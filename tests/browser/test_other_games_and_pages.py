@@ -73,6 +73,7 @@ def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
     tv.screenshot(path=str(screenshot_dir / "board-scam.png"), full_page=True)
     phone.click("#scam")
     expect(tv.locator("body")).to_have_attribute("data-phase", "reveal")
+    expect(tv.locator("#turn .turn-sub")).to_have_text("Cho called Scam! on Ann's 2 × 3s")
 
     # Two 3s on the table: the bid holds, and a bid that held against "Scam!" scores 3 (S8).
     phone.click("#hand-reveal summary")
@@ -105,6 +106,13 @@ def test_scam_round_with_pass_undo_and_a_reveal_entered_by_hand(
     expect(tv.locator("#history .round")).to_have_count(1)
     assert live_server.table.export()["actions"][-1] == {
         "reveal": {"Ann": [3, 1, 1], "Ben": [1, 1, 2], "Cho": [1, 6, 6]}}
+
+    # Round 2, Ben first (S2): a bid every other player passes on ends the round (S5), no
+    # doubt and no "Scam!" in it
+    for action in ({"player": "Ben", "bid": "2x4"}, {"player": "Cho", "pass": True},
+                   {"player": "Ann", "pass": True}):
+        live_server.post("/api/action", action)
+    expect(tv.locator("#turn .turn-sub")).to_have_text("Everyone else passed: Ben's 2 × 4s")
 
 
 def test_hand_entry_keeps_the_dice_set_aside_in_front_of_a_cup(

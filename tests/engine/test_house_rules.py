@@ -43,6 +43,10 @@ def test_bluff_variants_are_each_named() -> None:
 
 def test_scam_names_its_target_and_impus_its_short_game() -> None:
     assert _rules("scam", ["Ann", "Ben", "Cho"], target=5) == ["first to 5 points"]
+    assert _rules("scam", ["Ann", "Ben", "Cho"], target=1) == ["first to 1 point"]
+    # the polymorphs left out where the deal has them (I2: 4 and 5 players), not elsewhere
+    assert _rules("impus", ["Ann", "Ben", "Cho", "Dan"], polymorphs=False) == ["no polymorphs"]
+    assert _rules("impus", ["Ann", "Ben", "Cho"], polymorphs=False) == []
     assert _rules("impus", ["Ann", "Ben", "Cho"]) == []  # the board lists the kinds in play
     assert _rules("impus", ["Ann", "Ben", "Cho"], remove_kinds=["troll"]) == [
         "short game: no troll"]

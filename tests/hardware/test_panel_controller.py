@@ -180,6 +180,9 @@ def test_scam_pass_and_scam_call(mock_factory: MockFactory) -> None:
         assert str(rig.controller.draft) == "2x1"
         assert not rig.press(Key.DOUBT)  # nothing to call Scam! on
         rig.press(Key.FACE)  # 2x2
+        assert not rig.press(Key.REROLL)  # Bluff's alone: said so, not blamed on the dice
+        assert rig.messages[-1].endswith("REROLL: scam has no raise and re-roll")
+        assert rig.table.actions == []
         assert rig.press(Key.BID)
         assert rig.press(Key.PASS)  # Ben passes
         assert rig.table.actions[-1] == {"player": "Ben", "pass": True}

@@ -127,6 +127,7 @@ def test_impossible_presses_blink_buzz_and_change_nothing(rig: Rig) -> None:
     assert rig.table.actions == [] and rig.controller.refused == 6
     assert sum(1 for s in buzzer.states if s.state) == 12  # two buzzes per refusal
     assert any(f"holds only {held}" in m for m in rig.messages)
+    assert any("DOUBT: there is no batch to doubt" in m for m in rig.messages)  # not a "bid"
     assert rig.lit() == [0]
 
 

@@ -301,6 +301,19 @@ def test_a_refusal_names_the_action_in_words(action: dict[str, object], said: st
     assert error.message == said
 
 
+@pytest.mark.parametrize(("reveal", "said"), [
+    ([1, 2], 'list the cards turned up, e.g. ["orc", "imp"]'),
+    ("imp", 'list the cards turned up, e.g. ["orc", "imp"]'),
+    ({"Ann": ["orc", "imp"]}, 'cards are listed, not given per player: {"reveal": ["orc", "imp"]}'),
+])
+def test_a_reveal_shaped_wrong_is_refused_in_card_words(reveal: object, said: str) -> None:
+    """The reveal's format is shared with the dice games; a card reveal in the wrong shape
+    was refused in dice words only ("their dice", "die faces 1–6")."""
+    game = play(impus(["Ann", "Ben", "Cho"]), ANN_CLAIMS_TWO_ORCS, {"player": "Ben", "doubt": True})
+    error = refused(game, {"reveal": reveal}, "format")
+    assert said in error.message
+
+
 def test_I7_a_kept_polymorph_pair_is_refused_in_its_own_words() -> None:
     """Ben took a pile that may have given him both polymorphs and kept them past the next
     play: the refusal speaks of the polymorphs, not of four of a kind."""

@@ -78,8 +78,11 @@ function renderTurn(state) {
   if (game.phase === "reveal") {
     const batch = game.last_batch;
     const doubtedBid = game.bid ? `${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(game.bid)}` : "";
+    // who doubted (Bluff) or called "Scam!"; a Scam round every other player passed on has no caller (S5)
+    const caller = (state.details || {}).challenger || (state.details || {}).caller;
     const doubted = game.bid
-      ? (game.challenger ? `${game.challenger} ${doubtWord(state, doubtedBid)}` : `Doubted: ${doubtedBid}`)
+      ? (caller ? `${caller} ${doubtWord(state, doubtedBid)}`
+        : game.game === "scam" ? `Everyone else passed: ${doubtedBid}` : `Doubted: ${doubtedBid}`)
       : game.doubter && batch ? `${game.doubter} does not believe ${batch.player}'s ${batch.count} × ${batch.claim}` : "";
     fill(node,
       el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
@@ -101,6 +104,7 @@ function renderTurn(state) {
 function renderCurrentBid(state) {
   const node = $("current-bid");
   const game = state.game;
+  node.hidden = !game || game.phase === "over";  // nothing more is bid on, or put on a pile
   if (game && game.game === "impus") {
     const batch = game.last_batch;
     node.dataset.bid = game.claim || "";
@@ -115,7 +119,6 @@ function renderCurrentBid(state) {
     return;
   }
   const bid = game && game.bid ? parseBid(game.bid) : null;
-  node.hidden = !game || game.phase === "over";
   if (!bid || bid.face === undefined) {
     fill(node, el("div", { class: "bid-empty" }, "no bid yet"));
     node.dataset.bid = "";
@@ -258,15 +261,20 @@ function renderPlayers(state) {
     const tally = playerTally(player);
     const aside = setAside[player.name] || [];
     const classes = ["player"];
-    if (player.out) classes.push("player-out");
+    // Impus reports a safe player as out of play too: safe is their good end, not a knock-out
+    const knockedOut = player.out && !player.safe;
+    if (knockedOut) classes.push("player-out");
+    if (player.safe) classes.push("player-safe");
     if (game.turn === player.name && game.phase === "bidding") classes.push("player-turn");
     if (game.winner === player.name) classes.push("player-winner");
     const tags = [];
     if (game.turn === player.name && game.phase === "bidding") tags.push(el("span", { class: "tag tag-turn" }, "to play"));
     if (state.bidder === player.name && game.bid) tags.push(el("span", { class: "tag tag-bidder" }, `bid ${bidWords(game.bid)}`));
     const details = state.details || {};
-    if (kind === "scam" && details.round_starter === player.name) tags.push(el("span", { class: "tag tag-first" }, "first bidder"));
-    if (player.out) tags.push(el("span", { class: "tag tag-out" }, "out"));
+    if (kind === "scam" && details.round_starter === player.name && game.phase !== "over") {
+      tags.push(el("span", { class: "tag tag-first" }, "first bidder"));
+    }
+    if (knockedOut) tags.push(el("span", { class: "tag tag-out" }, "out"));
     if (player.safe) tags.push(el("span", { class: "tag tag-safe" }, "safe"));
     if (game.winner === player.name) tags.push(el("span", { class: "tag tag-winner" }, "winner"));
 

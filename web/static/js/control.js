@@ -196,7 +196,7 @@ function statusCard() {
   if (game.phase === "reveal") headline = state.review ? "Check the reading" : revealCall(game);
   if (game.phase === "over") headline = gameOverHeadline(game);
   const bid = game.bid ? parseBid(game.bid) : null;
-  const impusLine = game.game === "impus"
+  const impusLine = game.game === "impus" && game.phase !== "over"
     ? el("div", { class: "status-line", id: "status-pile" }, game.claim
       ? `Pile: ${game.pile ?? 0} cards claimed as ${game.claim}` : "No pile yet: the next player starts one.")
     : null;
