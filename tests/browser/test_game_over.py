@@ -30,6 +30,7 @@ def test_each_end_names_its_winner_or_loser_and_tonights_standings_follow(
                                    "options": {"dice_per_player": 1}})
     live_server.post("/api/action", {"player": "Ann", "bid": "1x2"})
     live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    expect(tv.locator("#turn .turn-sub")).to_have_text("Ben doubted Ann's 1 × 2s")
     live_server.post("/api/action", {"reveal": {"Ann": [3], "Ben": [4]}})
     expect(tv.get_by_test_id("winner")).to_have_text("Ben wins!")
     expect(tv.locator("#turn .turn-sub")).to_have_text("Tonight, 1 game: Ben 1 win")
