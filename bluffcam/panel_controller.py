@@ -31,8 +31,9 @@ from hardware.panel import Key, PanelEvent
 
 log = logging.getLogger(__name__)
 
-#: The most dice any game has on the table (6 players × 6 dice, rounded up).
-MAX_COUNT = 40
+#: The most dice a game can have on the table (6 players × 30 dice, B2's largest option):
+#: the cap where the state does not say how many are in play.
+MAX_COUNT = 180
 #: What DOUBT means in each game.
 DOUBT_ACTION = {"bluff": "challenge", "scam": "scam", "impus": "doubt"}
 
@@ -136,6 +137,12 @@ class PanelController:
     def _lowest_raises(state: Mapping[str, Any]) -> list[Draft]:
         legal = state.get("legal") or {}
         return [Draft.parse(text) for text in legal.get("lowest_raises", [])]
+
+    @staticmethod
+    def _dice_in_play(state: Mapping[str, Any]) -> int | None:
+        """How many dice a bid may count (the phone's stepper stops there too)."""
+        value = (state.get("details") or {}).get("dice_in_play")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     @staticmethod
     def _legal_kinds(state: Mapping[str, Any]) -> list[str]:
@@ -267,7 +274,7 @@ class PanelController:
         if key in (Key.FACE, Key.UP, Key.DOWN):
             return self._compose(key, state)
         if key is Key.BID or key is Key.REROLL:
-            return self._bid(turn, reroll=key is Key.REROLL, kinds=kinds, game_kind=kind)
+            return self._bid(turn, reroll=key is Key.REROLL, state=state, game_kind=kind)
         if key is Key.DOUBT:
             action = DOUBT_ACTION.get(kind)
             if action is None or action not in kinds:
@@ -296,8 +303,11 @@ class PanelController:
             face = faces[(at + 1) % len(faces)]
             self.draft = Draft(lowest_for[face], face)
         elif key is Key.UP:
-            if draft.count >= MAX_COUNT:
-                return self._refuse(f"count cannot go above {MAX_COUNT}")
+            in_play = self._dice_in_play(state)
+            if draft.count >= (in_play or MAX_COUNT):
+                return self._refuse(
+                    f"{draft}: no bid counts more than the {in_play} dice in play" if in_play
+                    else f"count cannot go above {MAX_COUNT}")
             self.draft = Draft(draft.count + 1, draft.face)
         else:
             floor = lowest_for.get(draft.face, 1)
@@ -307,7 +317,8 @@ class PanelController:
         self.on_draft(f"bid: {self.draft}")
         return True
 
-    def _bid(self, turn: str, *, reroll: bool, kinds: list[str], game_kind: str) -> bool:
+    def _bid(self, turn: str, *, reroll: bool, state: Mapping[str, Any], game_kind: str) -> bool:
+        kinds = self._legal_kinds(state)
         if "bid" not in kinds:
             return self._refuse(f"BID: {game_kind} bids are made on the dashboard")
         if self.draft is None:
@@ -316,6 +327,8 @@ class PanelController:
         if reroll:
             if game_kind != "bluff":  # raise and re-roll is Bluff's alone (B8)
                 return self._refuse(f"REROLL: {game_kind} has no raise and re-roll")
+            if (state.get("setup") or {}).get("options", {}).get("reroll") is False:
+                return self._refuse("REROLL: raise and re-roll is switched off at this table (B8)")
             if "set_aside" not in kinds:
                 return self._refuse("REROLL: not allowed now (needs 2+ dice in the cup)")
             action["reroll"] = True

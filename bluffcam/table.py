@@ -409,6 +409,8 @@ class Table:
         action = dict(action)
         if _wants_camera_set_aside(action):
             action = self._fill_set_aside(action)
+        elif action.get("reroll") is True and isinstance(action.get("set_aside"), list):
+            del action["reroll"]  # the faces given: a re-roll by its set-aside dice
         with self._lock:
             game = self._require_game()
             self._check_seen(seen)
@@ -830,18 +832,21 @@ class Table:
     # ------------------------------------------------------------------ raise and re-roll
 
     def _fill_set_aside(self, action: dict[str, Any]) -> dict[str, Any]:
-        """A re-roll from the panel names no faces: read them from the player's front area."""
+        """A re-roll from the panel names no faces: read them from the player's front area,
+        once the rules allow the re-roll at all (so a refusal names the rule, not the camera)."""
         player = str(action.get("player"))
+        filled = {k: v for k, v in action.items() if k not in ("reroll", "set_aside")}
         with self._lock:
             game = self._require_game()
             if player not in game.players:
                 raise TableError(f"{player} is not at this table", rule="format", status=400)
+            game.check(parse_action({**filled, "set_aside": [1]}))  # any face: B9 is later
             seat = seat_index(game.players, (self._setup or {}).get(SEATS_KEY), player)
             before = list(_set_aside_of(game).get(player, []))
         if self.camera is None:
             raise TableError(
-                "raise and re-roll: no camera to read the set-aside dice; "
-                "give their faces (\"set_aside\": [4, 4])", rule="camera", status=409,
+                "raise and re-roll: no camera to read the set-aside dice; give their faces "
+                "on the control page (\"set_aside\": [4, 4])", rule="camera", status=409,
             )
         short = self._seats_short()
         if short:
@@ -861,7 +866,6 @@ class Table:
             why = "; ".join(problems) or f"no newly set-aside dice seen in front of {player}'s cup"
             raise TableError(f"raise and re-roll: {why}; give their faces by hand",
                              rule="camera", status=409)
-        filled = {k: v for k, v in action.items() if k not in ("reroll", "set_aside")}
         filled["set_aside"] = sorted(new)
         return filled
 

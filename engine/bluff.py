@@ -373,7 +373,10 @@ class BluffGame(Game):
 
     def house_rules(self) -> list[str]:
         """B2's dice, B4's joker, B13's exact hit and B8's re-roll as this table plays them."""
-        shared = " (30 shared out)" if self.options.dice_per_player == "split" else ""
+        shared = ""
+        if self.options.dice_per_player == "split":
+            spare = TOTAL_DICE - self.start_dice * len(self.players)
+            shared = f" (30 shared out, {spare} left over)" if spare else " (30 shared out)"
         each = "1 die" if self.start_dice == 1 else f"{self.start_dice} dice"
         rules = [f"{each} each{shared}",
                  f"★ = the {self.options.joker_face}s"]
@@ -382,7 +385,7 @@ class BluffGame(Game):
         else:
             rules.append("exact bid: all but the bidder lose a die")
         if self.options.protect_last_die:
-            rules.append("a last die is safe on an exact bid")
+            rules.append("exact bid: a last die is safe, but not the bidder's or challenger's")
         if not self.options.reroll:
             rules.append("no raise and re-roll")
         return rules

@@ -33,6 +33,30 @@ def test_a_scam_bid_may_count_every_die_on_the_table(phone: Any,
     assert live_server.table.state()["game"]["bid"] == "9x4"
 
 
+def test_a_face_tapped_opens_at_its_lowest_legal_raise_and_a_raised_count_stays(
+        phone: Any, live_server: LiveServer) -> None:
+    """B6: a ★ bid counts on another scale. After 7 × 6s, ★ opens at 4 ★, not 8 ★, and a
+    number face again at 8; a count the player raised on purpose stays."""
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben", "Cho"],
+                                   "starter": "Ann"})
+    live_server.post("/api/action", {"player": "Ann", "bid": "7x6"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    count = phone.locator("#bid-count")
+    expect(count).to_have_text("4")  # the lowest raise on the board: 4 ★
+    phone.click("button[data-face='3']")
+    expect(count).to_have_text("8")
+    phone.click("button[data-face='*']")
+    expect(count).to_have_text("4")
+    phone.click("button[data-face='3']")
+    expect(count).to_have_text("8")
+    phone.get_by_role("button", name="more").click()
+    phone.click("button[data-face='5']")
+    expect(count).to_have_text("9")
+    phone.click("#bid-submit")
+    expect(phone.locator("#status-bid")).to_have_text("9 × 5s")
+
+
 def test_a_game_under_way_is_ended_only_on_a_second_tap(phone: Any,
                                                          live_server: LiveServer) -> None:
     live_server.post("/api/game", BLUFF)

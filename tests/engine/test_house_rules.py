@@ -21,6 +21,7 @@ def test_plain_bluff_names_its_dice_joker_and_exact_hit() -> None:
 
 @pytest.mark.parametrize(("options", "players", "first"), [
     ({"dice_per_player": "split"}, 3, "10 dice each (30 shared out)"),
+    ({"dice_per_player": "split"}, 4, "7 dice each (30 shared out, 2 left over)"),
     ({"dice_per_player": 1}, 3, "1 die each"),
     ({"dice_per_player": "czech"}, 4, "6 dice each"),
     ({"dice_per_player": "czech"}, 6, "5 dice each"),  # B2: five each with six players
@@ -38,7 +39,8 @@ def test_bluff_variants_are_each_named() -> None:
     assert rules[1:] == ["★ = the 6s", "exact bid: the challenger gives the bidder a die",
                          "no raise and re-roll"]
     protected = _rules("bluff", ["Ann", "Ben"], protect_last_die=True)
-    assert protected[-1] == "a last die is safe on an exact bid"
+    # B13: the bidder and the challenger are not protected
+    assert protected[-1] == "exact bid: a last die is safe, but not the bidder's or challenger's"
 
 
 def test_scam_names_its_target_and_impus_its_short_game() -> None:

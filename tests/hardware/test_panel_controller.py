@@ -21,9 +21,11 @@ from hardware.panel import DEFAULT_BUTTON_PINS, ButtonPanel, Key
 class EngineTable:
     """The Table's panel-facing surface over the real engine; reveals come from ``dice``."""
 
-    def __init__(self, kind: str, players: list[str], dice: Mapping[str, list[int]]) -> None:
-        self.setup = {"game": kind, "players": players, "starter": players[0]}
-        self.game: Game = new_game(kind, players, starter=players[0])
+    def __init__(self, kind: str, players: list[str], dice: Mapping[str, list[int]],
+                 options: Mapping[str, Any] | None = None) -> None:
+        self.setup = {"game": kind, "players": players, "starter": players[0],
+                      "options": dict(options or {})}
+        self.game: Game = new_game(kind, players, starter=players[0], options=options)
         self.dice = dict(dice)
         self.actions: list[dict[str, Any]] = []
         self.sources: list[str] = []
@@ -31,8 +33,10 @@ class EngineTable:
     def state(self) -> dict[str, Any]:
         details = self.game.details()
         return {
+            "setup": self.setup,
             "game": self.game.to_json(),
             "legal": {"kinds": details["legal"], "lowest_raises": details["lowest_raises"]},
+            "details": {"dice_in_play": details.get("dice_in_play")},
             "review": None,
             "history": [entry.to_json() for entry in self.game.history],
         }
@@ -51,9 +55,8 @@ class EngineTable:
         if not self.actions:
             raise ValueError("nothing to undo")
         kept = self.actions[:-1]
-        self.game = new_game(
-            self.setup["game"], self.setup["players"], starter=self.setup["starter"]
-        )
+        self.game = new_game(self.setup["game"], self.setup["players"],
+                             starter=self.setup["starter"], options=self.setup["options"])
         for action in kept:
             self.game.apply(parse_action(action))
         self.actions = kept
@@ -171,6 +174,28 @@ def test_reroll_submits_a_raise_and_reroll(rig: Rig) -> None:
     rig.press(Key.UP)
     assert rig.press(Key.REROLL)
     assert rig.table.actions[-1] == {"player": "Ann", "bid": "2x2", "set_aside": [3]}
+
+
+def test_reroll_switched_off_at_the_table_is_refused_in_those_words(
+        mock_factory: MockFactory) -> None:
+    rig = Rig(mock_factory, EngineTable("bluff", ["Ann", "Ben", "Cho"], DICE,
+                                        options={"reroll": False}))
+    try:
+        assert not rig.press(Key.REROLL)  # Ann has five dice: the cup is not the reason
+        assert rig.messages[-1] == (
+            "refused: REROLL: raise and re-roll is switched off at this table (B8)")
+        assert rig.table.actions == []
+    finally:
+        rig.panel.close()
+
+
+def test_up_stops_at_the_dice_in_play(rig: Rig) -> None:
+    """Three players with five dice: no bid counts more than 15 (the phone stops there too)."""
+    presses = 0
+    while rig.press(Key.UP):
+        presses += 1
+    assert str(rig.controller.draft) == "15x2" and presses == 14
+    assert rig.messages[-1] == "refused: 15x2: no bid counts more than the 15 dice in play"
 
 
 def test_scam_pass_and_scam_call(mock_factory: MockFactory) -> None:

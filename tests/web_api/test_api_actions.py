@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from web_api_helpers import HANDS, PIN, SETUP, play_to_reveal, post
+from web_api_helpers import HANDS, PIN, SETUP, StubReader, play_to_reveal, post
 
 from bluffcam.table import Table
 
@@ -183,6 +183,31 @@ def test_reroll_from_the_panel_reads_the_set_aside_dice(client: FlaskClient) -> 
     assert response.json["set_aside"] == {"Ben": [4, 4]}
     exported = client.get("/api/game/export").json
     assert exported["actions"][-1] == {"player": "Ben", "bid": "4x4", "set_aside": [4, 4]}
+
+
+def test_a_reroll_the_rules_refuse_is_refused_by_the_rule_before_the_camera_looks(
+        client: FlaskClient, table: Table, reader: StubReader) -> None:
+    """The panel's REROLL at a table that switched re-rolling off (B8), with no camera: the
+    refusal named the missing camera, and told a panel player to write JSON."""
+    post(client, "/api/game", {**SETUP, "options": {"reroll": False}})
+    post(client, "/api/action", {"player": "Ann", "bid": "3x4"})
+    for camera in (table.camera, None):
+        table.set_camera(camera)
+        refused = post(client, "/api/action", {"player": "Ben", "bid": "4x4", "reroll": True})
+        assert refused.status_code == 409 and refused.json["error"]["rule"] == "B8"
+        assert "re-rolling is switched off" in refused.json["error"]["message"]
+    assert client.get("/api/state").json["actions_count"] == 1
+
+
+def test_a_reroll_that_gives_its_faces_needs_no_camera(client: FlaskClient,
+                                                       table: Table) -> None:
+    post(client, "/api/game", SETUP)
+    post(client, "/api/action", {"player": "Ann", "bid": "3x4"})
+    table.set_camera(None)
+    taken = post(client, "/api/action",
+                 {"player": "Ben", "bid": "4x4", "reroll": True, "set_aside": [4]})
+    assert taken.status_code == 200, taken.json
+    assert taken.json["set_aside"] == {"Ben": [4]}
 
 
 def test_news_of_one_game_is_not_shown_in_the_next(client: FlaskClient, table: Table) -> None:

@@ -160,6 +160,26 @@ function resetPickerIfMoved() {
   }
 }
 
+/** The lowest legal count for a face (null: ★) now, from the state's lowest raises. */
+function lowestCount(face) {
+  for (const text of (state.legal && state.legal.lowest_raises) || []) {
+    const bid = parseBid(text);
+    if (bid && bid.face === face) return bid.count;
+  }
+  return null;
+}
+
+/** Choose a face: the count moves up to its lowest legal raise, and from a number bid to a ★
+ *  one (or back), which count on another scale (B6), to the new kind's lowest; a count the
+ *  player raised on purpose stays. */
+function pickFace(face) {
+  const lowest = lowestCount(face);
+  const otherScale = (face === null) !== (picker.face === null);
+  if (lowest !== null && (otherScale || picker.count < lowest)) picker.count = lowest;
+  picker.face = face;
+  render();
+}
+
 function errorSlot() {
   return el("p", { class: "error", role: "alert", id: "control-error" }, lastError);
 }
@@ -228,12 +248,12 @@ function bidPicker(kinds) {
   const current = { count: picker.count, face: picker.face };
   const faceButtons = faces.map((f) => el("button", {
     type: "button", class: "btn face-btn", "aria-pressed": String(picker.face === f), "aria-label": `face ${f}`,
-    "data-face": String(f), onclick: () => { picker.face = f; render(); },
+    "data-face": String(f), onclick: () => pickFace(f),
   }, die(f, { size: 40, variant: picker.face === f ? "red" : "ivory" })));
   if (allowStar) {
     faceButtons.push(el("button", {
       type: "button", class: "btn face-btn", "aria-pressed": String(picker.face === null), "aria-label": "star",
-      "data-face": "*", onclick: () => { picker.face = null; render(); },
+      "data-face": "*", onclick: () => pickFace(null),
     }, die("*", { size: 40, variant: picker.face === null ? "red" : "ivory" })));
   }
   const step = (delta) => () => { picker.count = Math.min(maxCount, Math.max(1, picker.count + delta)); render(); };
@@ -516,20 +536,30 @@ function optionFields() {
     type: "number", min, max, value: opts[key], id: `opt-${key}`, inputmode: "numeric",
     onchange: (e) => { opts[key] = Number(e.target.value); },
   }));
-  const check = (key, label) => el("label", { class: "check" }, el("input", {
-    type: "checkbox", checked: Boolean(opts[key]), id: `opt-${key}`,
+  const check = (key, label, disabled = false) => el("label", { class: "check" }, el("input", {
+    type: "checkbox", checked: Boolean(opts[key]) && !disabled, id: `opt-${key}`, disabled,
     onchange: (e) => { opts[key] = e.target.checked; },
   }), label);
+  // B13: a last die is protected only under the default exact-hit rule
+  const protectable = () => opts.exact === "all_others_lose_one";
+  const onExact = (e) => {
+    opts.exact = e.target.value;
+    const box = document.getElementById("opt-protect_last_die");
+    if (!box) return;
+    box.disabled = !protectable();
+    if (box.disabled) { box.checked = false; opts.protect_last_die = false; }
+  };
   if (game === "bluff") {
     return [
       diceEachField(opts),
       el("label", {}, "Joker (★) face", el("select", { id: "opt-joker_face", onchange: (e) => { opts.joker_face = Number(e.target.value); } },
         el("option", { value: 1, selected: opts.joker_face === 1 }, "1 (pip dice)"),
         el("option", { value: 6, selected: opts.joker_face === 6 }, "6 (star on the six)"))),
-      el("label", { style: "grid-column:1/-1" }, "Exact hit", el("select", { id: "opt-exact", onchange: (e) => { opts.exact = e.target.value; } },
+      el("label", { style: "grid-column:1/-1" }, "Exact hit", el("select", { id: "opt-exact", onchange: onExact },
         el("option", { value: "all_others_lose_one", selected: opts.exact === "all_others_lose_one" }, "all but the bidder lose 1"),
         el("option", { value: "challenger_pays_bidder", selected: opts.exact === "challenger_pays_bidder" }, "challenger gives the bidder 1"))),
-      check("protect_last_die", "Protect the last die on an exact hit"),
+      check("protect_last_die", "On an exact hit, protect a last die (not the bidder's or challenger's)",
+        !protectable()),
       check("reroll", "Allow raise and re-roll"),
     ];
   }
