@@ -205,3 +205,18 @@ def test_a_capture_that_reads_nothing_says_why_and_not_that_it_was_taken(
         assert live_server.table.state()["game"]["phase"] == "reveal"
     finally:
         live_server.table.set_camera(SceneCamera())
+
+
+def test_the_last_die_is_protected_only_under_the_default_exact_hit_rule(
+        phone: Any, live_server: LiveServer) -> None:
+    """B13: the form offered both, and the refusal then named API identifiers."""
+    remember_pin(phone, live_server.pin)
+    phone.goto("/setup")
+    phone.click("[data-game=bluff]")
+    protect = phone.locator("#opt-protect_last_die")
+    protect.check()
+    phone.select_option("#opt-exact", "challenger_pays_bidder")
+    expect(protect).to_be_disabled()
+    expect(protect).not_to_be_checked()
+    phone.select_option("#opt-exact", "all_others_lose_one")
+    expect(protect).to_be_enabled()

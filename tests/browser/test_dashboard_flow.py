@@ -51,11 +51,12 @@ def start_bluff(phone: Any, players: list[str], dice_each: int, shots: Path | No
 
 
 def bid(phone: Any, count: int, face: int | str) -> None:
+    """The face first (it opens at its lowest legal raise), then the count."""
+    phone.click(f"button[data-face='{face}']")
     while int(phone.inner_text("#bid-count")) < count:
         phone.click("button[aria-label=more]")
     while int(phone.inner_text("#bid-count")) > count:
         phone.click("button[aria-label=fewer]")
-    phone.click(f"button[data-face='{face}']")
     phone.click("#bid-submit")
 
 

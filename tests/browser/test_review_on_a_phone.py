@@ -300,3 +300,34 @@ def test_a_die_is_fixed_from_the_keyboard(small_phone: Any, live_server: LiveSer
     expect(page.locator(".picker h3")).to_have_text(re.compile(r"^Ann's die — read as "))
     page.keyboard.press("Tab")  # within the picker: the next face
     assert page.evaluate("document.querySelector('.picker').contains(document.activeElement)")
+
+
+def test_the_picker_keeps_the_keyboard_inside_and_a_missed_die_is_added_without_a_pointer(
+        small_phone: Any, live_server: LiveServer) -> None:
+    """The picker covers half a phone's screen: Tab went on to the controls under it (the
+    confirm button among them), unseen. A die the camera missed could be added only by
+    tapping the photo."""
+    page = small_phone
+    review_waiting(live_server)
+    open_review(page, live_server)
+    page.locator(".seat-row[data-seat='Ann'] .seat-die").first.focus()
+    page.keyboard.press("Enter")
+    inside = "document.querySelector('.picker').contains(document.activeElement)"
+    for _ in range(12):  # round the picker's controls, both ways, more than once
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+    for _ in range(12):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(inside)
+    page.keyboard.press("Escape")
+    # Ben's cup: one more die than the camera read, added from the keyboard
+    before = page.locator(".seat-row[data-seat='Ben'] .seat-die").count()
+    page.get_by_role("button", name="add a die to Ben").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".picker h3")).to_have_text("Add a die here: which face is up?")
+    assert page.evaluate(inside)
+    page.get_by_role("button", name="new die shows 5").click()
+    expect(page.locator(".seat-row[data-seat='Ben'] .seat-die")).to_have_count(before + 1)
+    expect(page.locator("#confirm")).to_have_text("Confirm with 1 change")
+    added = page.locator(".seat-row[data-seat='Ben'] .seat-die").last
+    expect(added).to_have_attribute("aria-label", re.compile(r"^fix Ben's die \d+: 5, changed"))

@@ -4,7 +4,7 @@
 import { api, ApiError, describeError, followState, getPin, setPin } from "./api.js";
 import {
   el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
-  eveningText,
+  eveningText, announce,
 } from "./ui.js";
 
 const root = document.getElementById("control-main");
@@ -66,13 +66,15 @@ async function send(method, path, body, { note = "" } = {}) {
   try {
     const result = await api(method, path, body);
     lastNote = note;
+    const moves = shownMoves;
     // The API answers with the state its change made. A later one (another phone, the
     // buttons, the camera) may have come by the live stream meanwhile: never draw over it.
     if (result && typeof result === "object" && "version" in result && "game" in result
         && !(state && result.version <= state.version)) {
       state = result;
-      noteMoves(state);
+      noteMoves(state, note);
     }
+    if (shownMoves === moves) announce(note);  // the live stream has said the move already
     return result;
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403) && /pin/i.test(error.message)) {
@@ -95,11 +97,16 @@ async function send(method, path, body, { note = "" } = {}) {
 const SETTLE_MS = 700;
 let movedAt = 0;
 let shownMoves = "";
+let shownRounds = 0;
 
-/** Note when the game shown moves on (another action, another phase). */
-function noteMoves(next) {
+/** Note when the game shown moves on (another action, another phase), and say so after
+ *  ``note`` (what this phone just did), except of the page's first state. */
+function noteMoves(next, note = "") {
   const key = next && next.game ? `${next.actions_count}|${next.game.phase}|${next.game.turn}` : "";
+  const rounds = (next && next.history || []).length;
   if (key !== shownMoves) {
+    if (shownMoves) announce([note, spoken(next, shownRounds)].filter(Boolean).join(". "));
+    shownRounds = rounds;
     shownMoves = key;
     movedAt = performance.now();
     setTimeout(render, SETTLE_MS + 20);
@@ -178,6 +185,7 @@ function pickFace(face) {
   if (lowest !== null && (otherScale || picker.count < lowest)) picker.count = lowest;
   picker.face = face;
   render();
+  announce(bidWords({ count: picker.count, face: picker.face }));
 }
 
 function errorSlot() {
@@ -204,6 +212,27 @@ function dealNote(game) {
   return deal ? el("div", { class: "status-line", id: "status-deal" }, deal.text) : null;
 }
 
+/** The status card's big line: whose turn, the reveal's call, or who won. */
+function headlineOf(shown) {
+  const game = shown.game;
+  if (game.phase === "reveal") return shown.review ? "Check the reading" : revealCall(game);
+  if (game.phase === "over") return gameOverHeadline(game);
+  return game.turn ? `${game.turn}'s turn` : "";
+}
+
+/** The table now in a sentence, for a screen reader: a round's verdict when one has just
+ *  been settled (more rounds than ``roundsBefore``), the headline, the bid. */
+function spoken(shown, roundsBefore) {
+  const game = shown && shown.game;
+  if (!game) return "";
+  const bid = game.bid ? parseBid(game.bid) : null;
+  const rounds = shown.history || [];
+  const settled = rounds.length > roundsBefore ? rounds[rounds.length - 1].verdict : "";
+  return [settled, headlineOf(shown),
+    bid && bid.face !== undefined ? `bid ${bidWords(bid)}${shown.bidder ? ` by ${shown.bidder}` : ""}` : "",
+  ].filter(Boolean).join(". ");
+}
+
 function statusCard() {
   const game = state.game;
   if (!game) {
@@ -212,15 +241,13 @@ function statusCard() {
       el("div", { class: "status-turn" }, "Set one up below"));
   }
   const kind = GAME_NAMES[game.game] || game.game;
-  let headline = game.turn ? `${game.turn}'s turn` : "";
-  if (game.phase === "reveal") headline = state.review ? "Check the reading" : revealCall(game);
-  if (game.phase === "over") headline = gameOverHeadline(game);
+  const headline = headlineOf(state);
   const bid = game.bid ? parseBid(game.bid) : null;
   const impusLine = game.game === "impus" && game.phase !== "over"
     ? el("div", { class: "status-line", id: "status-pile" }, game.claim
       ? `Pile: ${game.pile ?? 0} cards claimed as ${game.claim}` : "No pile yet: the next player starts one.")
     : null;
-  return el("section", { class: "card status-card", "aria-live": "polite" },
+  return el("section", { class: "card status-card" },
     el("div", { class: "status-line" }, `${kind} · ${game.phase}`),
     el("div", { class: "status-turn", id: "status-turn" }, headline),
     impusLine || (bid && bid.face !== undefined ? el("div", { class: "status-bid" },
@@ -256,7 +283,11 @@ function bidPicker(kinds) {
       "data-face": "*", onclick: () => pickFace(null),
     }, die("*", { size: 40, variant: picker.face === null ? "red" : "ivory" })));
   }
-  const step = (delta) => () => { picker.count = Math.min(maxCount, Math.max(1, picker.count + delta)); render(); };
+  const step = (delta) => () => {
+    picker.count = Math.min(maxCount, Math.max(1, picker.count + delta));
+    render();
+    announce(bidWords({ count: picker.count, face: picker.face }));
+  };
   const player = state.game.turn;
   const items = [
     el("h2", {}, `${player}'s bid`),
@@ -492,10 +523,12 @@ function handSeatEntry(name, values, seat) {
     el("div", { class: "seat-entry-dice" }, values.map((v, i) => i < seat.fixed
       ? el("span", { class: "die-fixed", title: "set aside in front of the cup" }, die(v, { size: 34 }))
       : el("button", { type: "button", class: "btn die-btn", "aria-label": `take back ${name}'s ${v}`,
-        onclick: () => { values.splice(i, 1); render(); } }, die(v, { size: 34 })))),
+        onclick: () => { values.splice(i, 1); render(); announce(`${name}: ${values.length} of ${seat.count}`); } },
+      die(v, { size: 34 })))),
     el("div", { class: "face-pad", role: "group", "aria-label": `${name}'s dice` }, [1, 2, 3, 4, 5, 6].map((face) =>
-      el("button", { type: "button", class: "btn die-btn", disabled: full, "aria-label": `${name}: add a ${face}`,
-        onclick: () => { values.push(face); render(); } }, die(face, { size: 34 })))));
+      el("button", { type: "button", class: "btn die-btn", disabled: full, "data-done": full, "aria-label": `${name}: add a ${face}`,
+        onclick: () => { values.push(face); render(); announce(`${name}: ${values.length} of ${seat.count}`); } },
+      die(face, { size: 34 })))));
 }
 
 // ------------------------------------------------------------------ setup

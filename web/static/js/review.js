@@ -2,7 +2,7 @@
 // it, tap the photo to add one, then confirm; the verdict applies only after that.
 
 import { api, describeError, followState } from "./api.js";
-import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList } from "./ui.js";
+import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce } from "./ui.js";
 import { isCardReview, renderCardReview } from "./cardreview.js";
 
 const root = document.getElementById("review-root");
@@ -254,12 +254,37 @@ function pickerHead(x, y, title) {
   return el("div", { class: "picker-head" }, close, el("h3", {}, title));
 }
 
+/** The picker covers much of a phone's screen: Tab and Shift+Tab go round its own controls,
+ *  never to those hidden under it (Escape or Done closes it). */
+function keepTabInside(event) {
+  if (event.key !== "Tab") return;
+  const controls = [...event.currentTarget.querySelectorAll("button:not([disabled]), select")];
+  if (!controls.length) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+  if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+}
+
+/** Where a die added from the keyboard goes: among its seat's dice (their middle), else
+ *  among all the dice, else the photo's middle. A person confirms its face; the place only
+ *  marks it on the photo. */
+function addSpot(seat) {
+  const own = working.dice.filter((d) => d.seat === seat);
+  const near = own.length ? own : working.dice;
+  if (near.length) {
+    return { x: Math.round(near.reduce((n, d) => n + d.x, 0) / near.length),
+      y: Math.round(near.reduce((n, d) => n + d.y, 0) / near.length) };
+  }
+  return imageSize ? { x: Math.round(imageSize.w / 2), y: Math.round(imageSize.h / 2) } : { x: 0, y: 0 };
+}
+
 function pickerPanel() {
   if (selected === null) return null;
   const seats = seatsOf(state.review);
   if (selected.add) {
     const add = selected.add;
-    return el("div", { class: "picker", role: "dialog", "aria-label": "add a die" },
+    return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": "add a die", onkeydown: keepTabInside },
       pickerHead(add.x, add.y, "Add a die here: which face is up?"),
       el("label", {}, "Seat", el("select", { "aria-label": "seat of the new die", onchange: (e) => { add.seat = e.target.value; } },
         seats.map((s) => el("option", { value: s, selected: s === add.seat }, s)))),
@@ -275,7 +300,7 @@ function pickerPanel() {
   }
   const d = working.dice.find((x) => x.key === selected);
   if (!d) { selected = null; return null; }
-  return el("div", { class: "picker", role: "dialog", "aria-label": "change a die" },
+  return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": "change a die", onkeydown: keepTabInside },
     pickerHead(d.x, d.y, `${d.seat}'s die — read as ${d.value}${d.covered ? " (partly covered: check it)"
       : unsure(d) ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
     el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
@@ -320,7 +345,10 @@ function seatSummary() {
         "aria-pressed": String(selected === d.key), "data-focus-key": `die-${d.key}`,
         "aria-label": `fix ${d.seat}'s die ${i + 1}: ${d.value}${d.edited ? ", changed by you" : unsure(d) ? ", unsure" : ""}`,
         onclick: () => { selected = d.key; render(); },
-      }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker })))));
+      }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker }))),
+      // a die the camera missed, without tapping the photo (a keyboard, a screen reader)
+      el("button", { type: "button", class: "btn seat-add", "aria-label": `add a die to ${name}`,
+        onclick: () => { selected = { add: { ...addSpot(name), seat: name } }; render(); } }, "+")));
   }));
 }
 
@@ -346,6 +374,7 @@ function confirm() {
     try {
       await api("POST", `/api/reveals/${encodeURIComponent(id)}/confirm`, { seats: confirmedSeats() });
       done = { id };
+      announce(`Reading confirmed${edits ? ` with ${edits} change${edits === 1 ? "" : "s"}` : ""}: its verdict applies`);
     } catch (e) {
       // settled on another screen while this confirm was on its way: say so, not "no pending
       // review"; the live stream may not have brought the news yet, so ask for it
@@ -495,7 +524,7 @@ function render() {
         el("div", { class: "card stack" },
           el("h1", {}, "Check the reading"),
           el("p", { class: "hint" }, bid ? `Counting for ${bidWords(bid)}. ` : "",
-            "Tap a die to fix it, tap the photo where a die was missed."),
+            "Tap a die to fix it, tap the photo where a die was missed (or + beside its seat)."),
           wantedId && wantedId !== review.id ? el("p", { class: "hint" }, `Reading ${wantedId} is done; this is the one waiting now.`) : null,
           photo(),
           el("p", { class: "hint", id: "crowded-hint", hidden: true },
@@ -543,7 +572,10 @@ function moveFocus() {
   const back = focusedPicker !== null && lastDie !== null
     ? root.querySelector(`[data-focus-key="die-${lastDie}"]`) : null;
   focusedPicker = null;
-  if (back && back !== document.activeElement) back.focus({ preventScroll: true });
+  if (back && back !== document.activeElement) {
+    back.focus({ preventScroll: true });
+    back.scrollIntoView({ block: "nearest" });  // under the picker it may lie off the screen
+  }
 }
 
 document.addEventListener("keydown", (event) => {

@@ -51,17 +51,73 @@ function append(node, children) {
 /** Replace everything inside a node. */
 export function fill(node, ...children) {
   // The pages draw themselves anew on each change of the table's state: whatever had the
-  // keyboard's focus in here would be replaced, and the focus fall back to the page's start.
-  // The new element of the same id (or data-focus-key, or aria-label) gets it back.
+  // keyboard's focus in here would be replaced, and the focus fall back to the page's start,
+  // which a keyboard, switch or screen-reader user must then travel back from.
   const active = document.activeElement;
-  const key = active && active !== document.body && node.contains(active) ? focusKey(active) : null;
+  const inside = active && active !== document.body && node.contains(active);
+  const key = inside ? focusKey(active) : null;
+  const after = inside ? followingKeys(node, active) : [];
   node.replaceChildren();
   append(node, children);
-  if (key && !node.contains(document.activeElement)) {
-    const again = node.querySelector(key);
-    if (again) again.focus({ preventScroll: true });
+  if (!inside || node.contains(document.activeElement)) return node;
+  // The same control (by id, data-focus-key or aria-label) gets it back, even one greyed for
+  // a moment (while its request is on its way): it keeps the focus, marked aria-disabled and
+  // refusing clicks, until the next drawing enables it.
+  const again = key && node.querySelector(key);
+  // a control greyed for good (a seat's face pad once its dice are all in) says so: data-done
+  const done = again && again.disabled && "done" in again.dataset;
+  if (again && !done && again.getClientRects().length) {
+    if (again.disabled) holdDisabled(node, again);
+    again.focus({ preventScroll: true });
+    if (document.activeElement === again) return node;
+  }
+  // Gone or done (a card replaced, a seat's dice all entered): the next control that was
+  // after it, as when a button removes itself; else the nearest before it.
+  for (const next of after) {
+    const target = node.querySelector(next);
+    if (target && !target.disabled && target.getClientRects().length) {
+      target.focus({ preventScroll: true });
+      if (document.activeElement === target) return node;
+    }
   }
   return node;
+}
+
+const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
+
+/** Keys of the focusable elements after ``element`` in ``node``, then those before it, nearest
+ *  first: where the focus goes when ``element`` is not drawn again. */
+function followingKeys(node, element) {
+  const all = [...node.querySelectorAll(FOCUSABLE)];
+  const at = all.indexOf(element);
+  const order = at < 0 ? all : [...all.slice(at + 1), ...all.slice(0, at).reverse()];
+  return order.map(focusKey).filter(Boolean);
+}
+
+/** Let a control greyed for a moment keep the keyboard's focus: disabled elements cannot hold
+ *  it, so it is marked aria-disabled instead and its clicks are stopped before they reach it. */
+function holdDisabled(node, control) {
+  control.disabled = false;
+  control.setAttribute("aria-disabled", "true");
+  if (!node.dataset.holdsDisabled) {
+    node.dataset.holdsDisabled = "1";
+    node.addEventListener("click", (event) => {
+      if (event.target instanceof Element && event.target.closest("[aria-disabled='true']")) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+    }, true);
+  }
+}
+
+/** Say ``text`` to a screen reader (the page's one live region, never drawn anew): a move
+ *  from another phone, a count stepped, a reading confirmed. */
+export function announce(text) {
+  const node = document.getElementById("announcer");
+  if (!node || !text) return;
+  node.textContent = "";
+  // emptied first and filled a moment later, so that the same words twice are said twice
+  setTimeout(() => { node.textContent = text; }, 60);
 }
 
 /** A selector that finds an element again in a page drawn anew, or null. */

@@ -1,0 +1,77 @@
+"""The control page without a pointer or without sight: the keyboard's focus survives the
+page drawing itself anew, and changes are said in the page's live region.
+
+An accessibility audit found the focus falling to the page's start after every bid, every
+move from another phone and a seat's last die, and no word said of another phone's move:
+a live region drawn anew, already filled, is not read out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from browser_support import LiveServer, remember_pin
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+THREE = {"game": "bluff", "players": ["Ann", "Ben", "Cho"], "starter": "Ann",
+         "options": {"dice_per_player": 2}}
+
+
+def test_a_bid_made_with_the_keyboard_leaves_the_focus_on_the_bid_button(
+        phone: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", THREE)
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    expect(phone.locator("#bid-submit")).to_be_enabled()  # once the first state has settled
+    phone.locator("#bid-submit").focus()
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#status-turn")).to_have_text("Ben's turn")
+    expect(phone.locator("#bid-submit")).to_be_focused()  # Ben's, once the page settled
+    assert phone.evaluate("document.activeElement !== document.body")
+    # pressed while greyed (the page settling after the move), it does nothing
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#bid-submit")).to_be_enabled()
+    assert live_server.table.state()["actions_count"] == 1
+
+
+def test_another_phones_move_is_said_and_does_not_take_the_focus(
+        phone: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", THREE)
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x4"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    doubt = phone.locator("#challenge")
+    expect(doubt).to_be_enabled()
+    doubt.focus()
+    live_server.post("/api/action", {"player": "Ben", "bid": "2x4"})  # another phone
+    expect(phone.locator("#announcer")).to_have_text("Cho's turn. bid 2 × 4s by Ben")
+    expect(doubt).to_be_focused()
+    expect(doubt).to_be_enabled()  # and usable again once the page has settled
+    phone.keyboard.press("Enter")
+    expect(phone.locator("body")).to_have_attribute("data-version", str(
+        live_server.table.state()["version"]), timeout=5000)
+    assert live_server.table.state()["game"]["phase"] == "reveal"
+    # this phone's own move is said too: what it did, or (the live stream quicker) the table
+    expect(phone.locator("#announcer")).to_have_text(
+        re.compile(r"^(Cho doubts Ben|(Cho doubts Ben\. )?Lift the cups!.*)$"))
+
+
+def test_a_seats_last_die_entered_moves_the_focus_to_the_next_seats_pad(
+        phone: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", THREE)
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x4"})
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    phone.click("#hand-reveal summary")
+    phone.locator("button[aria-label='Ann: add a 4']").focus()
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#announcer")).to_have_text("Ann: 1 of 2")
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#announcer")).to_have_text("Ann: 2 of 2")
+    # Ann's pad is greyed now: the focus goes on to Ben's
+    expect(phone.locator("button[aria-label='Ben: add a 1']")).to_be_focused()
