@@ -363,7 +363,8 @@ async function act(request) {
     busy = false; render();
   }
   const shown = error && root.querySelector("#review-error");
-  if (shown) shown.scrollIntoView({ block: "center", behavior: "smooth" });
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (shown) shown.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
 }
 
 function confirm() {
