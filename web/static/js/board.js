@@ -144,8 +144,8 @@ function renderOdds(state) {
   fill(node,
     el("div", { class: "odds-caption" }, "Chance it holds"),
     el("div", { class: `odds-value odds-${level}`, "data-testid": "odds" }, percent(pct)),
-    el("div", { class: "meter", role: "meter", "aria-valuemin": 0, "aria-valuemax": 100,
-      "aria-valuenow": Math.round(pct * 100) },
+    el("div", { class: "meter", role: "meter", "aria-label": "chance the bid holds", "aria-valuemin": 0,
+      "aria-valuemax": 100, "aria-valuenow": Math.round(pct * 100), "aria-valuetext": percent(pct) },
       el("span", { class: `meter-fill odds-${level}`, style: `width:${(pct * 100).toFixed(1)}%` })),
     typeof odds.expected === "number"
       ? el("div", { class: "odds-sub" }, `expected on the table: ${odds.expected.toFixed(1)}`) : null);
