@@ -284,6 +284,8 @@ class DemoPlayer:
                 break
             if "reveal" in action:
                 self._reveal(next(reveals), stop)
+                if stop.is_set():
+                    break
             else:
                 self._act(action, self.recording.rerolls.get(index))
         return self.rounds
@@ -353,7 +355,8 @@ class DemoPlayer:
             problems = [str(p.get("message")) for p in review.get("problems", [])]
             self.table.note(f"demo: reveal {review['id']} needs review — confirming the "
                             "recorded dice shortly", review=review["id"])
-            self._pause(self.review_pause_s, stop)
+            if self._pause(self.review_pause_s, stop):
+                return  # stopped while the reading waited: it is left for review, unsettled
             state = self.table.confirm_review(review["id"], recorded.truth)
             shown = "; ".join(problems[:2]) + (f"; +{len(problems) - 2} more"
                                                 if len(problems) > 2 else "")

@@ -1,8 +1,8 @@
 """`bluffcam demo`: the dashboard playing a recorded game — no Pi, camera or buttons needed.
 
 A temporary journal, the recorded frames in ``bluffcam/recordings/demo`` as the camera, the
-button panel simulated on gpiozero mock pins, and the deliberately uncertain round shown
-going through review. ``--headless`` plays the game through without a web server, prints
+button panel simulated on gpiozero mock pins, and the rounds the camera is unsure of (or the
+recording contradicts) shown going through review. ``--headless`` plays the game through without a web server, prints
 each round's reading and verdict, and exits 0 when the game ended as the engine says it must.
 """
 
@@ -133,15 +133,45 @@ def _headless(recording: Any, profile: Any, data: Path) -> int:
     finally:
         player.close()
         table.close()
-    reviewed = sum(1 for r in player.rounds if r.settled.startswith("needs review"))
     if final is None or final != expected:
         print(f"FAIL: the played game ended as {final}, the engine says {expected}",
               file=sys.stderr)
         return 1
-    ending = f"game over: {final['winner']} wins" if final["winner"] else "recording ends"
-    print(f"{ending} — {len(player.rounds)} reveals, {reviewed} needed review, "
-          "none adjudicated on a misread")
+    print(game_summary(player.rounds, final))
     return 0
+
+
+def game_summary(rounds: list[Any], final: dict[str, Any]) -> str:
+    """The last line of a demo game, once it ended as the engine says the recording ends."""
+    reviewed = sum(1 for r in rounds if r.settled.startswith("needs review"))
+    ending = f"game over: {final['winner']} wins" if final.get("winner") else "recording ends"
+    return (f"{ending} — {len(rounds)} reveals, {reviewed} needed review, "
+            "none adjudicated on a misread")
+
+
+class _ToldGames:
+    """The dashboard demo's player, each game told on the terminal as the headless demo
+    tells it: a line as it begins, its summary (or a FAIL) as it ends."""
+
+    def __init__(self, player: Any, table: Any) -> None:
+        self.player, self.table, self.games = player, table, 0
+
+    def play(self, stop: threading.Event) -> None:
+        from bluffcam.demo_player import expected_outcome
+
+        self.games += 1
+        script = self.player.recording.script
+        print(f"game {self.games}: {script.get('game')} with {', '.join(script['players'])}",
+              flush=True)
+        self.player.play(stop)
+        if stop.is_set() or self.table.game is None:
+            return
+        final, expected = self.table.game.to_json(), expected_outcome(script)
+        if final != expected:
+            print(f"FAIL: the played game ended as {final}, the engine says {expected}",
+                  file=sys.stderr, flush=True)
+        else:
+            print(game_summary(self.player.rounds, final), flush=True)
 
 
 def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespace) -> int:
@@ -163,11 +193,12 @@ def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespac
         return 2
     stop = threading.Event()
     player = DemoPlayer(table, recording, speed=args.speed,
-                        report=lambda r: print(r.line(), flush=True))
+                        report=lambda r: print(r.line(), flush=True),
+                        narrate=lambda text: print(text, flush=True))
 
     def loop() -> None:
         stop.wait(2.0 / args.speed)  # a moment to open the browser
-        play_on(player, table, stop, speed=args.speed, once=args.once)
+        play_on(_ToldGames(player, table), table, stop, speed=args.speed, once=args.once)
 
     thread = threading.Thread(target=loop, name="demo-player", daemon=True)
     thread.start()

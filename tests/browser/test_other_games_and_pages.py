@@ -15,6 +15,7 @@ from browser_support import (
     SCENE,
     DimSceneCamera,
     LiveServer,
+    SceneCamera,
     remember_pin,
     reveal_confirmed_as_read,
     start_game,
@@ -246,6 +247,33 @@ def test_calibration_shows_the_snapshot_and_a_test_read(phone: Any, screenshot_d
     expect(phone.locator("#read-confidence")).to_have_text("✓ every die read with confidence")
     expect(phone.locator("#picture-advice")).to_contain_text("well lit and still")
     phone.screenshot(path=str(screenshot_dir / "calibration.png"), full_page=True)
+
+
+class LateCamera(SceneCamera):
+    """A camera that says "ok" but gives no picture for its first reads (starting up; the
+    demo's recording before it is pointed at a reveal)."""
+
+    def __init__(self, blank_reads: int) -> None:
+        self.blank_reads = blank_reads
+
+    def read(self) -> Any:
+        if self.blank_reads > 0:
+            self.blank_reads -= 1
+            return None
+        return super().read()
+
+
+def test_calibration_asks_again_for_a_snapshot_a_camera_could_not_give_yet(
+        phone: Any, live_server: LiveServer) -> None:
+    """The page blamed the camera's cable for good, beside "Camera: ok"."""
+    live_server.table.set_camera(LateCamera(blank_reads=2))
+    try:
+        phone.goto("/calibration")
+        expect(phone.locator(".empty-state")).to_contain_text("no picture yet: asking again")
+        expect(phone.locator("#snapshot")).to_have_js_property("complete", True, timeout=15000)
+        assert phone.evaluate("document.querySelector('#snapshot').naturalWidth") == 960
+    finally:
+        live_server.table.set_camera(SceneCamera())
 
 
 def test_calibration_refits_the_seat_zones_to_the_dice_on_the_table(
@@ -724,3 +752,16 @@ def test_a_live_update_leaves_the_phone_where_its_reader_scrolled(phone: Any,
     expect(phone.locator(".field-current")).to_have_attribute("data-field", "3")
     phone.wait_for_timeout(800)
     assert phone.evaluate("window.scrollY") == pytest.approx(bottom, abs=2)
+
+
+def test_a_joker_set_aside_in_front_of_a_cup_is_marked_as_a_joker(
+        tv: Any, live_server: LiveServer) -> None:
+    """The last reveal marked ★ dice; the player's card drew a set-aside 1 as a plain 1."""
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                                   "options": {"dice_per_player": 3}})
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x4", "set_aside": [1, 4]})
+    tv.goto("/")
+    aside = tv.locator(".player[data-player=Ann] .player-dice .die-ivory")
+    expect(aside).to_have_count(2)
+    expect(aside.nth(0)).to_have_class(re.compile(r"\bdie-joker\b"))
+    expect(aside.nth(1)).not_to_have_class(re.compile(r"\bdie-joker\b"))

@@ -194,6 +194,26 @@ def test_a_change_overtaken_by_a_confirm_elsewhere_is_not_dropped_silently(
     expect(page.locator("#review-empty")).to_be_visible()
 
 
+def test_a_notice_about_an_earlier_reading_goes_when_the_next_one_waits(
+        small_phone: Any, live_server: LiveServer) -> None:
+    """A tablet left on the review page kept "confirmed on another screen" above the next
+    round's reading, which was not confirmed at all."""
+    page = small_phone
+    review = a_change_under_way(page, live_server)
+    confirm_as_read(live_server, review)
+    notice = page.locator("#settled-elsewhere")
+    expect(notice).to_be_visible()
+    game = live_server.table.state()["game"]
+    players = [p["name"] for p in game["players"] if p["dice"]]
+    turn = game["turn"]
+    live_server.post("/api/action", {"player": turn, "bid": "1x2"})
+    other = next(name for name in players if name != turn)
+    live_server.post("/api/action", {"player": other, "challenge": True})
+    live_server.post("/api/reveal/capture", {})
+    expect(page.locator("#confirm")).to_be_visible()  # the next reading waits here
+    expect(notice).to_have_count(0)
+
+
 def test_a_confirm_sent_after_another_screens_says_the_change_was_not_applied(
         small_phone: Any, live_server: LiveServer) -> None:
     page = small_phone

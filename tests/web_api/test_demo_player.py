@@ -95,6 +95,50 @@ def test_recorded_game_plays_through_panel_and_review(tmp_path: Path) -> None:
     assert "verdict" in second.line()
 
 
+def test_a_demo_stopped_while_a_reading_waits_leaves_it_unsettled(tmp_path: Path) -> None:
+    """Ctrl+C during the pause before a review's confirm: the round was still settled."""
+    recording = load_recording(write_recording(tmp_path / "rec"))
+    table = Table(tmp_path / "data" / "journal.sqlite", reveal_reader=MisreadingReader(),
+                  set_aside_reader=lambda frames, seat: ([3, 3], []))
+    stop = threading.Event()
+    player = DemoPlayer(table, recording, step_s=0, review_pause_s=30,
+                        narrate=lambda text: None)
+    original = table.announce_review
+
+    def stop_when_held(reveal_id: str) -> None:  # the stop arrives while the reading waits
+        original(reveal_id)
+        stop.set()
+
+    table.announce_review = stop_when_held  # type: ignore[method-assign]
+    try:
+        rounds = player.play(stop)  # the 30 s pause ends at once: the stop is set
+        assert len(rounds) == 1  # round 1 read sure; round 2 left waiting
+        assert table.review is not None and table.state()["game"]["phase"] == "reveal"
+    finally:
+        player.close()
+        table.close()
+
+
+def test_the_dashboard_demo_tells_each_game_on_the_terminal_as_the_headless_one_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The terminal beside the dashboard said neither that a game began again nor how one
+    went."""
+    recording = load_recording(write_recording(tmp_path / "rec"))
+    table = Table(tmp_path / "data" / "journal.sqlite", reveal_reader=MisreadingReader(),
+                  set_aside_reader=lambda frames, seat: ([3, 3], []))
+    player = DemoPlayer(table, recording, step_s=0, review_pause_s=0,
+                        narrate=lambda text: print(text))
+    try:
+        demo_command._ToldGames(player, table).play(threading.Event())
+    finally:
+        player.close()
+        table.close()
+    told = capsys.readouterr().out.splitlines()
+    assert told[0] == f"game 1: bluff with {', '.join(SCRIPT['players'])}"
+    assert told[-1].endswith("2 reveals, 1 needed review, none adjudicated on a misread")
+    assert any(line.startswith("re-roll: ") for line in told)
+
+
 def test_a_recording_without_its_frames_is_refused(tmp_path: Path) -> None:
     folder = write_recording(tmp_path / "rec")
     for frame in (folder / "round2").iterdir():

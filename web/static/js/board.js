@@ -291,9 +291,14 @@ function renderPlayers(state) {
       // once the game is over the last reveal showed the dice still on the table
       const shown = game.phase === "over" ? revealedDice(state, player.name, tally.value) : null;
       const hidden = shown ? 0 : Math.max(0, tally.value - aside.length);
-      const dice = (shown || []).map((face) => die(face, { size: 44, variant: "ivory" }));
+      const joker = kind === "bluff" ? jokerFace(state) : null;  // marked ★ as on the last reveal
+      const dice = (shown || []).map((face) => die(face, { size: 44, variant: "ivory", joker: face === joker }));
       for (let i = 0; i < hidden; i += 1) dice.push(die(null, { size: 44, variant: "hidden" }));
-      if (!shown) for (const face of aside) dice.push(die(face, { size: 44, variant: "ivory", title: `set aside: ${face}` }));
+      if (!shown) {
+        for (const face of aside) {
+          dice.push(die(face, { size: 44, variant: "ivory", joker: face === joker, title: `set aside: ${face}` }));
+        }
+      }
       body.push(el("div", { class: "player-dice", "aria-label": `${tally.value} dice` }, dice));
       body.push(el("div", { class: "player-count" }, `${tally.value} ${tally.value === 1 ? "die" : "dice"}`,
         aside.length ? ` · ${aside.length} shown` : ""));

@@ -11,6 +11,10 @@ const root = document.getElementById("calibration-root");
 let state = null;
 let snapshotUrl = null;
 let snapshotError = "";
+let snapshotRetries = 0;
+/** A camera that says "ok" but gives no picture is asked again this often, this many times. */
+const SNAPSHOT_RETRY_MS = 3000;
+const SNAPSHOT_RETRIES = 20;
 let reading = null;         // the last test read: {dice, values, uncertain, covered, width, height, image}
 let busy = false;
 let error = "";
@@ -22,7 +26,8 @@ let recordKey = null;       // the reveals the camera record was last fetched fo
 // (uncached) snapshot again.
 const recordCard = el("div", { class: "card stack", id: "camera-record" });
 
-function takeSnapshot() {
+function takeSnapshot({ retry = false } = {}) {
+  if (!retry) snapshotRetries = 0;
   snapshotError = "";
   reading = null;
   snapshotUrl = `/api/camera/snapshot?t=${Date.now()}`;
@@ -130,10 +135,20 @@ function photo() {
   }
   const img = el("img", { src: snapshotUrl, alt: reading ? "The test read, annotated" : "Camera snapshot with the seat zones", id: "snapshot" });
   img.addEventListener("error", () => {
-    snapshotError = "The camera gave no picture: check the camera status and its cable, or test an uploaded photo.";
     snapshotUrl = null;
+    // a camera that says it is fine may not have a frame yet (starting up, a recording not
+    // yet pointed at a reveal): ask again for a while, rather than blame its cable for good
+    const ok = state && state.camera && state.camera.status === "ok";
+    if (ok && snapshotRetries < SNAPSHOT_RETRIES) {
+      snapshotRetries += 1;
+      snapshotError = "The camera has no picture yet: asking again…";
+      setTimeout(() => { if (!snapshotUrl && !reading) takeSnapshot({ retry: true }); }, SNAPSHOT_RETRY_MS);
+    } else {
+      snapshotError = "The camera gave no picture: check the camera status and its cable, or test an uploaded photo.";
+    }
     render();
   }, { once: true });
+  img.addEventListener("load", () => { snapshotRetries = 0; }, { once: true });
   return el("div", { class: "photo-wrap" }, img);
 }
 

@@ -17,7 +17,7 @@ let error = "";
 let done = null;        // the verdict after a confirm
 let nextKey = 1;
 let sending = null;     // the id of a review this page is confirming or taking again now
-let notice = null;      // {kind, id, edits}: a reading settled elsewhere while this page had it
+let notice = null;      // {kind, id, edits, next}: a reading settled elsewhere while this page had it
 
 // A die mark's touch target, in CSS pixels across, whatever the photo's scale: a finger
 // needs about 44 (WCAG 2.5.5). The visible ring stays the die's size, centred on the die.
@@ -419,12 +419,23 @@ function reopen() {
 /** What became of reading ``id``, gone from this page without its confirm: settled on
  * another screen (confirmed, or its dice typed in), taken again, or dropped. */
 function settledElsewhere(id, edits, now) {
+  return { ...settledHow(id, edits, now), next: now.review ? now.review.id : null };
+}
+
+function settledHow(id, edits, now) {
   const last = now.last_reveal;
   if (last && last.id === id) {
     return { kind: String(last.how || "").startsWith("entered by hand") ? "entered" : "confirmed", id, edits };
   }
   if (now.review && now.review.id !== id) return { kind: "retaken", id, edits };
   return { kind: "dropped", id, edits };
+}
+
+/** Before drawing ``next``: a notice about an earlier reading goes once another reading
+ *  waits (not the one that replaced it: "check the new reading" is about that one). */
+function dropStaleNotice(next) {
+  if (!notice || !next.review) return;
+  if (next.review.id !== notice.id && next.review.id !== notice.next) notice = null;
 }
 
 /** Before drawing ``next``: whether the reading this page was checking went away under it. */
@@ -588,6 +599,7 @@ document.addEventListener("keydown", (event) => {
 
 followState((next) => {
   if (state) noticeLostWork(next);
+  dropStaleNotice(next);
   state = next;
   render();
 });
