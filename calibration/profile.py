@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
+import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,14 +183,41 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
     return profile_from_dict(data, path=path)
 
 
+#: what a profile file replaced by `save_profile` is kept as, beside it
+BACKUP_SUFFIX = ".bak"
+
+
 def save_profile(profile: Profile, path: str | os.PathLike[str]) -> Path:
-    """Write a profile as TOML (checked by reading it back first, so a bad one is never saved)."""
+    """Write a profile as TOML (checked by reading it back first, so a bad one is never saved).
+
+    The file is replaced whole or not at all (a power cut mid-write must not leave a profile
+    the table then refuses to start with), and a file it replaces is kept beside it as
+    ``<name>.toml.bak``: comments and layout do not survive the rewrite, and a person may
+    want them back.
+    """
     path = Path(path)
     data = profile.to_toml_dict()
-    profile_from_dict(tomllib.loads(tomli_w.dumps(data)), path=path)
+    text = tomli_w.dumps(data)
+    profile_from_dict(tomllib.loads(text), path=path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    if path.is_file() and path.read_bytes() != text.encode("utf-8"):
+        shutil.copy2(path, backup_of(path))
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
     return path
+
+
+def backup_of(path: Path) -> Path:
+    """Where `save_profile` keeps the file it replaced."""
+    return path.with_name(path.name + BACKUP_SUFFIX)
 
 
 def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Profile:

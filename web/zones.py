@@ -5,8 +5,11 @@ The players put their dice where their cups will stand; ``POST /api/calibration/
 (`bluffcam.zone_fit`) and answers with a picture of the proposal; nothing changes yet.
 ``POST /api/calibration/zones/apply`` (``{"proposal": id}``) writes it into the running
 table's profile file and the table reads the next reveal by it. Only the zones and the table
-area change: the profile's camera, reader and panel settings stay. Both need the table PIN;
-neither is taken while a reveal is due (its dice are read by the zones it began with).
+area change: the file is read again first, so its camera, reader and panel settings stay as
+they are in it now (an edit made since the table started included; a file that no longer
+loads is not overwritten), and the file replaced is kept as ``<name>.toml.bak``. Both need
+the table PIN; neither is taken while a reveal is due (its dice are read by the zones it
+began with).
 A profile that follows mat markers is refitted with ``bluffcam calibrate --markers``.
 """
 
@@ -21,8 +24,9 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from bluffcam.table import Table
 from bluffcam.zone_fit import draw_profile, fit_from_frames
-from calibration import load_profile, save_profile
+from calibration import ProfileError, load_profile, save_profile
 from calibration.fit import FitError
+from calibration.profile import backup_of
 from web.api import encode_jpeg, json_body, json_object, no_frame, table
 from web.security import Refused, guard_change
 
@@ -103,9 +107,22 @@ def apply() -> Response:
         raise Refused(409, "no such proposal: fit the zones again", rule="calibration")
     t = table()
     profile = _refitting_allowed(t)
-    _check_seats_for_the_game(t, len(waiting[1].zones.names))
-    path = save_profile(dataclasses.replace(waiting[1], path=None), profile.path)
+    fitted = waiting[1]
+    _check_seats_for_the_game(t, len(fitted.zones.names))
+    # the file as it is now, not as the table read it at start: an edit made since (a
+    # panel pin, a reader setting) stays, and one half made is not overwritten
+    try:
+        on_disk = load_profile(profile.path)
+    except ProfileError as exc:
+        raise Refused(409, f"{profile.path.name} was changed since the table started and does "
+                           f"not load now ({exc}): finish or undo that edit, then use the "
+                           "zones again", rule="calibration") from None
+    updated = dataclasses.replace(on_disk, path=None, resolution=fitted.resolution,
+                                  table_area=fitted.table_area, seat_zones=fitted.seat_zones)
+    path = save_profile(updated, profile.path)
     refitted = load_profile(path)
     t.set_profile(refitted)
     current_app.extensions.pop(PROPOSAL_KEY, None)
-    return jsonify({"saved": str(path), "seats": refitted.zones.names})
+    backup = backup_of(path)
+    return jsonify({"saved": str(path), "seats": refitted.zones.names,
+                    "backup": str(backup) if backup.is_file() else None})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,21 @@ def test_round_trip_keeps_everything(tmp_path: Path) -> None:
     assert again.reader_params.min_confidence == 0.7
     for a, b in zip(profile.zones, again.zones, strict=True):
         np.testing.assert_allclose(a.zone, b.zone, atol=0.01)  # sectors saved as polygons
+
+
+def test_a_profile_replaced_is_kept_beside_it_and_no_temporary_file_is_left(
+        tmp_path: Path) -> None:
+    path = tmp_path / "kitchen.toml"
+    profile = profile_from_dict(copy.deepcopy(GOOD))
+    save_profile(profile, path)
+    assert not (tmp_path / "kitchen.toml.bak").exists()  # nothing was replaced
+    save_profile(profile, path)
+    assert not (tmp_path / "kitchen.toml.bak").exists()  # the same text: nothing to keep
+    path.write_text("# by hand\n" + path.read_text())
+    save_profile(dataclasses.replace(profile, reader={"min_confidence": 0.8}), path)
+    assert (tmp_path / "kitchen.toml.bak").read_text().startswith("# by hand")
+    assert load_profile(path).reader_params.min_confidence == 0.8
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kitchen.toml", "kitchen.toml.bak"]
 
 
 def test_seat_of_and_front_of_cup() -> None:

@@ -115,6 +115,37 @@ def test_a_fit_is_a_proposal_and_applying_it_rewrites_the_zones_only(
     assert again.status_code == 409 and "fit the zones again" in again.json["error"]["message"]
 
 
+def test_applying_zones_keeps_an_edit_made_to_the_file_since_and_a_backup(
+    client: FlaskClient, table: Table, profile_file: Path
+) -> None:
+    """The running table's profile was written over the file: a [panel] pin changed since
+    start, and the file's comments, were lost without a word."""
+    edited = profile_file.read_text().replace("buzzer = 18", "buzzer = 12")
+    profile_file.write_text("# the table in the den\n" + edited)
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    applied = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
+    assert applied.status_code == 200, applied.json
+    saved = load_profile(profile_file)
+    assert saved.panel == {"buzzer": 12} and saved.zones.names == ["Seat 1", "Seat 2", "Seat 3"]
+    backup = Path(applied.json["backup"])
+    assert backup == profile_file.with_name("felt.toml.bak")
+    assert backup.read_text().startswith("# the table in the den")
+
+
+def test_a_profile_file_half_edited_since_start_is_not_overwritten(
+    client: FlaskClient, table: Table, profile_file: Path
+) -> None:
+    half = profile_file.read_text() + "\n[panel\nleds = [17, 27,\n"
+    profile_file.write_text(half)
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    refused = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
+    assert refused.status_code == 409
+    assert refused.json["error"]["message"].startswith(
+        "felt.toml was changed since the table started and does not load now")
+    assert profile_file.read_text() == half  # untouched
+    assert client.get("/api/state").json["table_seats"] == ["North", "South"]
+
+
 def test_the_seats_keep_their_names_when_their_number_stays(client: FlaskClient) -> None:
     fitted = post(client, "/api/calibration/zones/fit", {"seats": 2})
     # two clusters asked for three piles of dice: the fit still names the seats as before
