@@ -76,6 +76,7 @@ def fit_table(
     clusters = [points[labels == j] for j in range(seats)]
     if any(len(c) == 0 for c in clusters):
         raise FitError("a seat got no dice; spread each player's dice in their own area")
+    _check_groups_apart(clusters, die_size_px)
     means = np.asarray([c.mean(axis=0) for c in clusters])
     centre = means.mean(axis=0) if seats > 1 else np.asarray(frame_size, dtype=np.float64) / 2
     angles = np.degrees(np.arctan2(means[:, 1] - centre[1], means[:, 0] - centre[0]))
@@ -112,6 +113,27 @@ def fit_table(
         zones=SeatZones(tuple(seat_zones)),
         clusters=[[(float(x), float(y)) for x, y in c] for c in ordered],
     )
+
+
+#: two seats' dice closer than this many dice (centre to centre) are one group split in two:
+#: dice spread under one cup lie a die or two apart, neighbours' cups several
+GROUPS_APART_DICE = 2.5
+
+
+def _check_groups_apart(clusters: list[NDArray[np.float64]], die_size_px: float) -> None:
+    """Refuse seats cut out of one group of dice: with fewer groups on the table than seats
+    asked for (a mat for six, four playing), k-means splits a player's dice between two
+    seats, and the zones' border then runs through that player's place."""
+    closest = GROUPS_APART_DICE * die_size_px
+    for a in range(len(clusters)):
+        for b in range(a + 1, len(clusters)):
+            gap = np.min(np.linalg.norm(clusters[a][:, None, :] - clusters[b][None, :, :], axis=2))
+            if gap < closest:
+                raise FitError(
+                    f"two seats' dice lie side by side ({gap:.0f} px apart, about "
+                    f"{gap / die_size_px:.1f} dice): one player's dice split in two. Put a "
+                    "few dice at every seat to fit, each group apart from the next, or fit "
+                    "fewer seats")
 
 
 def _circle(centre: Point, radius: float, frame_size: tuple[int, int], steps: int = 36) -> Polygon:

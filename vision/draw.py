@@ -77,3 +77,29 @@ def drawable(text: str) -> str | None:
         # an accent (a combining mark), an emoji, a sign: left out
     plain = " ".join("".join(kept).split())
     return plain or None
+
+
+#: the pixels a zone's mask is drawn at, per picture pixel, to find its label a place
+_LABEL_GRID = 4
+
+
+def label_anchor(polygon: object, image_shape: tuple[int, ...],
+                 box: tuple[int, int]) -> tuple[int, int] | None:
+    """Where a zone's label goes: the top-left corner of the top-most place where a box of
+    ``box`` (width, height) lies wholly inside the zone and the picture, so it is read as
+    that zone's label (the zone's bounding-box corner may lie in a neighbour's zone). None
+    where it fits nowhere."""
+    height, width = image_shape[:2]
+    mask = np.zeros((height // _LABEL_GRID + 1, width // _LABEL_GRID + 1), np.uint8)
+    points = np.round(np.asarray(polygon, dtype=np.float64) / _LABEL_GRID).astype(np.int32)
+    cv2.fillPoly(mask, [points.reshape(-1, 1, 2)], 255)
+    # the box and a cell round it (the mask's edge cells are only partly inside the zone)
+    kernel = np.ones((-(-box[1] // _LABEL_GRID) + 2, -(-box[0] // _LABEL_GRID) + 2), np.uint8)
+    # a cell survives where all of that, rightwards and downwards from it, is inside
+    inside = cv2.erode(mask, kernel, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT,
+                       borderValue=0)
+    ys, xs = np.nonzero(inside)
+    if not len(ys):
+        return None
+    first = int(np.lexsort((xs, ys))[0])  # top-most, then left-most
+    return (int(xs[first]) + 1) * _LABEL_GRID, (int(ys[first]) + 1) * _LABEL_GRID

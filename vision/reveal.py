@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.draw import drawable
+from vision.draw import drawable, label_anchor
 from vision.frame_check import Advice, frame_advice
 from vision.params import ReaderParams
 from vision.stillness import StillnessParams, moving_fraction, prepare
@@ -682,17 +682,16 @@ def draw_zones(image: Frame, zones: ZoneMap, labels: Sequence[str]) -> None:
         polygon = zones.zone(index)
         _draw_polygon(image, polygon, colour, thick)
         _draw_polygon(image, zones.front_of_cup(index), colour, max(1, thick // 2))
-        x, y = np.asarray(polygon, dtype=np.float64).min(axis=0)
-        cv2.putText(
-            image,
-            label,
-            (round(x) + 5, round(y) + round(25 * scale) + 5),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.7 * max(scale, 0.5),
-            colour,
-            thick,
-            cv2.LINE_AA,
-        )
+        size = 0.7 * max(scale, 0.5)
+        (text_w, text_h), below = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, thick)
+        pad = max(2, round(5 * scale))
+        spot = label_anchor(polygon, image.shape, (text_w + 2 * pad, text_h + below + 2 * pad))
+        if spot is None:  # no room inside the zone: by its bounding box, as before
+            left, top = np.asarray(polygon, dtype=np.float64).min(axis=0)
+            spot = (round(left), round(top))
+        x, y = spot
+        cv2.putText(image, label, (x + pad, y + pad + text_h), cv2.FONT_HERSHEY_SIMPLEX, size,
+                    colour, thick, cv2.LINE_AA)
 
 
 def draw_reveal(

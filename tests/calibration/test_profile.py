@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from calibration import Profile, ProfileError, load_profile, profile_from_dict, save_profile
-from calibration.fit import fit_table
+from calibration.fit import FitError, fit_table
 from calibration.geometry import area, contains, first_crossing, sector
 
 GOOD: dict[str, Any] = {
@@ -230,6 +230,19 @@ def test_fitted_zones_never_read_as_crossing_themselves(tmp_path: Path, seats: i
     profile = Profile(name="fit", camera="opencv:0", resolution=(1280, 960),
                       table_area=fitted.table_area, seat_zones=fitted.zones)
     assert len(load_profile(save_profile(profile, tmp_path / "fit.toml")).zones) == seats
+
+
+def test_fewer_groups_of_dice_than_seats_are_refused_not_split() -> None:
+    """Three players' dice on a mat for four: k-means cut one player's dice in two, and the
+    zones' border ran through that player's place."""
+    rng = np.random.default_rng(3)
+    centre = np.array([640.0, 480.0])
+    positions = [  # five dice each at three places, a die (40 px) or two apart
+        tuple(centre + 300 * np.array([np.cos(a), np.sin(a)]) + rng.normal(0, 30, 2))
+        for a in (0.5, 2.6, 4.7) for _ in range(5)]
+    assert len(fit_table(positions, 3, frame_size=(1280, 960)).zones) == 3
+    with pytest.raises(FitError, match=r"one player's dice split in two.*or fit fewer seats"):
+        fit_table(positions, 4, frame_size=(1280, 960))
 
 
 def test_a_crossing_is_found_only_where_edges_really_cross() -> None:

@@ -294,3 +294,35 @@ def test_unanimous() -> None:
     assert unanimous(same)
     assert not unanimous([reading(die(4, 30, 150)), reading(die(5, 30, 150))])
     assert not unanimous([reading(die(4, 30, 150)), reading()])
+
+
+def test_each_seats_label_is_drawn_inside_its_own_zone() -> None:
+    """Sector zones (what calibration fits): the label drawn at a zone's bounding-box corner
+    sat in a neighbour's zone, on a neighbour's dice."""
+    import cv2
+
+    from calibration.fit import fit_table
+    from vision.draw import label_anchor
+
+    centre = np.array([640.0, 480.0])
+    positions = [tuple(centre + 300 * np.array([np.cos(a), np.sin(a)]) + offset)
+                 for a in (0.5, 2.6, 4.7) for offset in ((0, 0), (45, 10), (10, 45))]
+    zones = fit_table(positions, 3, frame_size=(1280, 960)).zones
+    polygons = [np.asarray(z.zone, dtype=np.float32) for z in zones]
+
+    def inside(polygon: Any, x: float, y: float) -> bool:
+        return cv2.pointPolygonTest(polygon, (float(x), float(y)), False) >= 0
+
+    corners_elsewhere = 0
+    for index, polygon in enumerate(polygons):
+        left, top = polygon.min(axis=0)
+        corners_elsewhere += not inside(polygon, left + 5, top + 5)
+        spot = label_anchor(polygon, (960, 1280, 3), (120, 30))
+        assert spot is not None
+        x, y = spot
+        for cx, cy in ((x, y), (x + 120, y), (x, y + 30), (x + 120, y + 30)):
+            assert inside(polygon, cx, cy), (index, spot)
+            assert 0 <= cx < 1280 and 0 <= cy < 960
+            assert not any(inside(other, cx, cy) for j, other in enumerate(polygons)
+                           if j != index)
+    assert corners_elsewhere > 0  # the old place was wrong for some seat here
