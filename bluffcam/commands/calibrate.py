@@ -129,8 +129,11 @@ def _kept_settings(out: Path) -> dict[str, Any]:
     opened: a file there that is not a profile is refused rather than written over."""
     if not out.exists():
         return {}
+    from bluffcam.commands.panel_test import checked_panel
+
     try:
         old = load_profile(out)
+        checked_panel(old)
     except (ProfileError, OSError) as exc:
         raise ValueError(f"--out: {out} exists and is not a profile this could update "
                          f"({exc}); give another file, or move that one aside") from None

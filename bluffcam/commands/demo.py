@@ -2,8 +2,9 @@
 
 A temporary journal, the recorded frames in ``bluffcam/recordings/demo`` as the camera, the
 button panel simulated on gpiozero mock pins, and the rounds the camera is unsure of (or the
-recording contradicts) shown going through review. ``--headless`` plays the game through without a web server, prints
-each round's reading and verdict, and exits 0 when the game ended as the engine says it must.
+recording contradicts) shown going through review. ``--headless`` plays the game through
+without a web server, prints each round's reading and verdict, and exits 0 when the game
+ended as the engine says it must.
 """
 
 from __future__ import annotations

@@ -306,10 +306,12 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
 
     profile = None
     if args.profile:
+        from bluffcam.commands.panel_test import checked_panel
         from calibration import ProfileError, load_profile
 
         try:
             profile = load_profile(args.profile)
+            checked_panel(profile)  # with --gpio none too: the file is wrong all the same
         except (OSError, ProfileError) as exc:
             print(f"bluffcam serve: {exc}", file=sys.stderr)
             return 2

@@ -351,6 +351,13 @@ def test_calibrating_again_keeps_the_profiles_reader_and_panel_settings(
     again = load_profile(tmp_path / "t.toml")
     assert again.reader == {"min_confidence": 0.9} and again.panel == {"encoder": True}
     assert "kept the [reader] and [panel] settings" in capsys.readouterr().out
+    # a misspelt panel key is not carried into the new file unseen
+    path = tmp_path / "t.toml"
+    path.write_text(path.read_text().replace("encoder = true", "encodr = true"))
+    before = path.read_text()
+    assert calibrate.run(args_for(tmp_path, frames)) == 2
+    assert "panel.encodr: unknown key" in capsys.readouterr().err
+    assert path.read_text() == before
 
 
 def test_calibrate_says_when_the_profile_cannot_be_written(

@@ -40,7 +40,7 @@ def test_panel_test_names_bad_wiring_in_the_profile(
     profile = demo_profile_with("[panel]\nbogus = 5")
     assert main(["panel-test", "--mock", "--profile", str(profile), "--seconds", "0"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("panel-test: panel.bogus: unknown key; known: face, ")
+    assert err.startswith(f"panel-test: {profile}: panel.bogus: unknown key; known: face, ")
     assert err.count("\n") == 1
 
 

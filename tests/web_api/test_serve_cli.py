@@ -146,19 +146,24 @@ def test_serve_opens_its_panel_as_panel_test_does() -> None:
         panel.close()
 
 
-def test_serve_refuses_a_profile_with_bad_wiring(
+@pytest.mark.parametrize("gpio", ["mock", "none"])
+@pytest.mark.parametrize(("panel", "fault"), [
+    ("face = 5\nup = 5", "BCM pin 5 is wired to both FACE and UP"),
+    ("bidd = 4", "panel.bidd: unknown key"),
+])
+def test_serve_refuses_a_profile_with_bad_wiring_naming_its_file(
     tmp_path: Path, demo_profile_with: Callable[[str], Path],
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], gpio: str, panel: str, fault: str,
 ) -> None:
+    """With --gpio none too: the file is wrong all the same, and its fault was named without
+    the file (or not at all)."""
     from bluffcam.cli import main
 
-    profile = demo_profile_with("[panel]\nface = 5\nup = 5")
+    profile = demo_profile_with(f"[panel]\n{panel}")
     data = tmp_path / "data"
     assert main(["serve", "--profile", str(profile), "--data", str(data), "--camera", "none",
-                 "--gpio", "mock", "--port", "0", "--host", "127.0.0.1"]) == 2
-    assert capsys.readouterr().err == (
-        "bluffcam serve: BCM pin 5 is wired to both FACE and UP\n"
-    )
+                 "--gpio", gpio, "--port", "0", "--host", "127.0.0.1"]) == 2
+    assert capsys.readouterr().err.startswith(f"bluffcam serve: {profile}: {fault}")
     assert not (data / "journal.sqlite").exists()
 
 
