@@ -215,6 +215,18 @@ def save_profile(profile: Profile, path: str | os.PathLike[str]) -> Path:
     return path
 
 
+def _outside_picture(polygon: Polygon, resolution: tuple[int, int]) -> str:
+    """How a zone lies wholly outside the camera's picture, or "" where any of it is in it
+    (a fitted sector may well reach past the picture's edge)."""
+    points = np.asarray(polygon, dtype=np.float64)
+    (left, top), (right, bottom) = points.min(axis=0), points.max(axis=0)
+    width, height = resolution
+    if right < 0 or bottom < 0 or left > width or top > height:
+        return (f"lies wholly outside the {width} × {height} picture (x {left:.0f} to "
+                f"{right:.0f}, y {top:.0f} to {bottom:.0f})")
+    return ""
+
+
 def backup_of(path: Path) -> Path:
     """Where `save_profile` keeps the file it replaced."""
     return path.with_name(path.name + BACKUP_SUFFIX)
@@ -260,6 +272,13 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     seats = [
         _seat(raw, i, centre_point, table.get("radius"), fail) for i, raw in enumerate(seats_raw)
     ]
+    if markers is None:  # with markers the zones are in the mat's millimetres
+        for index, seat in enumerate(seats):
+            outside = _outside_picture(seat.zone, resolution)
+            if outside:
+                raise fail(f"seats[{index}].zone", f"{outside}: the camera would never see a "
+                           "die in it; fit the zones again (bluffcam calibrate) or correct "
+                           "its corners")
     names = [s.name for s in seats]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:

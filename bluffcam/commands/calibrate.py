@@ -95,13 +95,16 @@ def calibrate(
     resolution = parse_resolution(args.resolution) if args.resolution else None
     if not 1 <= args.seats <= 6:
         raise ValueError(f"--seats: give 1 to 6 seats, got {args.seats}")
+    if args.frames < 1:
+        raise ValueError(f"--frames: give 1 or more frames to vote over, got {args.frames}")
     names = _names(args)
     if args.markers:
         _marker_ids(args)
+        _mat_size(args)
     _check_out(Path(args.out))
     kept = _kept_settings(Path(args.out))
     with open_camera(args.camera, resolution=resolution) as camera:
-        frames = [camera.read() for _ in range(max(1, args.frames))]
+        frames = [camera.read() for _ in range(args.frames)]
     fit = fit_from_frames(frames, args.seats, names=names, marker_dict=args.marker_dict)
     height, width = fit.frame.shape[:2]
     name = args.name or Path(args.out).stem
@@ -174,10 +177,19 @@ def _marker_ids(args: argparse.Namespace) -> tuple[int, ...]:
     return ids
 
 
+def _mat_size(args: argparse.Namespace) -> tuple[int, int]:
+    """``--mat-size`` in millimetres (a refusal names the option, not a camera's size)."""
+    try:
+        return parse_resolution(args.mat_size)
+    except CameraError:
+        raise ValueError(f"--mat-size: give the spacing of the markers' centres in mm as "
+                         f"WIDTHxHEIGHT, e.g. 600x400, got {args.mat_size!r}") from None
+
+
 def _markers(quads: dict[int, Polygon], args: argparse.Namespace) -> MarkerConfig:
     """The mat's marker configuration from the markers found in the calibration frame."""
     ids = _marker_ids(args)
-    mat_w, mat_h = parse_resolution(args.mat_size)
+    mat_w, mat_h = _mat_size(args)
     mat_points = (
         (0.0, 0.0),
         (float(mat_w), 0.0),

@@ -282,6 +282,14 @@ def open_table(data_dir: Path, camera: Any, profile: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     data_dir: Path = args.data or default_data_dir()
+    if data_dir.exists() and not data_dir.is_dir():
+        print(f"bluffcam serve: --data {data_dir} is a file, not a folder: give a folder "
+              "(it is made if missing)", file=sys.stderr)
+        return 2
+    if args.pin is not None and not args.pin.strip():
+        print("bluffcam serve: --pin is empty: give a PIN, or leave --pin out for a random "
+              "one", file=sys.stderr)
+        return 2
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
         folder_lock = lock_data_folder(data_dir)  # before the panel, camera and journal

@@ -276,6 +276,17 @@ def test_calibration_asks_again_for_a_snapshot_a_camera_could_not_give_yet(
         live_server.table.set_camera(SceneCamera())
 
 
+def test_a_page_without_the_pin_says_where_to_enter_it(phone: Any,
+                                                       live_server: LiveServer) -> None:
+    """The calibration page has no PIN field: it named an HTTP header."""
+    phone.goto("/calibration")
+    phone.evaluate("localStorage.clear()")
+    phone.click("#fit-zones")
+    expect(phone.locator("[role=alert]").first).to_have_text(
+        "This needs the table PIN (shown on the board): enter it once on the control page, "
+        "then try again here.")
+
+
 def test_calibration_refits_the_seat_zones_to_the_dice_on_the_table(
         phone: Any, live_server: LiveServer, tmp_path: Path, screenshot_dir: Path) -> None:
     """The scene's two groups of dice: the page proposes two zones around them and, asked,

@@ -324,7 +324,10 @@ def test_calibrate_refuses_bad_seats_marker_ids_and_a_non_profile_out_before_the
     for extra, words in (({"seats": 0}, "--seats: give 1 to 6 seats, got 0"),
                          ({"seats": 7}, "--seats: give 1 to 6 seats, got 7"),
                          ({"markers": True, "marker_ids": "a,b,c,d"},
-                          "--marker-ids: give 4 whole numbers")):
+                          "--marker-ids: give 4 whole numbers"),
+                         ({"markers": True, "mat_size": "600"},
+                          "--mat-size: give the spacing of the markers' centres in mm"),
+                         ({"frames": 0}, "--frames: give 1 or more frames to vote over, got 0")):
         args = args_for(tmp_path, nowhere)
         for key, value in extra.items():
             setattr(args, key, value)

@@ -126,6 +126,9 @@ def bad(path: str, value: Any) -> dict[str, Any]:
         (bad("seats", []), "seats: missing; add one"),
         (bad("seats.0.zone", ...), r"seats\[0\].zone: missing"),
         (bad("seats.0.colour", "red"), r"seats\[0\].colour: unknown key"),
+        (bad("seats.0.zone", [[5000, 10], [5300, 10], [5300, 300]]),
+         r"seats\[0\].zone: lies wholly outside the 2028 × 1520 picture \(x 5000 to 5300, "
+         r"y 10 to 300\): the camera would never see a die in it"),
         (bad("seats.1.name", "North"), "seat names must differ; repeated: North"),
         (bad("seats.1.name", "  "), r"seats\[1\].name: must be a non-empty string"),
         (bad("name", " "), "name: must be a non-empty string"),

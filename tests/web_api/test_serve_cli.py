@@ -167,6 +167,22 @@ def test_serve_refuses_a_profile_with_bad_wiring_naming_its_file(
     assert not (data / "journal.sqlite").exists()
 
 
+def test_serve_names_a_data_file_and_an_empty_pin(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bluffcam.cli import main
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder")
+    assert main(["serve", "--data", str(a_file), "--camera", "none", "--port", "0"]) == 2
+    assert capsys.readouterr().err == (
+        f"bluffcam serve: --data {a_file} is a file, not a folder: give a folder (it is made "
+        "if missing)\n")
+    assert main(["serve", "--data", str(tmp_path / "d"), "--pin", " ", "--camera", "none",
+                 "--port", "0"]) == 2
+    assert "--pin is empty" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
+
+
 @pytest.mark.parametrize("command", ["serve", "demo"])
 @pytest.mark.parametrize("value", ["99999", "65536", "-5", "http"])
 def test_a_port_out_of_range_is_refused_at_the_command_line(

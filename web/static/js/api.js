@@ -69,6 +69,12 @@ export async function api(method, path, body, { pin = getPin() } = {}) {
 
 /** Words for an ApiError, with its rule id when the server gave one. */
 export function describeError(error) {
+  // the server asks an API client for a header; a person on a page other than the control
+  // page (calibration, review) has no PIN field there
+  if (error instanceof ApiError && error.status === 401 && error.rule === "pin") {
+    return "This needs the table PIN (shown on the board): enter it once on the control page, "
+      + "then try again here.";
+  }
   // a rule of the games (B10, S4, I3) is worth citing to the table; the server's own
   // kinds of refusal ("format", "pin", "camera") mean nothing to a player
   if (error instanceof ApiError && /^[A-Z]\d+$/.test(error.rule || "")

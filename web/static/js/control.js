@@ -77,11 +77,13 @@ async function send(method, path, body, { note = "" } = {}) {
     if (shownMoves === moves) announce(note);  // the live stream has said the move already
     return result;
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403) && /pin/i.test(error.message)) {
+    const pinAsked = error instanceof ApiError && (error.status === 401 || error.status === 403)
+      && /pin/i.test(error.message);
+    if (pinAsked) {
       setPin("");
       showPinGate(error.message);
     }
-    lastError = describeError(error);
+    lastError = pinAsked ? error.message : describeError(error);  // the PIN's field is here
     // a refusal may mean this screen is behind (its live stream dropped): catch up
     live.refresh();
     return null;
