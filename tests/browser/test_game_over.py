@@ -33,6 +33,7 @@ def test_each_end_names_its_winner_or_loser_and_tonights_standings_follow(
     expect(tv.locator("#turn .turn-sub")).to_have_text("Ben doubted Ann's 1 × 2s")
     live_server.post("/api/action", {"reveal": {"Ann": [3], "Ben": [4]}})
     expect(tv.get_by_test_id("winner")).to_have_text("Ben wins!")
+    expect(tv.locator("#track")).to_be_hidden()  # nothing is bid any more
     expect(tv.locator("#turn .turn-sub")).to_have_text("Tonight, 1 game: Ben 1 win")
     expect(tv.get_by_test_id("evening")).to_be_hidden()  # the game-over card says it
 

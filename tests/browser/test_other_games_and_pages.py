@@ -574,7 +574,7 @@ def test_calibration_registers_card_art(phone: Any, live_server: LiveServer,
     phone.evaluate("""() => document.addEventListener('click', (e) => {
         if (e.target.id === 'card-upload-orc') { window.choosing = true; e.preventDefault(); }
         }, true)""")
-    phone.get_by_role("button", name="upload the photo of orc").click()
+    phone.get_by_role("button", name="Upload photo of orc").click()
     phone.wait_for_function("window.choosing === true")
     phone.set_input_files("#card-upload-orc", str(cards / "orc.jpg"))
     expect(phone.locator("#card-art [role=status]")).to_have_text("✓ orc registered")

@@ -215,7 +215,8 @@ const LONG_TRACK = 27;
 function renderTrack(state) {
   const fields = trackFields(state);
   const wrap = $("track").parentElement;
-  wrap.hidden = fields.length === 0;
+  // at the game's end nothing is bid any more: the last round's short track is stale
+  wrap.hidden = fields.length === 0 || (state.game && state.game.phase === "over");
   wrap.classList.toggle("compact", fields.length > LONG_TRACK || SHORT_SCREEN.matches);
   const bid = state.game && state.game.bid ? parseBid(state.game.bid) : null;
   const current = bidKey(bid);

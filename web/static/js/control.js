@@ -311,9 +311,10 @@ function bidPicker(kinds) {
         el("div", { class: "hint" }, "Tap the faces of the dice you put aside (tap one below to take it back):"),
         el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
           type: "button", class: "btn face-btn", "aria-label": `put aside ${f}`,
-          onclick: () => { picker.aside.push(f); render(); },
+          onclick: () => { picker.aside.push(f); render(); announce(`put aside: ${picker.aside.join(", ")}`); },
         }, die(f, { size: 36 })))),
-        el("div", { class: "aside-list", "aria-label": "dice put aside" },
+        // a group, so that its name is read (a plain div's aria-label is dropped)
+        el("div", { class: "aside-list", role: "group", "aria-label": "dice put aside" },
           picker.aside.length ? picker.aside.map((f, i) => el("button", {
             type: "button", class: "btn small", "aria-label": `take back ${f}`,
             onclick: () => { picker.aside.splice(i, 1); render(); },
