@@ -75,3 +75,25 @@ def test_a_seats_last_die_entered_moves_the_focus_to_the_next_seats_pad(
     expect(phone.locator("#announcer")).to_have_text("Ann: 2 of 2")
     # Ann's pad is greyed now: the focus goes on to Ben's
     expect(phone.locator("button[aria-label='Ben: add a 1']")).to_be_focused()
+
+
+def test_the_control_page_with_large_text_on_a_phone_does_not_scroll_sideways(
+        browser: Any, live_server: LiveServer) -> None:
+    """Text at twice its size (a phone's large-text setting): the stepper, the face buttons
+    and the tools ran past their card, and the page scrolled sideways (WCAG 1.4.4, 1.4.10)."""
+    from browser_support import open_page
+
+    live_server.post("/api/game", THREE)
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x4"})
+    for page in open_page(browser, live_server, {"viewport": {"width": 390, "height": 844}},
+                          "phone with large text"):
+        remember_pin(page, live_server.pin)
+        page.goto("/control")
+        expect(page.locator("#bid-submit")).to_be_visible()
+        page.add_style_tag(content="html { font-size: 200% !important; }")
+        width = "[document.documentElement.scrollWidth, window.innerWidth]"
+        assert page.evaluate(width) == [390, 390]
+        live_server.post("/api/action", {"player": "Ben", "challenge": True})
+        page.click("#hand-reveal summary")
+        expect(page.locator(".seat-entry")).to_have_count(3)
+        assert page.evaluate(width) == [390, 390]
