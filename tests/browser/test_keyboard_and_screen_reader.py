@@ -97,3 +97,18 @@ def test_the_control_page_with_large_text_on_a_phone_does_not_scroll_sideways(
         page.click("#hand-reveal summary")
         expect(page.locator(".seat-entry")).to_have_count(3)
         assert page.evaluate(width) == [390, 390]
+
+
+def test_a_refusal_is_said_once_at_once(phone: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", THREE)
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x4"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    phone.click("button[data-face='3']")  # 2 × 3s, below the bid
+    while phone.inner_text("#bid-count") != "2":
+        phone.click("button[aria-label=fewer]")
+    phone.click("#bid-submit")
+    expect(phone.locator("#alerter")).to_contain_text("B6")
+    expect(phone.locator("#control-error")).to_contain_text("B6")
+    # the refusal on the page is no live region: redrawn at each change, it is not said again
+    assert phone.locator("#control-error").get_attribute("role") is None

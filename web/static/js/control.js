@@ -84,6 +84,7 @@ async function send(method, path, body, { note = "" } = {}) {
       showPinGate(error.message);
     }
     lastError = pinAsked ? error.message : describeError(error);  // the PIN's field is here
+    announce(lastError, { urgent: true });
     // a refusal may mean this screen is behind (its live stream dropped): catch up
     live.refresh();
     return null;
@@ -191,7 +192,9 @@ function pickFace(face) {
 }
 
 function errorSlot() {
-  return el("p", { class: "error", role: "alert", id: "control-error" }, lastError);
+  // not a live region itself: drawn anew at every change, it would be read out again each
+  // time while the refusal stands; `send` says it once (ui.announce)
+  return el("p", { class: "error", id: "control-error" }, lastError);
 }
 
 // ------------------------------------------------------------------ status
@@ -387,6 +390,7 @@ function impusActions(kinds) {
           const count = impusForm.count;
           if (!Number.isInteger(count)) {  // 0 and too many go to the rules, which say why
             lastError = "How many cards? Type a whole number, 1 or more.";
+            announce(lastError, { urgent: true });
             render();
             return;
           }

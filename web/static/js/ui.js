@@ -112,8 +112,9 @@ function holdDisabled(node, control) {
 
 /** Say ``text`` to a screen reader (the page's one live region, never drawn anew): a move
  *  from another phone, a count stepped, a reading confirmed. */
-export function announce(text) {
-  const node = document.getElementById("announcer");
+export function announce(text, { urgent = false } = {}) {
+  // a refusal is urgent: said at once, over whatever is being read
+  const node = document.getElementById(urgent ? "alerter" : "announcer");
   if (!node || !text) return;
   node.textContent = "";
   // emptied first and filled a moment later, so that the same words twice are said twice
