@@ -18,7 +18,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bluffcam.seating import SEATS_KEY
@@ -60,9 +60,12 @@ def result_of(game: Game | None, game_id: int | None, started: datetime | None
 def started_at(text: str) -> datetime | None:
     """A journal's start time (ISO 8601, UTC); None for one that does not parse."""
     try:
-        return datetime.fromisoformat(text)
+        when = datetime.fromisoformat(text)
     except ValueError:
         return None
+    # the journal writes UTC; a time without its zone (edited by hand) is taken as UTC too,
+    # not compared with aware times, which raises
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def ended_after(journal: Journal) -> int:
@@ -71,7 +74,10 @@ def ended_after(journal: Journal) -> int:
         value = journal.setting(ENDED_AFTER)
     except (JournalError, sqlite3.Error):
         return 0
-    return int(value) if value is not None and value.isdigit() else 0
+    try:
+        return max(int(value), 0) if value is not None else 0
+    except ValueError:  # a setting edited by hand into something else
+        return 0
 
 
 def replayed_results(journal: Journal, before: int, since: datetime,
@@ -111,8 +117,10 @@ def _replayed(setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) ->
 def this_evening(results: Iterable[GameResult | None], now: datetime,
                  after: int = 0) -> list[GameResult]:
     """The results of games started within `EVENING` before ``now`` (the current game's
-    start) and newer than game ``after``, oldest first."""
-    kept = [r for r in results if r is not None and now - EVENING <= r.started <= now
+    start) and newer than game ``after``, oldest first. A game started "after" ``now`` is
+    one the clock went back on (a Pi without a clock battery, after a power cut): the ids
+    say it came earlier, so it counts."""
+    kept = [r for r in results if r is not None and now - EVENING <= r.started
             and r.game_id > after]
     return sorted(kept, key=lambda r: r.game_id)
 

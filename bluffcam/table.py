@@ -168,6 +168,7 @@ class Table:
                 self._messages.append(Message(
                     "error", f"journal: {warning}; the game cannot be resumed (its records "
                              "stay in the journal file): start a new game"))
+            self._recall_evening()  # the evening's earlier games count all the same
             return
         setup, actions = loaded
         for warning in self._journal.warnings:
@@ -179,6 +180,7 @@ class Table:
                 Message("error", f"journal: the saved game no longer loads ({exc}); "
                                   "start a new game")
             )
+            self._recall_evening()
             return
         kept = 0
         for action in actions:
@@ -409,8 +411,9 @@ class Table:
         action = dict(action)
         if _wants_camera_set_aside(action):
             action = self._fill_set_aside(action)
-        elif action.get("reroll") is True and isinstance(action.get("set_aside"), list):
-            del action["reroll"]  # the faces given: a re-roll by its set-aside dice
+        elif action.get("reroll") is False or (
+                action.get("reroll") is True and isinstance(action.get("set_aside"), list)):
+            del action["reroll"]  # no re-roll, or one by the set-aside dice it gives
         with self._lock:
             game = self._require_game()
             self._check_seen(seen)

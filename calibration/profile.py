@@ -200,15 +200,18 @@ def save_profile(profile: Profile, path: str | os.PathLike[str]) -> Path:
     text = tomli_w.dumps(data)
     profile_from_dict(tomllib.loads(text), path=path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_file() and path.read_bytes() != text.encode("utf-8"):
-        shutil.copy2(path, backup_of(path))
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    target = path.resolve()  # a linked profile: the file it links to is the one rewritten
+    if target.is_file() and target.read_bytes() != text.encode("utf-8"):
+        shutil.copy2(target, backup_of(path))
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
+        if target.is_file():
+            shutil.copymode(target, temporary)  # as readable as the file it replaces
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

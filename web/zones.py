@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from bluffcam.profile_wiring import checked_panel
 from bluffcam.table import Table
 from bluffcam.zone_fit import draw_profile, fit_from_frames
 from calibration import ProfileError, load_profile, save_profile
@@ -113,16 +114,19 @@ def apply() -> Response:
     # panel pin, a reader setting) stays, and one half made is not overwritten
     try:
         on_disk = load_profile(profile.path)
+        checked_panel(on_disk)
     except ProfileError as exc:
         raise Refused(409, f"{profile.path.name} was changed since the table started and does "
                            f"not load now ({exc}): finish or undo that edit, then use the "
                            "zones again", rule="calibration") from None
     updated = dataclasses.replace(on_disk, path=None, resolution=fitted.resolution,
                                   table_area=fitted.table_area, seat_zones=fitted.seat_zones)
+    backup = backup_of(profile.path)
+    kept_before = backup.read_bytes() if backup.is_file() else None
     path = save_profile(updated, profile.path)
     refitted = load_profile(path)
     t.set_profile(refitted)
     current_app.extensions.pop(PROPOSAL_KEY, None)
-    backup = backup_of(path)
+    made = backup.is_file() and backup.read_bytes() != kept_before  # this save kept one
     return jsonify({"saved": str(path), "seats": refitted.zones.names,
-                    "backup": str(backup) if backup.is_file() else None})
+                    "backup": str(backup) if made else None})

@@ -132,7 +132,7 @@ def _kept_settings(out: Path) -> dict[str, Any]:
     opened: a file there that is not a profile is refused rather than written over."""
     if not out.exists():
         return {}
-    from bluffcam.commands.panel_test import checked_panel
+    from bluffcam.profile_wiring import checked_panel
 
     try:
         old = load_profile(out)

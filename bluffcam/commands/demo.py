@@ -117,7 +117,7 @@ def own_copy(profile: Any, data: Path) -> Any:
 
 
 def _headless(recording: Any, profile: Any, data: Path) -> int:
-    from bluffcam.demo_player import DemoPlayer, expected_outcome
+    from bluffcam.demo_player import DemoPlayer
     from bluffcam.table import Table
 
     table = Table(data / "journal.sqlite", None, profile, data_dir=data)
@@ -129,17 +129,28 @@ def _headless(recording: Any, profile: Any, data: Path) -> int:
                         narrate=lambda text: print(text, flush=True))
     try:
         player.play()
-        final = table.game.to_json() if table.game is not None else None
-        expected = expected_outcome(script)
+        told = told_outcome(table, script, player.rounds)
     finally:
         player.close()
         table.close()
+    return 0 if told else 1
+
+
+def told_outcome(table: Any, script: dict[str, Any], rounds: list[Any]) -> bool:
+    """Print how the played game ended (its summary), or a FAIL where it did not end as the
+    engine says the recording must; whether it did."""
+    from bluffcam.demo_player import expected_outcome
+
+    # the game as played, replayed: `export` reads it under the table's lock (the web
+    # server may act meanwhile)
+    final = expected_outcome(table.export()) if table.game is not None else None
+    expected = expected_outcome(script)
     if final is None or final != expected:
         print(f"FAIL: the played game ended as {final}, the engine says {expected}",
-              file=sys.stderr)
-        return 1
-    print(game_summary(player.rounds, final))
-    return 0
+              file=sys.stderr, flush=True)
+        return False
+    print(game_summary(rounds, final), flush=True)
+    return True
 
 
 def game_summary(rounds: list[Any], final: dict[str, Any]) -> str:
@@ -158,21 +169,13 @@ class _ToldGames:
         self.player, self.table, self.games = player, table, 0
 
     def play(self, stop: threading.Event) -> None:
-        from bluffcam.demo_player import expected_outcome
-
         self.games += 1
         script = self.player.recording.script
         print(f"game {self.games}: {script.get('game')} with {', '.join(script['players'])}",
               flush=True)
         self.player.play(stop)
-        if stop.is_set() or self.table.game is None:
-            return
-        final, expected = self.table.game.to_json(), expected_outcome(script)
-        if final != expected:
-            print(f"FAIL: the played game ended as {final}, the engine says {expected}",
-                  file=sys.stderr, flush=True)
-        else:
-            print(game_summary(self.player.rounds, final), flush=True)
+        if not stop.is_set():
+            told_outcome(self.table, script, self.player.rounds)
 
 
 def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespace) -> int:

@@ -53,25 +53,10 @@ def seconds(text: str) -> float:
 def _overrides(profile_path: Path | None) -> Mapping[str, Any]:
     if profile_path is None:
         return {}
+    from bluffcam.profile_wiring import checked_panel
     from calibration import load_profile
 
     return checked_panel(load_profile(profile_path))
-
-
-def checked_panel(profile: Any) -> dict[str, Any]:
-    """A profile's ``[panel]`` table, its wiring checked as a whole (a misspelt key, a pin
-    used twice) and a fault named with the profile's file, at load as every other key is:
-    `load_profile` checks each value, and only the panel knows its keys. Raises
-    `calibration.ProfileError`."""
-    from calibration import ProfileError
-    from hardware.panel import PanelConfigError
-
-    try:
-        PanelWiring.from_dict(profile.panel)
-    except PanelConfigError as exc:
-        where = f"{profile.path}: " if getattr(profile, "path", None) else ""
-        raise ProfileError(f"{where}{exc}") from None
-    return dict(profile.panel)
 
 
 def open_panel(

@@ -314,7 +314,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
 
     profile = None
     if args.profile:
-        from bluffcam.commands.panel_test import checked_panel
+        from bluffcam.profile_wiring import checked_panel
         from calibration import ProfileError, load_profile
 
         try:

@@ -256,3 +256,18 @@ def test_a_crossing_is_found_only_where_edges_really_cross() -> None:
     assert first_crossing(((0.0, 0.0), (10.0, 0.0), (5.0, 0.0), (5.0, 10.0))) is None
     assert first_crossing(((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (4.0, -0.2), (0.0, 10.0))) \
         is None
+
+
+def test_a_linked_profile_is_rewritten_where_it_lives(tmp_path: Path) -> None:
+    """The new file was renamed over the link: the link became a file of its own, and the
+    file it pointed at kept the old zones."""
+    real = tmp_path / "real" / "table.toml"
+    profile = profile_from_dict(copy.deepcopy(GOOD))
+    save_profile(profile, real)
+    real.chmod(0o644)
+    link = tmp_path / "profile.toml"
+    link.symlink_to(real)
+    save_profile(dataclasses.replace(profile, reader={"min_confidence": 0.8}), link)
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert load_profile(real).reader_params.min_confidence == 0.8
+    assert real.stat().st_mode & 0o777 == 0o644

@@ -208,6 +208,8 @@ def test_a_reroll_that_gives_its_faces_needs_no_camera(client: FlaskClient,
                  {"player": "Ben", "bid": "4x4", "reroll": True, "set_aside": [4]})
     assert taken.status_code == 200, taken.json
     assert taken.json["set_aside"] == {"Ben": [4]}
+    plain = post(client, "/api/action", {"player": "Cho", "bid": "5x4", "reroll": False})
+    assert plain.status_code == 200, plain.json  # no re-roll, said so: a plain raise
 
 
 def test_news_of_one_game_is_not_shown_in_the_next(client: FlaskClient, table: Table) -> None:

@@ -172,3 +172,38 @@ def test_the_api_starts_a_new_evening_only_with_the_pin(client: FlaskClient, tab
     answered = post(client, "/api/evening/new")
     assert answered.status_code == 200 and answered.json["evening"] is None
     assert tally(table) is None
+
+
+def test_a_clock_set_back_or_a_time_without_its_zone_loses_no_game(tmp_path: Path) -> None:
+    """A Pi without a clock battery, after a power cut, starts the next game "before" the
+    last ones (the ids say otherwise); a start time edited by hand without its zone stopped
+    the table from starting."""
+    path = tmp_path / "journal.sqlite"
+    table = Table(path)
+    one_die_game(table, "Ben")
+    one_die_game(table, "Ann")
+    table.new_game(ONE_DIE)
+    table.close()
+    now = datetime.now(UTC)
+    set_started(path, 1, now - timedelta(minutes=30))
+    with sqlite3.connect(path) as db:  # no zone: as typed by hand
+        db.execute("UPDATE games SET started = ? WHERE id = 2",
+                   ((now - timedelta(minutes=10)).replace(tzinfo=None).isoformat(),))
+    set_started(path, 3, now - timedelta(minutes=50))  # the clock went back
+    resumed = Table(path)
+    assert tally(resumed) == (2, {"Ann": (1, 0), "Ben": (1, 0)})
+    resumed.close()
+
+
+def test_a_current_game_that_no_longer_loads_keeps_the_evening(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    table = Table(path)
+    one_die_game(table, "Ben")
+    table.new_game(ONE_DIE)
+    table.close()
+    with sqlite3.connect(path) as db:  # the current game's setup garbled
+        db.execute("UPDATE games SET setup = replace(setup, 'Ann', 'Anx') WHERE id = 2")
+    resumed = Table(path)
+    assert resumed.game is None
+    assert tally(resumed) == (1, {"Ben": (1, 0)})
+    resumed.close()

@@ -120,13 +120,13 @@ def test_applying_zones_keeps_an_edit_made_to_the_file_since_and_a_backup(
 ) -> None:
     """The running table's profile was written over the file: a [panel] pin changed since
     start, and the file's comments, were lost without a word."""
-    edited = profile_file.read_text().replace("buzzer = 18", "buzzer = 12")
+    edited = profile_file.read_text().replace("buzzer = 18", "buzzer = 4")
     profile_file.write_text("# the table in the den\n" + edited)
     fitted = post(client, "/api/calibration/zones/fit", {"seats": 3})
     applied = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
     assert applied.status_code == 200, applied.json
     saved = load_profile(profile_file)
-    assert saved.panel == {"buzzer": 12} and saved.zones.names == ["Seat 1", "Seat 2", "Seat 3"]
+    assert saved.panel == {"buzzer": 4} and saved.zones.names == ["Seat 1", "Seat 2", "Seat 3"]
     backup = Path(applied.json["backup"])
     assert backup == profile_file.with_name("felt.toml.bak")
     assert backup.read_text().startswith("# the table in the den")
