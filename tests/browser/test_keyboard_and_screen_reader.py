@@ -112,3 +112,20 @@ def test_a_refusal_is_said_once_at_once(phone: Any, live_server: LiveServer) -> 
     expect(phone.locator("#control-error")).to_contain_text("B6")
     # the refusal on the page is no live region: redrawn at each change, it is not said again
     assert phone.locator("#control-error").get_attribute("role") is None
+
+
+def test_the_setup_form_keeps_the_focus_as_it_changes(phone: Any,
+                                                      live_server: LiveServer) -> None:
+    remember_pin(phone, live_server.pin)
+    phone.goto("/setup")
+    add = phone.locator("#add-player")
+    add.focus()
+    rows = phone.locator(".player-row").count()
+    phone.keyboard.press("Enter")
+    expect(phone.locator(".player-row")).to_have_count(rows + 1)
+    expect(add).to_be_focused()
+    down = phone.locator(".player-row button[aria-label^='move']").first
+    label = down.get_attribute("aria-label")
+    down.focus()
+    phone.keyboard.press("Enter")
+    assert phone.evaluate("document.activeElement !== document.body"), label

@@ -351,3 +351,10 @@ def test_the_picker_keeps_the_keyboard_inside_and_a_missed_die_is_added_without_
     expect(page.locator("#confirm")).to_have_text("Confirm with 1 change")
     added = page.locator(".seat-row[data-seat='Ben'] .seat-die").last
     expect(added).to_have_attribute("aria-label", re.compile(r"^fix Ben's die \d+: 5, changed"))
+    expect(added).to_be_focused()  # on to the die just added, not some other control
+    plus = page.get_by_role("button", name="add a die to Ben")
+    plus.focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    expect(page.locator(".picker")).to_have_count(0)
+    expect(plus).to_be_focused()  # back where it was opened

@@ -4,7 +4,7 @@
 import { api, ApiError, describeError, followState, getPin, setPin } from "./api.js";
 import {
   el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
-  eveningText, announce,
+  eveningText, announce, redrawKeepingFocus,
 } from "./ui.js";
 
 const root = document.getElementById("control-main");
@@ -723,8 +723,9 @@ function setupCard() {
     el("div", { class: "row" },
       state && state.game && state.game.phase !== "over"
         ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; setupForm.replaceConfirmed = false; render(); } }, "Cancel") : null,
-      el("button", { type: "button", class: "btn primary big grow", id: "start-game", disabled: busy,
+      el("button", { type: "button", class: "btn primary big grow", id: "start-game", "aria-disabled": String(busy),
         onclick: async () => {
+          if (busy) return;
           if (replacesAGame() && !setupForm.replaceConfirmed) {
             setupForm.replaceConfirmed = true;
             renderSetup();
@@ -756,7 +757,8 @@ function replacesAGame() {
 
 function renderSetup() {
   const old = document.getElementById("setup-card");
-  if (old) old.replaceWith(setupCard()); else render();
+  if (!old) { render(); return; }
+  redrawKeepingFocus(old.parentElement, () => old.replaceWith(setupCard()));
 }
 
 // ------------------------------------------------------------------ page
@@ -811,8 +813,10 @@ function render() {
     parts.push(existing && existing.isConnected ? existing : setupCard());
     const err = existing && existing.querySelector("#control-error");
     if (err) err.textContent = lastError;
+    // greyed while the game is being started, but kept focusable: this card is not drawn
+    // anew, so a disabled button would drop the keyboard's focus to the page's start
     const start = existing && existing.querySelector("#start-game");
-    if (start) start.disabled = busy;
+    if (start) start.setAttribute("aria-disabled", String(busy));
   } else if (game.phase === "bidding") {
     resetPickerIfMoved();
     parts.push(playCard(), toolsCard());

@@ -293,6 +293,7 @@ function pickerPanel() {
         onclick: () => {
           const d = { key: nextKey++, seat: add.seat, value: f, x: add.x, y: add.y, confidence: 1, edited: true, added: true };
           working.dice.push(d);
+          focusAfterPicker = `[data-focus-key="die-${d.key}"]`;  // on to the die just added
           selected = null;
           render();
         } }, die(f, { size: 40 })))),
@@ -348,7 +349,10 @@ function seatSummary() {
       }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker }))),
       // a die the camera missed, without tapping the photo (a keyboard, a screen reader)
       el("button", { type: "button", class: "btn seat-add", "aria-label": `add a die to ${name}`,
-        onclick: () => { selected = { add: { ...addSpot(name), seat: name } }; render(); } }, "+")));
+        onclick: () => {
+          selected = { add: { ...addSpot(name), seat: name, from: `button[aria-label="add a die to ${CSS.escape(name)}"]` } };
+          render();
+        } }, "+")));
   }));
 }
 
@@ -567,11 +571,14 @@ function render() {
 // The page is drawn anew on each change (`fill` keeps the focus where it was): a picker that
 // opens takes the focus, and when it closes the focus goes back to the die it was about.
 let focusedPicker = null;
-let lastDie = null;
+// where the focus goes when the picker closes: the die it was about, the die it added, or
+// the "+" that opened it (a selector; null: wherever `fill` kept it)
+let focusAfterPicker = null;
 
 function moveFocus() {
   if (selected !== null) {
-    if (typeof selected === "number") lastDie = selected;
+    if (typeof selected === "number") focusAfterPicker = `[data-focus-key="die-${selected}"]`;
+    else if (focusedPicker === null) focusAfterPicker = selected.add.from || null;
     focusedPicker = selected;
     const picker = root.querySelector(".picker");
     if (picker && !picker.contains(document.activeElement)) {
@@ -581,8 +588,8 @@ function moveFocus() {
     return;
   }
   // a picker just closed: back to the die it was about (any other focus `fill` kept)
-  const back = focusedPicker !== null && lastDie !== null
-    ? root.querySelector(`[data-focus-key="die-${lastDie}"]`) : null;
+  const back = focusedPicker !== null && focusAfterPicker !== null
+    ? root.querySelector(focusAfterPicker) : null;
   focusedPicker = null;
   if (back && back !== document.activeElement) {
     back.focus({ preventScroll: true });

@@ -50,37 +50,44 @@ function append(node, children) {
 
 /** Replace everything inside a node. */
 export function fill(node, ...children) {
-  // The pages draw themselves anew on each change of the table's state: whatever had the
-  // keyboard's focus in here would be replaced, and the focus fall back to the page's start,
-  // which a keyboard, switch or screen-reader user must then travel back from.
+  return redrawKeepingFocus(node, () => {
+    node.replaceChildren();
+    append(node, children);
+  });
+}
+
+/** Run ``redraw``, which replaces what lies in ``scope``, keeping the keyboard's focus: the
+ * pages draw themselves anew on each change of the table's state, and whatever had the focus
+ * would be replaced, the focus falling back to the page's start, which a keyboard, switch
+ * or screen-reader user must then travel back from. */
+export function redrawKeepingFocus(scope, redraw) {
   const active = document.activeElement;
-  const inside = active && active !== document.body && node.contains(active);
+  const inside = active && active !== document.body && scope.contains(active);
   const key = inside ? focusKey(active) : null;
-  const after = inside ? followingKeys(node, active) : [];
-  node.replaceChildren();
-  append(node, children);
-  if (!inside || node.contains(document.activeElement)) return node;
+  const after = inside ? followingKeys(scope, active) : [];
+  redraw();
+  if (!inside || scope.contains(document.activeElement)) return scope;
   // The same control (by id, data-focus-key or aria-label) gets it back, even one greyed for
   // a moment (while its request is on its way): it keeps the focus, marked aria-disabled and
   // refusing clicks, until the next drawing enables it.
-  const again = key && node.querySelector(key);
+  const again = key && scope.querySelector(key);
   // a control greyed for good (a seat's face pad once its dice are all in) says so: data-done
   const done = again && again.disabled && "done" in again.dataset;
   if (again && !done && again.getClientRects().length) {
-    if (again.disabled) holdDisabled(node, again);
+    if (again.disabled) holdDisabled(scope, again);
     again.focus({ preventScroll: true });
-    if (document.activeElement === again) return node;
+    if (document.activeElement === again) return scope;
   }
   // Gone or done (a card replaced, a seat's dice all entered): the next control that was
   // after it, as when a button removes itself; else the nearest before it.
   for (const next of after) {
-    const target = node.querySelector(next);
+    const target = scope.querySelector(next);
     if (target && !target.disabled && target.getClientRects().length) {
       target.focus({ preventScroll: true });
-      if (document.activeElement === target) return node;
+      if (document.activeElement === target) return scope;
     }
   }
-  return node;
+  return scope;
 }
 
 const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
