@@ -282,9 +282,10 @@ def test_a_page_without_the_pin_says_where_to_enter_it(phone: Any,
     phone.goto("/calibration")
     phone.evaluate("localStorage.clear()")
     phone.click("#fit-zones")
-    expect(phone.locator("[role=alert]").first).to_have_text(
-        "This needs the table PIN (shown on the board): enter it once on the control page, "
-        "then try again here.")
+    said = ("This needs the table PIN (shown on the board): enter it once on the control page, "
+            "then try again here.")
+    expect(phone.locator("#calibration-error")).to_have_text(said)
+    expect(phone.locator("#alerter")).to_have_text(said)  # said once, at once
 
 
 def test_calibration_refits_the_seat_zones_to_the_dice_on_the_table(

@@ -4,7 +4,7 @@
 // what is shown is exactly what the reader and the seat assignment will use.
 
 import { api, ApiError, describeError, followState } from "./api.js";
-import { el, fill, die, adviceList, chooseFileButton } from "./ui.js";
+import { el, fill, die, adviceList, chooseFileButton, announce } from "./ui.js";
 
 const root = document.getElementById("calibration-root");
 
@@ -45,6 +45,7 @@ async function testRead() {
     showReading(await api("POST", "/api/calibration/read", {}));
   } catch (e) {
     error = describeError(e);
+    announce(error, { urgent: true });
   } finally {
     busy = false; render();
   }
@@ -69,6 +70,7 @@ async function testUpload(file) {
     showReading(data);
   } catch (e) {
     error = describeError(e);
+    announce(error, { urgent: true });
   } finally {
     busy = false; render();
   }
@@ -84,6 +86,7 @@ async function fitZones() {
     snapshotUrl = proposal.image;
   } catch (e) {
     error = describeError(e);
+    announce(error, { urgent: true });
   } finally {
     busy = false; render();
   }
@@ -98,6 +101,7 @@ async function applyZones() {
     takeSnapshot();
   } catch (e) {
     error = describeError(e);
+    announce(error, { urgent: true });
   } finally {
     busy = false; render();
   }
@@ -247,7 +251,7 @@ function render() {
           chooseFileButton("upload", { class: "btn big", id: "upload-btn" }, "Test a photo…"),
           el("input", { type: "file", id: "upload", accept: "image/*", hidden: true,
             onchange: (e) => testUpload(e.target.files && e.target.files[0]) }),
-          el("p", { class: "error", role: "alert" }, error)),
+          el("p", { class: "error", id: "calibration-error" }, error)),  // said once: announce
         hasCamera ? zonesCard() : null,
         readingSummary(),
         recordCard)));

@@ -363,6 +363,7 @@ async function act(request) {
     await request();
   } catch (e) {
     error = describeError(e);
+    announce(error, { urgent: true });  // once: the box below is drawn anew at every change
   } finally {
     busy = false; render();
   }
@@ -387,6 +388,7 @@ function confirm() {
         const fresh = await api("GET", "/api/state").catch(() => null);
         if (fresh && !(fresh.review && fresh.review.id === id)) {
           notice = settledElsewhere(id, edits, fresh);
+          announce(noticeText(notice), { urgent: true });
           working = null;
           selected = null;
           if (!(typeof fresh.version === "number" && fresh.version < state.version)) state = fresh;
@@ -448,6 +450,7 @@ function noticeLostWork(next) {
   if (next.review && next.review.id === working.id) return;
   const edits = changes();
   notice = settledElsewhere(working.id, edits, next);
+  announce(noticeText(notice), { urgent: true });
   working = null;
   selected = null;
 }
@@ -472,7 +475,7 @@ function noticeText(n) {
 
 function noticeCard() {
   if (!notice) return null;
-  return el("section", { class: "card review-notice", id: "settled-elsewhere", role: "alert",
+  return el("section", { class: "card review-notice", id: "settled-elsewhere",
     "data-kind": notice.kind },
   el("p", {}, noticeText(notice)),
   el("button", { type: "button", class: "btn", id: "dismiss-notice", "aria-label": "dismiss this message",
@@ -491,7 +494,7 @@ function reopenCard() {
   return el("div", { class: "stack", id: "reopen-card" },
     el("p", { class: "hint" }, "A die read wrong? Until the next bid, this reading can come back here: its verdict is taken back until the dice are confirmed again."),
     el("button", { type: "button", class: "btn", id: "reopen", disabled: busy, onclick: reopen }, "Check this reading again"),
-    el("p", { class: "error", role: "alert", id: "reopen-error" }, error));
+    el("p", { class: "error", id: "reopen-error" }, error));
 }
 
 function emptyState() {
@@ -556,7 +559,7 @@ function render() {
           el("p", { class: "hint" }, "Tap a die to fix it."), seatSummary()),
         el("div", { class: "card stack" },
           // above the buttons: under them it lies below a phone's screen
-          el("p", { class: "error", role: "alert", id: "review-error" }, error),
+          el("p", { class: "error", id: "review-error" }, error),
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
             edits ? `Confirm with ${edits} ${edits === 1 ? "change" : "changes"}` : "Confirm this reading"),
           el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, "Take the photo again")))),
