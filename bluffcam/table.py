@@ -231,7 +231,7 @@ class Table:
     def _journal_started(self, game_id: int | None) -> datetime | None:
         """When the journal says game ``game_id`` began (None: unknown or unreadable)."""
         try:
-            text = dict(self._journal.games()).get(game_id) if game_id is not None else None
+            text = self._journal.started(game_id) if game_id is not None else None
         except sqlite3.Error:
             return None
         return started_at(text) if text is not None else None

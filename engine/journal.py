@@ -276,6 +276,13 @@ class Journal:
             rows = self._db.execute("SELECT id, started FROM games ORDER BY id").fetchall()
         return [(int(i), str(t)) for i, t in rows]
 
+    def started(self, game_id: int) -> str | None:
+        """When game ``game_id`` began (ISO 8601, UTC), or None for no such game."""
+        with self._lock:
+            row = self._db.execute("SELECT started FROM games WHERE id = ?",
+                                   (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def script(self, game_id: int) -> tuple[JsonObject, list[JsonObject]] | None:
         """An earlier game's (setup, actions up to the first garbled one), or None where its
         setup is garbled or there is no such game: read only, for the evening's results

@@ -75,6 +75,7 @@ def test_an_earlier_game_reads_back_up_to_its_first_garbled_action_and_nothing_m
         assert journal.script(1) == (SETUP, ACTIONS)
         assert journal.script(2) == ({**SETUP, "game": "scam"}, [])
         assert journal.script(3) is None
+        assert journal.started(2) == journal.games()[1][1] and journal.started(3) is None
         journal._db.execute("UPDATE actions SET body = replace(body, 'Ben', 'Bxn') "
                             "WHERE game_id = 1 AND seq = 2")
         assert journal.script(1) == (SETUP, ACTIONS[:1])
