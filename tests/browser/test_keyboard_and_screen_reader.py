@@ -1,5 +1,5 @@
-"""The control page without a pointer or without sight: the keyboard's focus survives the
-page drawing itself anew, and changes are said in the page's live region.
+"""The control page and the board without a pointer or without sight: the keyboard's focus
+survives the page drawing itself anew, and changes are said in the page's live region.
 
 An accessibility audit found the focus falling to the page's start after every bid, every
 move from another phone and a seat's last die, and no word said of another phone's move:
@@ -129,3 +129,19 @@ def test_the_setup_form_keeps_the_focus_as_it_changes(phone: Any,
     down.focus()
     phone.keyboard.press("Enter")
     assert phone.evaluate("document.activeElement !== document.body"), label
+
+
+def test_the_board_says_each_move_and_message_once(tv: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", THREE)
+    tv.goto("/")
+    expect(tv.get_by_test_id("turn")).to_have_text("Ann")
+    # the boxes drawn anew at every update are no live regions (they would be read again,
+    # standings and all, at each change); the page's announcer says what changed
+    assert tv.locator("#turn[aria-live], #messages[aria-live]").count() == 0
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x4"})
+    expect(tv.locator("#announcer")).to_have_text("Ben's turn: raise or doubt. bid 1 × 4s by Ann")
+    live_server.table.note("the camera is back")
+    # the turn, unchanged, is not said again
+    expect(tv.locator("#announcer")).to_have_text("the camera is back")
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    expect(tv.locator("#announcer")).to_have_text(re.compile(r"^Ben doubted Ann's 1 × 4s\. "))

@@ -578,11 +578,15 @@ def test_calibration_registers_card_art(phone: Any, live_server: LiveServer,
     phone.get_by_role("button", name="Upload photo of orc").click()
     phone.wait_for_function("window.choosing === true")
     phone.set_input_files("#card-upload-orc", str(cards / "orc.jpg"))
-    expect(phone.locator("#card-art [role=status]")).to_have_text("✓ orc registered")
+    expect(phone.locator("#card-art-message")).to_have_text("✓ orc registered")
+    expect(phone.locator("#announcer")).to_have_text("✓ orc registered")  # said once
     expect(row).to_contain_text("✓")
     phone.set_input_files("#card-upload-imp", str(cards.parents[1] / "cards" / "scenes"
                                                   / "empty_table.jpg"))
-    expect(phone.locator("#card-art [role=alert]")).to_contain_text("imp")
+    expect(phone.locator("#card-art-error")).to_contain_text("imp")
+    expect(phone.locator("#alerter")).to_contain_text("imp")
+    # the boxes, drawn anew at every change, are no live regions that would say them again
+    assert phone.locator("#card-art [role], #card-art [aria-live]").count() == 0
     expect(phone.locator(".card-kind[data-kind=imp]")).to_contain_text("✗")
     phone.screenshot(path=str(screenshot_dir / "calibration-card-art.png"), full_page=True)
 

@@ -2,7 +2,7 @@
 
 import { api, followState } from "./api.js";
 import {
-  el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
+  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
   gameOverHeadline, eveningText,
 } from "./ui.js";
 
@@ -66,6 +66,7 @@ function renderTurn(state) {
     fill(node,
       el("div", { class: "turn-label" }, "No game yet"),
       el("div", { class: "turn-name small" }, "Set one up on a phone: ", el("a", { href: "/control" }, "/control")));
+    node.dataset.said = "No game yet";
     return;
   }
   if (game.phase === "over") {
@@ -73,6 +74,7 @@ function renderTurn(state) {
       el("div", { class: "turn-label" }, "Game over"),
       turnName(gameOverHeadline(game), { class: "turn-name winner", "data-testid": "winner" }),
       eveningText(state.evening) ? el("div", { class: "turn-sub" }, eveningText(state.evening)) : null);
+    node.dataset.said = [`Game over: ${gameOverHeadline(game)}`, eveningText(state.evening)].filter(Boolean).join(". ");
     return;
   }
   if (game.phase === "reveal") {
@@ -88,6 +90,7 @@ function renderTurn(state) {
       el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
       turnName(state.review ? "Check the reading" : revealCall(game)),
       el("div", { class: "turn-sub" }, doubted));
+    node.dataset.said = [doubted, state.review ? "The reading needs a check" : revealCall(game)].filter(Boolean).join(". ");
     return;
   }
   const label = {
@@ -99,6 +102,16 @@ function renderTurn(state) {
     el("div", { class: "turn-label" }, label),
     turnName(game.turn ?? "—", { "data-testid": "turn" }),
     el("div", { class: "turn-sub" }, "to play"));
+  node.dataset.said = [`${game.turn}'s turn: ${label.toLowerCase()}`, moveSaid(state)].filter(Boolean).join(". ");
+}
+
+/** The move the player to play answers, in words: the bid and its bidder, or the pile's batch. */
+function moveSaid(state) {
+  const game = state.game;
+  const batch = game.last_batch;
+  if (game.game === "impus") return game.claim && batch ? `${batch.player} put down ${batch.count} as ${batch.claim}` : "";
+  const bid = game.bid ? parseBid(game.bid) : null;
+  return bid && bid.face !== undefined ? `bid ${bidWords(bid)}${state.bidder ? ` by ${state.bidder}` : ""}` : "";
 }
 
 function renderCurrentBid(state) {
@@ -495,6 +508,32 @@ function renderFooter(state) {
   fill($("evening"), evening || "");
 }
 
+// What the board says to a screen reader: the turn card's words when they change, and each
+// new message, once. The boxes themselves are drawn anew at every update: as live regions
+// they would be read again (standings and all) at every change, or not at all.
+let spokenTurn = null;
+let spokenRounds = 0;
+const spokenMessages = new Set();
+
+function speakChanges(state) {
+  const turn = $("turn").dataset.said || "";
+  const messages = (state.messages || []).filter((m) => m && m.text);
+  const keys = messages.map((m) => `${m.at ?? ""}|${m.text}`);
+  const rounds = state.history || [];
+  const first = spokenTurn === null;  // the page's first drawing is read as a page, not said
+  const said = [];
+  // a round just settled: its verdict first, then who plays next
+  if (!first && rounds.length > spokenRounds && rounds[rounds.length - 1].verdict) said.push(rounds[rounds.length - 1].verdict);
+  if (turn !== spokenTurn && !first) said.push(turn);
+  keys.forEach((key, i) => { if (!first && !spokenMessages.has(key)) said.push(messages[i].text); });
+  // only the state's own (few) messages are remembered: a board left on for months
+  spokenMessages.clear();
+  keys.forEach((key) => spokenMessages.add(key));
+  spokenTurn = turn;
+  spokenRounds = rounds.length;
+  if (said.length) announce(said.join(". "));
+}
+
 export function renderBoard(state) {
   document.body.dataset.phase = (state.game && state.game.phase) || "none";
   document.body.dataset.game = gameKind(state) || "none";
@@ -510,6 +549,7 @@ export function renderBoard(state) {
   renderLastReveal(state);
   renderHistory(state);
   renderFooter(state);
+  speakChanges(state);
 }
 
 let latest = null;

@@ -3,7 +3,7 @@
 // <data>/cards/ and the camera names turned-up cards by matching against these.
 
 import { api, ApiError, describeError, getPin } from "./api.js";
-import { el, fill, chooseFileButton } from "./ui.js";
+import { announce, el, fill, chooseFileButton } from "./ui.js";
 
 const root = document.getElementById("card-art-root");
 
@@ -17,6 +17,7 @@ async function load() {
     listing = await api("GET", "/api/cards");
   } catch (e) {
     error = describeError(e);
+    announce(error, { urgent: true });
   }
   render();
 }
@@ -40,8 +41,10 @@ async function upload(kind, file) {
     }
     listing = data;
     message = `✓ ${kind} registered`;
+    announce(message);
   } catch (e) {
     error = describeError(e);
+    announce(error, { urgent: true });
   } finally {
     busyKind = null; render();
   }
@@ -72,8 +75,9 @@ function render() {
         ? `${listing.missing.length} of ${listing.wanted.length} kinds still missing (✗ below)`
         : "✓ every kind is registered") : null,
       el("ul", { class: "card-kinds" }, kinds.map(kindRow)),
-      el("p", { class: "count-ok", role: "status" }, message),
-      el("p", { class: "error", role: "alert" }, error)));
+      // said once by announce(): these boxes are drawn anew at every change
+      el("p", { class: "count-ok", id: "card-art-message" }, message),
+      el("p", { class: "error", id: "card-art-error" }, error)));
 }
 
 load();

@@ -3,7 +3,7 @@
 // confirm that sends {"seats": {"cards": [...]}} to the same endpoint the dice use.
 
 import { api, describeError } from "./api.js";
-import { el, fill } from "./ui.js";
+import { announce, el, fill } from "./ui.js";
 
 let cards = null;      // [kind or ""] for the review being checked
 let cardsFor = null;   // that review's id
@@ -39,13 +39,17 @@ export function renderCardReview(root, state, { onDone, redraw }) {
       onDone(review.id);
     } catch (e) {
       error = describeError(e);
+      announce(error, { urgent: true });  // once: the box below is drawn anew at every change
     } finally {
       busy = false; rerender();
     }
   };
   const recapture = async () => {
     busy = true; error = ""; rerender();
-    try { await api("POST", "/api/reveal/capture", {}); } catch (e) { error = describeError(e); }
+    try { await api("POST", "/api/reveal/capture", {}); } catch (e) {
+      error = describeError(e);
+      announce(error, { urgent: true });
+    }
     finally { busy = false; rerender(); }
   };
   const batch = game.last_batch || {};
@@ -74,5 +78,5 @@ export function renderCardReview(root, state, { onDone, redraw }) {
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy || cards.includes(""),
             onclick: confirm }, cards.includes("") ? "Name every card first" : "Confirm these cards"),
           el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy, onclick: recapture }, "Take the photo again"),
-          el("p", { class: "error", role: "alert", id: "review-error" }, error)))));
+          el("p", { class: "error", id: "review-error" }, error)))));
 }
