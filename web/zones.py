@@ -37,6 +37,8 @@ bp = Blueprint("zones", __name__, url_prefix="/api/calibration/zones")
 FIT_FRAMES = 3
 #: where the app keeps the one proposal waiting to be applied
 PROPOSAL_KEY = "bluffcam.zone_proposal"
+#: the profile's camera and panel settings the running camera and panel were opened with
+STARTED_WITH_KEY = "bluffcam.started_with"
 
 
 def _refitting_allowed(t: Table) -> Any:
@@ -119,6 +121,12 @@ def apply() -> Response:
         raise Refused(409, f"{profile.path.name} was changed since the table started and does "
                            f"not load now ({exc}): finish or undo that edit, then use the "
                            "zones again", rule="calibration") from None
+    # the camera and the panel were opened with the settings of the table's start: an edit
+    # of them since is kept in the file, and takes effect at the next start
+    started = current_app.extensions.setdefault(STARTED_WITH_KEY, (profile.camera, profile.panel))
+    restart_for = [what for what, now, then in (("camera", on_disk.camera, started[0]),
+                                                 ("panel", on_disk.panel, started[1]))
+                   if now != then]
     updated = dataclasses.replace(on_disk, path=None, resolution=fitted.resolution,
                                   table_area=fitted.table_area, seat_zones=fitted.seat_zones)
     backup = backup_of(profile.path)
@@ -129,4 +137,4 @@ def apply() -> Response:
     current_app.extensions.pop(PROPOSAL_KEY, None)
     made = backup.is_file() and backup.read_bytes() != kept_before  # this save kept one
     return jsonify({"saved": str(path), "seats": refitted.zones.names,
-                    "backup": str(backup) if made else None})
+                    "backup": str(backup) if made else None, "restart_for": restart_for})

@@ -313,9 +313,13 @@ def test_calibration_refits_the_seat_zones_to_the_dice_on_the_table(
         phone.click("#keep-zones")  # nothing is written unless asked
         expect(phone.locator("#zones-proposal")).to_have_count(0)
         assert path.read_text() == before
+        assert not previous.panel  # an edit of the pins since the start waits for a restart
+        path.write_text(before + "\n[panel]\nbuzzer = 4\n")
         phone.click("#fit-zones")
         phone.click("#apply-zones")
         expect(phone.locator("#zones-note")).to_contain_text(f"Saved: Seat 1, Seat 2 ({path})")
+        expect(phone.locator("#zones-note")).to_contain_text(
+            "The panel settings edited in the file since the start apply after a restart")
         assert load_profile(path).zones.names == ["Seat 1", "Seat 2"]
         assert table.state()["table_seats"] == ["Seat 1", "Seat 2"]
     finally:

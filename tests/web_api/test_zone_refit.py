@@ -101,6 +101,7 @@ def test_a_fit_is_a_proposal_and_applying_it_rewrites_the_zones_only(
 
     applied = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
     assert applied.status_code == 200, applied.json
+    assert applied.json["restart_for"] == []  # nothing the running camera or panel lacks
     assert client.get("/api/state").json["table_seats"] == ["Seat 1", "Seat 2", "Seat 3"]
     saved = load_profile(profile_file)
     assert saved.zones.names == ["Seat 1", "Seat 2", "Seat 3"]
@@ -130,6 +131,12 @@ def test_applying_zones_keeps_an_edit_made_to_the_file_since_and_a_backup(
     backup = Path(applied.json["backup"])
     assert backup == profile_file.with_name("felt.toml.bak")
     assert backup.read_text().startswith("# the table in the den")
+    # the panel was opened with the pins of the start: the page says the edit waits for a
+    # restart, and says it again at the next fit (the table's profile holds the edit now)
+    assert applied.json["restart_for"] == ["panel"]
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    again = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
+    assert again.json["restart_for"] == ["panel"]
 
 
 def test_a_profile_file_half_edited_since_start_is_not_overwritten(

@@ -96,7 +96,10 @@ async function applyZones() {
   busy = true; error = ""; render();
   try {
     const saved = await api("POST", "/api/calibration/zones/apply", { proposal: proposal.proposal });
-    zonesNote = `Saved: ${saved.seats.join(", ")} (${saved.saved})`;
+    const restart = (saved.restart_for || []).join(" and ");
+    zonesNote = `Saved: ${saved.seats.join(", ")} (${saved.saved})`
+      + (restart ? `. The ${restart} settings edited in the file since the start apply after a restart of bluffcam` : "");
+    announce(zonesNote);
     proposal = null;
     takeSnapshot();
   } catch (e) {
