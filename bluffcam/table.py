@@ -165,21 +165,18 @@ class Table:
         loaded = self._journal.load()
         if loaded is None:
             for warning in self._journal.warnings:  # a garbled setup: the game is lost to play
-                self._messages.append(Message(
-                    "error", f"journal: {warning}; the game cannot be resumed (its records "
-                             "stay in the journal file): start a new game"))
+                self._post(f"journal: {warning}; the game cannot be resumed (its records stay "
+                           "in the journal file): start a new game", "error", lasting=True)
             self._recall_evening()  # the evening's earlier games count all the same
             return
         setup, actions = loaded
         for warning in self._journal.warnings:
-            self._messages.append(Message("warning", f"journal: {warning}"))
+            self._post(f"journal: {warning}", "warning", lasting=True)
         try:
             game = stored_game(setup)
         except EngineError as exc:  # e.g. the rules changed in an update: start a new game
-            self._messages.append(
-                Message("error", f"journal: the saved game no longer loads ({exc}); "
-                                  "start a new game")
-            )
+            self._post(f"journal: the saved game no longer loads ({exc}); start a new game",
+                       "error", lasting=True)
             self._recall_evening()
             return
         kept = 0
@@ -187,9 +184,8 @@ class Table:
             try:
                 game.apply(parse_action(action))
             except EngineError as exc:  # readable, but the rules refuse it now
-                self._messages.append(Message(
-                    "warning", f"journal: action {kept + 1} no longer applies ({exc}); "
-                               f"resuming after action {kept}"))
+                self._post(f"journal: action {kept + 1} no longer applies ({exc}); resuming "
+                           f"after action {kept}", "warning", lasting=True)
                 self._journal.set_aside(kept)
                 break
             kept += 1
@@ -249,7 +245,7 @@ class Table:
             else:
                 records.append(found)
         if unreadable:
-            self._messages.append(Message("warning", unreadable_text(unreadable[::-1])))
+            self._post(unreadable_text(unreadable[::-1]), "warning", lasting=True)
         for record in reversed(records):  # oldest first: the newest word on a round wins
             if record.get("setup") != self._setup or self._of_another_journal(record):
                 continue
@@ -326,21 +322,24 @@ class Table:
             raise TableError(text, rule="storage", status=503) from exc
 
     def note(self, text: str, level: str = "info", *, about_game: bool = False,
-             review: str | None = None) -> None:
+             review: str | None = None, lasting: bool = False) -> None:
         """Show a message on the dashboard (camera faults, demo narration); one
         ``about_game`` is shown only until another game starts, one about a ``review`` only
-        while that review waits."""
+        while that review waits; one ``lasting`` (a fault found at start) stays on the board
+        until the next game starts, not for a glance's while."""
         with self._lock:
-            self._post(text, level, about_game=about_game, review=review)
+            self._post(text, level, about_game=about_game, review=review, lasting=lasting)
             self._changed()
 
     def _post(self, text: str, level: str = "info", *, about_game: bool = False,
-              review: str | None = None, before_play: bool = False) -> None:
+              review: str | None = None, before_play: bool = False,
+              lasting: bool = False) -> None:
         """:meth:`note` for a caller holding the lock that signals its own change once, with
         the message in it (a reveal applied), rather than one change for each."""
         self._messages.append(Message(
-            level, text, review=review, game=self._games_started if about_game else None,
-            before_play=before_play))
+            level, text, review=review,
+            game=self._games_started if about_game or lasting else None,
+            before_play=before_play, lasting=lasting))
 
     # ------------------------------------------------------------------ game changes
 

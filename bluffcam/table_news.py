@@ -32,6 +32,9 @@ class Message:
     game: int | None = None
     #: news only until that game's first action (how to deal the cards)
     before_play: bool = False
+    #: shown for as long as it is news, not for a glance's while: what went wrong at a start
+    #: no one watched (a journal set aside), said until the next game starts
+    lasting: bool = False
 
     def is_news(self, *, game: int, under_way: bool, review: str | None) -> bool:
         """Whether it is still worth showing, in ``game`` (the count of games started),
@@ -50,6 +53,8 @@ class Message:
             body["review"] = self.review  # a screen showing that review's own notice skips it
         if self.before_play:
             body["before_play"] = True  # the deal: the control page shows it to the dealer
+        if self.lasting:
+            body["lasting"] = True  # the board keeps it up
         return body
 
 

@@ -21,7 +21,7 @@ from engine.bluff import BluffGame, BluffOptions
 from engine.errors import EngineError, IllegalActionError, SetupError
 from engine.game import ExpectedHand, Game, Phase
 from engine.history import RoundResult
-from engine.journal import Journal, JournalError
+from engine.journal import Journal, JournalDamaged, JournalError
 from engine.registry import GAMES, new_game
 from engine.scam import ScamGame, ScamOptions
 from engine.script import run_script
@@ -42,6 +42,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "Journal",
+    "JournalDamaged",
     "JournalError",
     "Pass",
     "Phase",

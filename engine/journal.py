@@ -57,8 +57,12 @@ CREATE TABLE IF NOT EXISTS torn (
 #: this journal's identity, made once at its first open (see :attr:`Journal.identity`)
 META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 
-#: SQLite result codes that mean "busy now", not "damaged": such a file is never set aside
-_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+#: SQLite result codes that say the file's surroundings failed, not the file: busy (another
+#: program holds it), a full disk, a file or folder this user may not open or write, a disk
+#: that failed to read. Such a journal is healthy and is never set aside.
+_NOT_THE_FILES_FAULT = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_FULL,
+                        sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM,
+                        sqlite3.SQLITE_AUTH, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_NOMEM)
 
 
 class JournalError(Exception):
@@ -66,10 +70,16 @@ class JournalError(Exception):
     writer changed the game this journal was writing to."""
 
 
+class JournalDamaged(JournalError):
+    """The file is not a journal, or is damaged: safe to set aside for a new one (unlike a
+    journal this user cannot open now, or on a full disk, which holds the games)."""
+
+
 def _damaged(error: sqlite3.DatabaseError) -> bool:
-    """Whether an error says the file is unusable, not merely locked by another program for
-    longer than the timeout (a journal in use is healthy: it must never be moved aside)."""
-    return _code(error) not in _BUSY_CODES
+    """Whether an error says the file itself is unusable (not a database, damaged, another
+    program's tables), not that it cannot be reached now: locked by another program, on a
+    full disk, or not this user's to open."""
+    return _code(error) not in _NOT_THE_FILES_FAULT
 
 
 def _code(error: sqlite3.Error) -> int | None:
@@ -326,13 +336,13 @@ class Journal:
     # ------------------------------------------------------------ plumbing
     @contextlib.contextmanager
     def _unusable_as_error(self) -> Iterator[None]:
-        """A damaged file found while opening or reading becomes :class:`JournalError`."""
+        """A damaged file found while opening or reading becomes :class:`JournalDamaged`."""
         try:
             yield
         except sqlite3.DatabaseError as error:
             if not _damaged(error):
                 raise
-            raise JournalError(f"{self.path} is not a usable journal: {error}") from error
+            raise JournalDamaged(f"{self.path} is not a usable journal: {error}") from error
 
     def _identity(self) -> str | None:
         """This journal's random id: read, else made (once; a racing opener's wins)."""
@@ -345,7 +355,7 @@ class Journal:
             self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('identity', ?)",
                              (uuid.uuid4().hex,))
         except sqlite3.OperationalError as error:
-            if not _damaged(error) or _code(error) == sqlite3.SQLITE_READONLY:
+            if not _damaged(error):
                 return None  # it cannot be written now; its records then match as before
             raise
         (value,) = self._db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()

@@ -16,7 +16,6 @@ import functools
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -258,28 +257,6 @@ def load_reader(profile: Any) -> str | None:
     return None
 
 
-def open_table(data_dir: Path, camera: Any, profile: Any) -> Any:
-    """The Table on ``<data>/journal.sqlite``; a file that is not a journal at all is moved
-    aside (kept for a look) and a new one started, so the table still comes up at boot."""
-    from bluffcam.table import Table
-    from engine import JournalError
-
-    path = data_dir / "journal.sqlite"
-    try:
-        return Table(path, camera, profile, data_dir=data_dir)
-    except JournalError as exc:
-        stamp = time.strftime("%Y%m%dT%H%M%S")
-        kept = path.with_name(f"{path.name}.unusable-{stamp}")
-        for suffix in ("", "-wal", "-shm"):
-            part = path.with_name(path.name + suffix)
-            if part.exists():
-                part.rename(kept.with_name(kept.name + suffix))
-        table = Table(path, camera, profile, data_dir=data_dir)
-        table.note(f"{exc}; it was moved to {kept.name} and a new journal started", "error")
-        print(f"bluffcam serve: {exc}; moved to {kept}", file=sys.stderr)
-        return table
-
-
 def run(args: argparse.Namespace) -> int:
     data_dir: Path = args.data or default_data_dir()
     if data_dir.exists() and not data_dir.is_dir():
@@ -308,6 +285,7 @@ def run(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     """`run` with the data folder locked: open the profile, panel, camera and table, serve."""
     from bluffcam.commands.panel_test import PanelOpenError
+    from bluffcam.table_opening import JournalUnavailable, open_table
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
     from web import create_app
     from web.join import phones_can_reach
@@ -339,7 +317,15 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
         if panel is not None:
             panel.close()
         return 2
-    table = open_table(data_dir, camera, profile)
+    try:
+        table = open_table(data_dir, camera, profile)
+    except JournalUnavailable as exc:
+        print(f"bluffcam serve: {exc}", file=sys.stderr)
+        if panel is not None:
+            panel.close()
+        if camera is not None:
+            camera.close()
+        return 2
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir),
                       "PHONES_CAN_JOIN": phones_can_reach(args.host),
                       "PHOTO_BUDGET_MB": args.keep_photos}, table=table)
@@ -350,6 +336,8 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
               file=sys.stderr)
         if panel is not None:
             panel.close()
+        if camera is not None:
+            camera.close()
         table.close()
         return 2
     stop_panel = start_panel(panel, table) if panel is not None else None

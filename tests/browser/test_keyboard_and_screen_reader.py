@@ -145,3 +145,17 @@ def test_the_board_says_each_move_and_message_once(tv: Any, live_server: LiveSer
     expect(tv.locator("#announcer")).to_have_text("the camera is back")
     live_server.post("/api/action", {"player": "Ben", "challenge": True})
     expect(tv.locator("#announcer")).to_have_text(re.compile(r"^Ben doubted Ann's 1 × 4s\. "))
+
+
+def test_a_fault_found_at_start_stays_on_the_board_until_the_next_game(
+        tv: Any, live_server: LiveServer) -> None:
+    """A start no one watched (at boot): its message outlives a glance's two minutes."""
+    live_server.post("/api/game", THREE)
+    table = live_server.table
+    table.note("journal.sqlite was set aside", "error", lasting=True)
+    table.note("the camera is back")
+    tv.add_init_script("const realNow = Date.now; Date.now = () => realNow() + 10 * 60 * 1000;")
+    tv.goto("/")  # ten minutes on
+    expect(tv.locator("#messages .message")).to_have_text(["journal.sqlite was set aside"])
+    live_server.post("/api/game", THREE)
+    expect(tv.locator("#messages .message")).to_have_count(0)

@@ -22,8 +22,9 @@ from flask.testing import FlaskClient
 from reliability_helpers import PIN, REPO_ROOT, Server, free_port
 from test_faults import HANDS, PLAYERS, ScriptedSource, messages, noisy, post, to_reveal
 
-from bluffcam.commands.serve import DataFolderInUse, lock_data_folder, open_table
+from bluffcam.commands.serve import DataFolderInUse, lock_data_folder
 from bluffcam.table import Table
+from bluffcam.table_opening import JournalUnavailable, open_table
 from bluffcam.vision_adapter import RevealReading
 from engine import Journal, JournalError
 from hardware.cameras import ResilientCamera
@@ -201,6 +202,120 @@ def test_a_journal_damaged_where_it_is_read_is_set_aside_and_the_table_starts(
     finally:
         table.close()
     assert list(data_dir.glob("journal.sqlite.unusable-*"))  # kept for a look
+
+
+def _real_error(code: int) -> sqlite3.OperationalError:
+    """An error as SQLite itself raises it: a full database (its page limit reached), or one
+    that another connection holds locked."""
+    db = sqlite3.connect(":memory:" if code == sqlite3.SQLITE_FULL else "", timeout=0)
+    try:
+        if code == sqlite3.SQLITE_FULL:
+            db.execute("PRAGMA max_page_count = 2")
+            db.execute("CREATE TABLE t (x)")
+            db.execute("INSERT INTO t VALUES (zeroblob(100000))")
+        raise AssertionError("no error")
+    except sqlite3.OperationalError as exc:
+        assert exc.sqlite_errorcode & 0xFF == code, exc
+        return exc
+    finally:
+        db.close()
+
+
+def _locked_error(tmp_path: Path) -> sqlite3.OperationalError:
+    path = tmp_path / "held.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    other = sqlite3.connect(path, timeout=0)
+    try:
+        other.execute("SELECT * FROM t")
+        raise AssertionError("no error")
+    except sqlite3.OperationalError as exc:
+        assert exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY, exc
+        return exc
+    finally:
+        other.close()
+        holder.close()
+
+
+@pytest.mark.parametrize("fault", ["full", "locked"])
+def test_a_journal_that_cannot_be_reached_now_is_left_in_place_and_the_start_refused(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    """A full disk or another program's lock said "not a usable journal": the journal,
+    whole, was moved aside and the table began on an empty one."""
+    import bluffcam.table
+
+    path = _played_journal(data_dir)
+    before = path.read_bytes()
+    error = _real_error(sqlite3.SQLITE_FULL) if fault == "full" else _locked_error(data_dir)
+
+    def refused(*args: Any, **kwargs: Any) -> Table:
+        raise error
+
+    monkeypatch.setattr(bluffcam.table, "Table", refused)
+    advice = "the disk is full" if fault == "full" else "another program holds it locked"
+    with pytest.raises(JournalUnavailable, match=rf"cannot open the journal {path}.*{advice}"):
+        open_table(data_dir, None, None)
+    assert path.read_bytes() == before
+    assert not list(data_dir.glob("journal.sqlite.unusable-*"))
+
+
+def test_a_journal_this_user_cannot_open_is_left_in_place_and_the_start_refused(
+    data_dir: Path,
+) -> None:
+    """SQLite cannot open a folder as a database, as it cannot a file root left behind:
+    nothing is moved aside and the start is refused saying whose the files must be."""
+    (data_dir / "journal.sqlite").mkdir()
+    with pytest.raises(JournalUnavailable, match="must belong to the user running bluffcam"):
+        open_table(data_dir, None, None)
+    assert (data_dir / "journal.sqlite").is_dir()
+    assert not list(data_dir.glob("journal.sqlite.unusable-*"))
+
+
+def test_serve_refuses_to_start_on_a_journal_it_cannot_open_with_one_line(tmp_path: Path) -> None:
+    (tmp_path / "journal.sqlite").mkdir()
+    started = subprocess.run(
+        [sys.executable, "-m", "bluffcam", "serve", "--data", str(tmp_path), "--host",
+         "127.0.0.1", "--port", str(free_port()), "--pin", PIN, "--gpio", "none",
+         "--camera", "none"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    assert started.returncode == 2, started.stdout + started.stderr
+    said = started.stderr.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("bluffcam serve: cannot open the journal"), said
+
+
+def test_a_damaged_journal_that_cannot_be_set_aside_is_put_back_and_the_start_refused(
+    data_dir: Path,
+) -> None:
+    path = _played_journal(data_dir)
+    _cut_in_half(path)
+    before = path.read_bytes()
+    (data_dir / "reveals").rename(data_dir / "moved")
+    (data_dir / "reveals").write_text("a file where the new table keeps its reveal records")
+    with pytest.raises(JournalUnavailable, match="could not be set aside for a new journal"):
+        open_table(data_dir, None, None)
+    assert path.read_bytes() == before  # back where it was, as it was
+    assert sorted(p.name for p in data_dir.glob("journal.sqlite*")) == ["journal.sqlite"]
+
+
+def test_an_emptied_journal_is_said_on_the_board_until_the_next_game(data_dir: Path) -> None:
+    path = _played_journal(data_dir)
+    os.truncate(path, 0)
+    table = open_table(data_dir, None, None)
+    try:
+        state = table.state()
+        said = [m for m in state["messages"] if "was empty (0 bytes)" in m["text"]]
+        assert len(said) == 1 and said[0]["lasting"] is True, state["messages"]
+        table.new_game(PLAYERS)
+        assert "was empty" not in messages(table.state())
+    finally:
+        table.close()
+    table = open_table(data_dir, None, None)  # the new journal, not empty: nothing said
+    try:
+        assert "was empty" not in messages(table.state())
+    finally:
+        table.close()
 
 
 # ---------------------------------------------------------------- 3: a re-capture refused

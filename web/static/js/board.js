@@ -201,7 +201,8 @@ function renderMessages(state) {
   const now = Date.now() / 1000;
   // A message announcing the pending review says what its card above already says.
   const pending = state.review ? state.review.id : null;
-  const fresh = (state.messages || []).filter((m) => (typeof m.at !== "number" || now - m.at < MESSAGE_SHOWN_S)
+  // a lasting one (a fault found at an unwatched start) stays until the next game
+  const fresh = (state.messages || []).filter((m) => (m.lasting || typeof m.at !== "number" || now - m.at < MESSAGE_SHOWN_S)
     && !(pending && m.review === pending));
   for (const message of fresh.slice(-3).reverse()) {
     const level = ["info", "warning", "error"].includes(message.level) ? message.level : "info";
