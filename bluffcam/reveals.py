@@ -231,6 +231,22 @@ _KEY_TYPES: dict[str, type] = {
 }
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _die_read(die: dict[str, Any]) -> bool:
+    """A die as the camera read it: a value 1–6, and its place (a number, or none)."""
+    value = die["value"]
+    return (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6
+            and all(die.get(axis) is None or _number(die[axis]) for axis in ("x", "y")))
+
+
+def _card_named(card: dict[str, Any]) -> bool:
+    """A card as the camera read it: its kind, or none where it could not tell."""
+    return card["value"] is None or isinstance(card["value"], str)
+
+
 def _malformed(record: dict[str, Any], reveal_id: str) -> str | None:
     """What is wrong with a record's shape (None: nothing)."""
     if record.get("id") != reveal_id:
@@ -241,6 +257,10 @@ def _malformed(record: dict[str, Any], reveal_id: str) -> str | None:
         for dice in read.values()
     ):
         return "its reading is not a list of dice for each seat"
+    named = _card_named if record.get("kind") == "cards" else _die_read
+    if not all(named(d) for dice in read.values() for d in dice):
+        return "its reading holds a die that is not a value 1–6 at a place in pixels" \
+            if named is _die_read else "its reading holds a card not named by a word"
     for key, kind in _KEY_TYPES.items():
         if key in record and not isinstance(record[key], kind):
             return f'its "{key}" is not a JSON {"list" if kind is list else "object"}'

@@ -414,20 +414,38 @@ def test_a_garbled_setup_record_is_said_on_the_board(data_dir: Path) -> None:
 # ---------------------------------------------------------------- 6: a torn reveal record
 
 
-def review_with_a_torn_record(data_dir: Path) -> tuple[Table, FlaskClient, str]:
-    """A table holding a review whose record on disk was torn, as by a power cut mid-write."""
+def _torn(path: Path) -> None:
+    path.write_text(path.read_text()[:40])  # as by a power cut mid-write
+
+
+def _first_die_set_to(value: Any) -> Any:
+    """A record edited by hand (or by another program) into a die that is no value 1–6."""
+    def edit(path: Path) -> None:
+        record = json.loads(path.read_text())
+        record["read"]["Ann"][0]["value"] = value
+        path.write_text(json.dumps(record))
+    return edit
+
+
+DAMAGES = {"torn": _torn, "value a word": _first_die_set_to("x"),
+           "value null": _first_die_set_to(None), "value 7": _first_die_set_to(7)}
+
+
+def review_with_a_torn_record(data_dir: Path, damage: Any = _torn
+                              ) -> tuple[Table, FlaskClient, str]:
+    """A table holding a review whose record on disk was damaged."""
     table, client = open_client(data_dir, Reader(reading(sure=False)))
     to_reveal(client)
     review = post(client, "/api/reveal/capture").json["review"]["id"]
-    path = data_dir / "reveals" / f"{review}.json"
-    path.write_text(path.read_text()[:40])
+    damage(data_dir / "reveals" / f"{review}.json")
     return table, client, review
 
 
-def test_a_torn_review_record_is_refused_as_json_and_named_on_the_board_after_a_restart(
-    data_dir: Path,
+@pytest.mark.parametrize("damage", DAMAGES.values(), ids=DAMAGES.keys())
+def test_a_damaged_review_record_is_refused_as_json_and_named_on_the_board_after_a_restart(
+    data_dir: Path, damage: Any
 ) -> None:
-    table, client, review = review_with_a_torn_record(data_dir)
+    table, client, review = review_with_a_torn_record(data_dir, damage)
     try:
         before = client.get("/api/game/export").json
         response = post(client, f"/api/reveals/{review}/confirm", {"seats": HANDS})
@@ -444,6 +462,28 @@ def test_a_torn_review_record_is_refused_as_json_and_named_on_the_board_after_a_
         assert (data_dir / "reveals" / f"{review}.jpg").is_file()
         response = post(client, "/api/action", {"reveal": HANDS})  # by hand, the game goes on
         assert response.status_code == 200 and response.json["game"]["phase"] == "bidding"
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES.values())[1:], ids=list(DAMAGES)[1:])
+def test_an_applied_reveals_record_edited_into_nonsense_is_named_and_the_table_starts(
+    data_dir: Path, damage: Any
+) -> None:
+    """The current game's last reveal is shown on the board at start: a die in its record
+    that is no value made serve crash at every start (a loop under systemd)."""
+    table, client = open_client(data_dir, Reader(reading(sure=True)))
+    try:
+        to_reveal(client)
+        reveal = post(client, "/api/reveal/capture").json["last_reveal"]["id"]
+    finally:
+        table.close()
+    damage(data_dir / "reveals" / f"{reveal}.json")
+    table, client = open_client(data_dir)
+    try:
+        state = client.get("/api/state").json
+        assert f"reveal {reveal}: its record cannot be read" in messages(state)
+        assert state["game"]["phase"] == "bidding" and state["last_reveal"] is None
     finally:
         table.close()
 

@@ -174,9 +174,9 @@ MALFORMED = "its record is malformed (edited by hand?)"
 
 
 @pytest.mark.parametrize(("broken", "unreadable"), [
-    ({"read": {"Ann": [{"value": 9, "x": 1, "y": 1, "size": 8}]}}, False),
-    ({"read": {"Ann": [{"value": 2, "x": "left", "y": 1, "size": 8}]}}, False),
-    ({"read": {"Ann": [{"value": 2, "x": float("nan"), "y": 1, "size": 8}]}}, False),
+    ({"read": {"Ann": [{"value": 9, "x": 1, "y": 1, "size": 8}]}}, True),
+    ({"read": {"Ann": [{"value": 2, "x": "left", "y": 1, "size": 8}]}}, True),
+    ({"read": {"Ann": [{"value": 2, "x": float("nan"), "y": 1, "size": 8}]}}, True),
     ({"corrections": {"Ann": {"removed": 3, "added": []}}}, False),
     ({"read": {"Ann": ["two"]}}, True),
     ({"problems": ["not a problem"]}, True),
