@@ -13,11 +13,13 @@ started after a damaged one was moved aside adopt the old one's reviews.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import re
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,6 +97,12 @@ def pixels(v: Any) -> float | None:
     return f if math.isfinite(f) and f >= 0 else None
 
 
+#: the start of a file being written (renamed to its name once whole)
+_WRITING = ".tmp-"
+#: how old such a file must be to be taken for one a killed writer left
+LEFTOVER_AGE_S = 600
+
+
 class RevealStore:
     """``<data>/reveals/<id>.json``, ``<id>.jpg`` (the photo marked with the reading) and
     ``<id>.photo.jpg`` (the same frame unmarked, for close-ups), written atomically."""
@@ -104,6 +112,16 @@ class RevealStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         #: the identity of the journal the records saved here belong to (None: not known)
         self.journal = journal
+        self._sweep_leftovers()
+
+    def _sweep_leftovers(self) -> None:
+        """Remove the half-written files a killed writer left (``_write``'s), once they are
+        surely no one's: a months-long table must not gather them."""
+        now = time.time()
+        for leftover in self.folder.glob(f"{_WRITING}*"):
+            with contextlib.suppress(OSError):
+                if now - leftover.stat().st_mtime > LEFTOVER_AGE_S:
+                    leftover.unlink()
 
     def _path(self, reveal_id: str, suffix: str) -> Path:
         if not REVEAL_ID.match(reveal_id):
@@ -199,7 +217,9 @@ class RevealStore:
         return hash(tuple(sorted(seen)))
 
     def _write(self, path: Path, data: bytes) -> None:
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+        """Write whole or not at all, and keep the rename through a power cut (the folder
+        synced too: the record must be on disk before the journal entry that follows it)."""
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=_WRITING)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -209,6 +229,13 @@ class RevealStore:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        folder = os.open(self.folder, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        except OSError:  # a file system that cannot sync a folder: the rename stands as it is
+            pass
+        finally:
+            os.close(folder)
 
 
 def _read_record(path: Path) -> dict[str, Any]:

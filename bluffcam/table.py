@@ -874,15 +874,22 @@ class Table:
     # ------------------------------------------------------------------ camera
 
     def set_profile(self, profile: Any) -> None:
-        """Read the next reveals by another calibration profile (its zones refitted on the
-        calibration page); refused while a reveal is due, whose dice are placed by the zones
-        it began with."""
+        """Read the next reveals by another calibration profile; refused while a reveal is
+        due, whose dice are placed by the zones it began with."""
+        self.rewrite_profile(lambda: profile)
+
+    def rewrite_profile(self, write: Callable[[], Any]) -> Any:
+        """Read the next reveals by the profile ``write`` saves and returns (its zones refitted
+        on the calibration page). ``write`` runs under the table's lock once the check has
+        passed, so a challenge cannot come between them: the file is rewritten only when
+        the table takes it too. Refused while a reveal is due."""
         with self._lock:
             if self._in_reveal() or self._review is not None:
                 raise TableError("a reveal is due: settle it before moving the zones",
                                  rule="calibration")
-            self.profile = profile
+            self.profile = write()
             self._changed()
+            return self.profile
 
     def set_camera(self, camera: Camera | None) -> None:
         """Swap the camera (the demo points it at each recorded reveal)."""

@@ -131,10 +131,12 @@ def apply() -> Response:
                                   table_area=fitted.table_area, seat_zones=fitted.seat_zones)
     backup = backup_of(profile.path)
     kept_before = backup.read_bytes() if backup.is_file() else None
-    path = save_profile(updated, profile.path)
-    refitted = load_profile(path)
-    t.set_profile(refitted)
+    try:
+        refitted = t.rewrite_profile(lambda: load_profile(save_profile(updated, profile.path)))
+    except OSError as exc:
+        raise Refused(503, f"{profile.path.name} could not be written ({exc}): nothing "
+                           "changed, the zones stay as they were", rule="storage") from None
     current_app.extensions.pop(PROPOSAL_KEY, None)
     made = backup.is_file() and backup.read_bytes() != kept_before  # this save kept one
-    return jsonify({"saved": str(path), "seats": refitted.zones.names,
+    return jsonify({"saved": str(refitted.path), "seats": refitted.zones.names,
                     "backup": str(backup) if made else None, "restart_for": restart_for})

@@ -271,3 +271,23 @@ def test_a_linked_profile_is_rewritten_where_it_lives(tmp_path: Path) -> None:
     assert link.is_symlink() and link.resolve() == real.resolve()
     assert load_profile(real).reader_params.min_confidence == 0.8
     assert real.stat().st_mode & 0o777 == 0o644
+
+
+def test_a_killed_writes_half_file_is_swept_once_surely_stale(tmp_path: Path) -> None:
+    """A SIGKILL mid-write left `.table.toml.XXXX` beside the profile, one per kill."""
+    import os
+    import time
+
+    from calibration.profile import LEFTOVER_AGE_S
+
+    path = tmp_path / "table.toml"
+    profile = profile_from_dict(copy.deepcopy(GOOD))
+    save_profile(profile, path)
+    stale, fresh = tmp_path / ".table.toml.killed", tmp_path / ".table.toml.writing"
+    for leftover in (stale, fresh):
+        leftover.write_text("[seats")
+    old = time.time() - LEFTOVER_AGE_S - 5
+    os.utime(stale, (old, old))
+    save_profile(dataclasses.replace(profile, reader={"min_confidence": 0.8}), path)
+    assert not stale.exists() and fresh.exists()  # one being written now is no one's to take
+    assert load_profile(path).reader_params.min_confidence == 0.8

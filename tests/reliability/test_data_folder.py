@@ -13,6 +13,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -497,5 +498,25 @@ def test_a_reveal_typed_in_by_hand_stands_when_its_review_record_is_torn(
         assert response.status_code == 200, response.get_data(as_text=True)[:300]
         assert response.json["game"]["phase"] == "bidding" and response.json["review"] is None
         assert f"reveal {review}: its record cannot be read" in messages(response.json)
+    finally:
+        table.close()
+
+
+def test_the_reveal_records_half_files_a_killed_writer_left_are_swept_at_start(
+    data_dir: Path,
+) -> None:
+    from bluffcam.reveals import LEFTOVER_AGE_S
+
+    folder = data_dir / "reveals"
+    folder.mkdir()
+    stale, fresh = folder / ".tmp-killed", folder / ".tmp-writing"
+    for leftover in (stale, fresh):
+        leftover.write_bytes(b"{\"id\": \"r")
+    old = time.time() - LEFTOVER_AGE_S - 5
+    os.utime(stale, (old, old))
+    table = Table(data_dir / "journal.sqlite", data_dir=data_dir)
+    try:
+        assert not stale.exists() and fresh.exists()
+        assert "cannot be read" not in messages(table.state())  # never taken for records
     finally:
         table.close()

@@ -17,6 +17,7 @@ from web_api_helpers import PIN, SETUP, post
 from bluffcam.table import Table
 from calibration import Profile, SeatZone, SeatZones, load_profile, save_profile
 from calibration.geometry import as_polygon
+from calibration.profile import backup_of
 from web import create_app
 
 _spec = importlib.util.spec_from_file_location(
@@ -262,3 +263,52 @@ def test_a_camera_that_says_ok_yet_gives_nothing_is_told_as_such(
     assert refused.json["error"]["message"] == "no camera frame: the camera gave none; try again"
     snapshot = client.get("/api/camera/snapshot")
     assert snapshot.status_code == 503 and "try again" in snapshot.json["error"]["message"]
+
+
+def test_a_challenge_made_while_zones_are_applied_leaves_the_file_as_it_was(
+    client: FlaskClient, table: Table, profile_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The zones' check and the file's rewrite were apart: a challenge coming between them
+    got the apply refused ("a reveal is due") with the file already rewritten, so the next
+    start read other zones than the table had played by."""
+    import web.zones
+
+    post(client, "/api/game", {**SETUP, "players": ["Ann", "Ben"], "starter": "Ann"})
+    post(client, "/api/action", {"player": "Ann", "bid": "2x3"})
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 2})
+    before = profile_file.read_text()
+    reread = web.zones.load_profile
+
+    def challenged_meanwhile(path: Any) -> Any:  # the file re-read: a phone challenges now
+        table.submit({"player": "Ben", "challenge": True})
+        return reread(path)
+
+    monkeypatch.setattr(web.zones, "load_profile", challenged_meanwhile)
+    refused = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
+    assert refused.status_code == 409 and "a reveal is due" in refused.json["error"]["message"]
+    assert profile_file.read_text() == before
+    assert not backup_of(profile_file).exists()
+    assert client.get("/api/state").json["table_seats"] == ["North", "South"]
+
+
+def test_a_disk_that_refuses_the_zones_changes_nothing_and_keeps_the_backup_whole(
+    client: FlaskClient, profile_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    assert post(client, "/api/calibration/zones/apply",
+                {"proposal": fitted.json["proposal"]}).status_code == 200
+    profile, backup = profile_file.read_text(), backup_of(profile_file).read_text()
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 2})
+
+    def disk_full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", disk_full)
+    refused = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
+    monkeypatch.undo()
+    assert refused.status_code == 503, refused.get_data(as_text=True)[:200]
+    assert refused.json["error"]["rule"] == "storage"
+    assert "felt.toml could not be written" in refused.json["error"]["message"]
+    assert profile_file.read_text() == profile and backup_of(profile_file).read_text() == backup
+    assert [p.name for p in profile_file.parent.glob(".felt.toml*")] == []  # no half file
+    assert client.get("/api/state").json["table_seats"] == ["Seat 1", "Seat 2", "Seat 3"]
