@@ -137,7 +137,8 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
             action_index = len(table._actions)
             previous = table._review
         try:
-            check, frame = read_card_frames(iter(table.camera.frames()), library, expected)
+            check, frame = table.on_reading_thread(
+                read_card_frames, iter(table.camera.frames()), library, expected)
         except Exception as exc:  # a broken camera must not stop the game
             raise table.camera_raised(exc) from None
         jpeg = encode_jpeg(draw_card_reading(frame, check.reading))

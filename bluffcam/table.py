@@ -31,9 +31,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
 from bluffcam.evening import (
@@ -101,6 +102,8 @@ class Camera(Protocol):
     def frames(self) -> Iterator[Any]: ...
 
 
+#: what a camera reading gives back
+T = TypeVar("T")
 #: reads a reveal: (frames, the engine's expected hands per player in seat order) -> reading
 RevealReader = Callable[[Iterator[Any], Mapping[str, Any]], RevealReading]
 #: reads one seat's front-of-cup dice: (frames, seat index) -> (faces, problems)
@@ -134,6 +137,9 @@ class Table:
         )
         self._lock = threading.RLock()
         self._capture_lock = threading.Lock()
+        #: every camera reading runs on this one long-lived thread: OpenCV and the networks
+        #: set themselves up once per thread (some 25 ms), and each web request's is new
+        self._reading = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-reading")
         self._setup: dict[str, Any] | None = None
         self._game: Game | None = None
         self._actions: list[dict[str, Any]] = []
@@ -805,7 +811,7 @@ class Table:
         assert self.camera is not None
         frames = _limited(self.camera.frames(), REVEAL_MAX_FRAMES)
         try:
-            reading = self._reveal_reader(frames, hands)
+            reading = self.on_reading_thread(self._reveal_reader, frames, hands)
         except Exception as exc:  # a broken camera or reader must not stop the game
             raise self.camera_raised(exc) from None
         if any(p.get("kind") == "not_still" for p in reading.problems) and not any(
@@ -855,9 +861,8 @@ class Table:
             raise TableError(f"raise and re-roll: {short}; give their faces by hand",
                              rule="camera", status=409)
         try:
-            seen, problems = self._set_aside_reader(
-                _limited(self.camera.frames(), REVEAL_MAX_FRAMES), seat
-            )
+            seen, problems = self.on_reading_thread(
+                self._set_aside_reader, _limited(self.camera.frames(), REVEAL_MAX_FRAMES), seat)
         except Exception as exc:
             problems, seen = [f"the camera could not read them ({exc})"], []
         new = _multiset_minus(list(seen), before)
@@ -964,7 +969,13 @@ class Table:
     def _in_reveal(self) -> bool:
         return self._game is not None and str(self._game.phase) in ("reveal", "Phase.REVEAL")
 
+    def on_reading_thread(self, read: Callable[..., T], *args: Any) -> T:
+        """``read(*args)`` on the table's camera-reading thread, waited for (its exception
+        raised here)."""
+        return self._reading.submit(read, *args).result()
+
     def close(self) -> None:
+        self._reading.shutdown(wait=False)
         close = getattr(self._journal, "close", None)
         if close is not None:
             close()

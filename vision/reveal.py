@@ -7,6 +7,7 @@ differs from what the engine expects, a die outside every seat zone, an uncertai
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -305,23 +306,19 @@ def _read_frames(
     frames: Iterable[Frame],
     vote_frames: int,
     stillness: StillnessParams | None,
-) -> list[Frame]:
+) -> Iterator[Frame]:
+    """The frames to read, at most ``vote_frames``: the still run's last ones, then the
+    camera's next ones, each taken only when the reading asks for it (a camera's frame is a
+    frame period's wait: none is taken to be thrown away). Raises `SceneNotStillError`
+    before the first."""
     iterator: Iterator[Frame] = iter(frames)
     if stillness is None:
-        chosen = []
-        for frame in iterator:
-            chosen.append(frame)
-            if len(chosen) >= vote_frames:
-                break
-        if not chosen:
+        first = next(iterator, None)
+        if first is None:
             raise SceneNotStillError("no frames: the camera gave none")
-        return chosen
+        return itertools.islice(itertools.chain([first], iterator), vote_frames)
     window = wait_for_still(iterator, stillness)[-vote_frames:]
-    for frame in iterator:
-        if len(window) >= vote_frames:
-            break
-        window.append(frame)
-    return window
+    return itertools.islice(itertools.chain(window, iterator), vote_frames)
 
 
 def capture_reveal(
@@ -363,15 +360,16 @@ def capture_reveal(
         raise ValueError(f"{', '.join(strangers)} not in the seating {seats_in_order}")
     read = reader or _default_reader()
     try:
-        chosen = _read_frames(_as_frames(frames), vote_frames, stillness)
+        to_read = _read_frames(_as_frames(frames), vote_frames, stillness)
     except SceneNotStillError as exc:
         return _not_still_result(players, exc)
+    chosen: list[Frame] = []
     readings: list[Reading] = []
-    for frame in chosen:
+    for frame in to_read:
+        chosen.append(frame)
         readings.append(read(frame, params))
         if len(readings) >= min_vote_frames and unanimous(readings, match_radius=match_radius):
             break
-    chosen = chosen[: len(readings)]
     threshold = _threshold(params, min_confidence)
     zones = _zones_in(zones, chosen[-1])
     dice = [d for d in vote(readings, match_radius=match_radius) if not _masked(zones, d)]
@@ -580,7 +578,7 @@ def read_set_aside(
     read = reader or _default_reader()
     blank = np.zeros((1, 1, 3), dtype=np.uint8)
     try:
-        chosen = _read_frames(_as_frames(frames), vote_frames, stillness)
+        chosen = list(_read_frames(_as_frames(frames), vote_frames, stillness))
     except SceneNotStillError as exc:
         return SetAsideResult(
             name, [], [Problem("not_still", name, None, None, str(exc))], blank, blank

@@ -326,3 +326,31 @@ def test_each_seats_label_is_drawn_inside_its_own_zone() -> None:
             assert not any(inside(other, cx, cy) for j, other in enumerate(polygons)
                            if j != index)
     assert corners_elsewhere > 0  # the old place was wrong for some seat here
+
+
+def _counted(frames: Sequence[np.ndarray], taken: list[int]) -> Any:
+    """The frames as a camera gives them, counting each one taken (a frame period's wait)."""
+    for frame in frames:
+        taken.append(1)
+        yield frame
+
+
+def test_no_camera_frame_is_taken_to_be_thrown_away_once_the_scene_is_still() -> None:
+    """Once the scene was still, one more camera frame was taken and never read: a frame
+    period (a tenth of a second at 10 frames a second) added to every reveal."""
+    from vision.reveal import DEFAULT_STILLNESS
+
+    still = np.full((200, 300, 3), 90, dtype=np.uint8)
+    taken: list[int] = []
+    result = capture_reveal(_counted([still] * 20, taken), ZONES, {"Ann": 1}, None,
+                            reader=lambda f, p: reading(die(4, 30, 150)))
+    assert result.seats["Ann"] and not result.needs_review
+    assert len(taken) == DEFAULT_STILLNESS.still_frames + 1  # the first, then the still run
+
+
+def test_frames_known_still_are_taken_only_as_far_as_the_vote_needs() -> None:
+    taken: list[int] = []
+    frames = [np.full((200, 300, 3), 90, dtype=np.uint8)] * 8
+    capture_reveal(_counted(frames, taken), ZONES, {"Ann": 1}, None, stillness=None,
+                   reader=lambda f, p: reading(die(4, 30, 150)))
+    assert len(taken) == 3  # three agreeing readings end the vote

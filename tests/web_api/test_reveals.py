@@ -35,6 +35,29 @@ def test_confident_reading_applies_the_verdict(client: FlaskClient, reader: Stub
     assert image.status_code == 200 and image.mimetype == "image/jpeg"
 
 
+def test_every_capture_is_read_on_the_tables_one_reading_thread(
+    client: FlaskClient, reader: StubReader, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each web request comes on a new thread, and OpenCV and the networks set themselves
+    up once per thread: some 25 ms of every reveal, paid again at each capture."""
+    import threading
+
+    threads: list[threading.Thread] = []
+    read = reader.__call__
+
+    def noting_the_thread(frames: Any, expected: Any) -> Any:
+        threads.append(threading.current_thread())
+        return read(frames, expected)
+
+    monkeypatch.setattr(table, "_reveal_reader", noting_the_thread)
+    reader.hands = HANDS
+    for _ in range(2):
+        play_to_reveal(client)
+        assert post(client, "/api/reveal/capture").status_code == 200
+    assert len(threads) == 2 and threads[0] is threads[1]
+    assert threads[0] is not threading.current_thread() and threads[0].is_alive()
+
+
 def test_uncertain_reading_waits_for_review_then_corrections_are_journalled(
     client: FlaskClient, reader: StubReader, table: Table
 ) -> None:
