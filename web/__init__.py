@@ -23,12 +23,19 @@ from web.security import generate_pin
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 
 
+def allowed_hosts_from_env() -> list[str]:
+    """``$BLUFFCAM_ALLOW_HOSTS``: names the dashboard is opened by (`web.security.check_host`)."""
+    return os.environ.get("BLUFFCAM_ALLOW_HOSTS", "").replace(",", " ").split()
+
+
 def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(32),
         DATA_DIR=None,
         TABLE_PIN=os.environ.get("BLUFFCAM_PIN") or None,
+        # names the dashboard answers to besides its addresses and this machine's name
+        ALLOWED_HOSTS=allowed_hosts_from_env(),
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         SSE_HEARTBEAT_S=15.0,
         SSE_RETRY_MS=2000,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 from typing import Any
 
 import cv2
@@ -31,6 +32,8 @@ JPEG_QUALITY = 85
 #: uploads declaring more pixels are refused before decoding (a decompression bomb: a 1 MB
 #: PNG can declare 20000 x 20000 and take gigabytes); 24 MP is twice a Pi HQ camera's photo
 MAX_UPLOAD_PIXELS = 24_000_000
+#: where the app keeps the lock that lets one calibration read run at a time
+CALIBRATION_READ_KEY = "bluffcam.calibration_read"
 
 
 def table() -> Table:
@@ -267,8 +270,21 @@ def reopen(reveal_id: str) -> Response:
 
 @bp.post("/calibration/read")
 def calibration_read() -> Response:
-    """Test the reader on an uploaded photo (multipart ``image``) or, without one, the camera."""
+    """Test the reader on an uploaded photo (multipart ``image``) or, without one, the camera;
+    one at a time (a 24-megapixel photo takes some 200 MB while it is read, and this needs
+    no PIN: a dozen at once took a Pi's memory)."""
     guard_change(pin=False)
+    reading_one = current_app.extensions.setdefault(CALIBRATION_READ_KEY, threading.Lock())
+    if not reading_one.acquire(blocking=False):
+        raise Refused(429, "the reader is busy with another photo: try again in a moment",
+                      rule="busy", headers={"Retry-After": "2"})
+    try:
+        return _read_for_calibration()
+    finally:
+        reading_one.release()
+
+
+def _read_for_calibration() -> Response:
     t = table()
     upload = request.files.get("image")
     if upload is None and request.mimetype == "multipart/form-data":

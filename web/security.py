@@ -9,7 +9,11 @@ Viewing is open on the local network; every request that changes anything must
   cross-site form cannot do without a CORS preflight this app never grants.
 
 Wrong PINs are throttled per client IP: ``PIN_FREE_TRIES`` free tries, then the client waits
-1, 2, 4 … up to ``PIN_MAX_LOCK_S`` seconds before the next try is even looked at.
+1, 2, 4 … up to ``PIN_MAX_LOCK_S`` seconds before the next try is even looked at. A machine
+that takes many addresses on the network would get free tries from each, so the table as a
+whole also takes at most `TABLE_WRONG_PINS` wrong PINs in `TABLE_WINDOW_S`: past that, a
+device that has not yet given the right PIN (its session says so) waits; phones already
+joined play on.
 
 The PIN is configured (``--pin``, ``BLUFFCAM_PIN``) or generated at start; it is printed on
 the console and ``GET /api/pin`` tells it only to a browser on the table's own machine
@@ -19,17 +23,22 @@ the console and ``GET /api/pin`` tells it only to a browser on the table's own m
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
+import socket
 import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, request, session
+from flask import Flask, Response, current_app, request, session
 
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+#: the domains a home router or mDNS adds to a machine's name
+HOME_DOMAINS = ("local", "lan", "home", "home.arpa", "localdomain", "internal")
 PIN_HEADER = "X-Table-PIN"
 CSRF_HEADER = "X-CSRF-Token"
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
@@ -55,28 +64,45 @@ def generate_pin() -> str:
     return f"{secrets.randbelow(10_000):04d}"
 
 
+#: wrong PINs the whole table takes from every device together within `TABLE_WINDOW_S`
+TABLE_WRONG_PINS = 20
+TABLE_WINDOW_S = 600.0
+#: devices whose wrong tries are remembered; past it, those quiet for an hour are forgotten
+STRIKES_KEPT = 1024
+#: the session's mark of a device that has given the right PIN
+PIN_PROVEN = "pin_proven"
+
+
 @dataclass
 class _Strikes:
     count: int = 0
     locked_until: float = 0.0
+    last: float = 0.0
 
 
 class PinGuard:
     """Checks the table PIN with per-IP exponential backoff after a few wrong tries."""
 
     def __init__(self, pin: str, *, free_tries: int = 3, max_lock_s: float = 60.0,
+                 table_wrong_pins: int = TABLE_WRONG_PINS,
+                 table_window_s: float = TABLE_WINDOW_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if not pin:
             raise ValueError("the table PIN must not be empty")
         self.pin = pin
         self.free_tries = free_tries
         self.max_lock_s = max_lock_s
+        self.table_wrong_pins = table_wrong_pins
+        self.table_window_s = table_window_s
         self._clock = clock
         self._strikes: dict[str, _Strikes] = {}
+        #: when the table's recent wrong PINs came, oldest first
+        self._wrong: deque[float] = deque()
         self._lock = threading.Lock()
 
-    def check(self, client: str, offered: str | None) -> None:
-        """Pass quietly, or raise `Refused` (401 missing, 403 wrong, 429 wait)."""
+    def check(self, client: str, offered: str | None, *, proven: bool = False) -> None:
+        """Pass quietly, or raise `Refused` (401 missing, 403 wrong, 429 wait). A ``proven``
+        device (one that gave the right PIN before) is not held by the table-wide limit."""
         with self._lock:
             strikes = self._strikes.get(client)
             now = self._clock()
@@ -85,19 +111,41 @@ class PinGuard:
                 raise Refused(429, f"too many wrong PINs from this device ({client}): try "
                                    f"again in {wait} s",
                               rule="pin", headers={"Retry-After": str(wait)})
+            while self._wrong and self._wrong[0] <= now - self.table_window_s:
+                self._wrong.popleft()
+            if not proven and len(self._wrong) >= self.table_wrong_pins:
+                wait = max(1, int(self._wrong[0] + self.table_window_s - now + 0.999))
+                raise Refused(429, "too many wrong PINs at this table lately, from several "
+                                   f"devices: a device new to the table waits {wait} s (phones "
+                                   "already joined play on)",
+                              rule="pin", headers={"Retry-After": str(wait)})
             if not offered:
                 raise Refused(401, f"this changes the game: send the table PIN ({PIN_HEADER} "
                                    "header), shown on the board", rule="pin")
             if hmac.compare_digest(offered.strip().encode(), self.pin.encode()):
                 self._strikes.pop(client, None)
                 return
+            self._wrong.append(now)
+            self._forget_quiet_devices(now)
             strikes = self._strikes.setdefault(client, _Strikes())
             strikes.count += 1
+            strikes.last = now
             if strikes.count >= self.free_tries:
                 doublings = min(strikes.count - self.free_tries, 32)  # 2.0**1024 overflows
                 lock_s = min(2.0 ** doublings, self.max_lock_s)
                 strikes.locked_until = now + lock_s
             raise Refused(403, "wrong table PIN", rule="pin")
+
+    def _forget_quiet_devices(self, now: float) -> None:
+        """Keep the wrong tries of at most `STRIKES_KEPT` devices: one that takes a new
+        address for every guess must not fill the memory of a table left on for months."""
+        if len(self._strikes) < STRIKES_KEPT:
+            return
+        for client, strikes in list(self._strikes.items()):
+            if strikes.last < now - 3600 and strikes.locked_until < now:
+                del self._strikes[client]
+        while len(self._strikes) >= STRIKES_KEPT:  # all recent: the oldest go
+            del self._strikes[min(self._strikes, key=lambda c: self._strikes[c].last)]
 
 
 # ---------------------------------------------------------------------- request guards
@@ -161,7 +209,9 @@ def require_pin() -> None:
     offered = request.headers.get(PIN_HEADER)
     if offered is None and request.mimetype in FORM_TYPES[:2]:
         offered = request.form.get("pin")
-    guard.check(client_ip(), offered)
+    guard.check(client_ip(), offered, proven=session.get(PIN_PROVEN) is True)
+    if session.get(PIN_PROVEN) is not True:
+        session[PIN_PROVEN] = True  # signed: no other device can claim it
 
 
 def guard_change(*, pin: bool = True) -> None:
@@ -172,9 +222,60 @@ def guard_change(*, pin: bool = True) -> None:
         require_pin()
 
 
+def host_allowed(host: str, extra: Iterable[str] = ()) -> bool:
+    """Whether a request's Host names this table: an address (any: a rebinding attack needs
+    a name it controls), ``localhost``, this machine's name as a home network or mDNS
+    gives it (``raspberrypi``, ``raspberrypi.local``, ``.lan`` …), or a name the owner
+    allowed (``serve --allow-host``)."""
+    name = _host_name(host)
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    machine = socket.gethostname().lower().rstrip(".")
+    own = {machine, *(f"{machine}.{domain}" for domain in HOME_DOMAINS)}
+    return name in own or name in {e.lower().rstrip(".") for e in extra}
+
+
+def _host_name(host: str) -> str:
+    """The name or address of a Host header, without its port or IPv6 brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else ""
+    return host.rsplit(":", 1)[0].rstrip(".") if host.count(":") <= 1 else host
+
+
+def check_host() -> None:
+    """Refuse a request whose Host is a name this table does not answer to: a web page on
+    another site can point its own name at the table's address (DNS rebinding), and the
+    browser then lets that page read the table and send it requests as its own."""
+    host = request.host
+    if not host_allowed(host, current_app.config.get("ALLOWED_HOSTS") or ()):
+        name = _host_name(host) or host
+        raise Refused(421, f"this table does not answer to the name {name!r}: open it by its "
+                           "address, or start bluffcam serve with --allow-host "
+                           f"{name or 'NAME'} to add the name", rule="host")
+
+
 def init_app(app: Flask, pin: str) -> PinGuard:
     guard = PinGuard(pin, free_tries=int(app.config["PIN_FREE_TRIES"]),
                      max_lock_s=float(app.config["PIN_MAX_LOCK_S"]))
     app.extensions["bluffcam.pin"] = guard
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.before_request(check_host)
+
+    @app.after_request
+    def _no_framing(response: Response) -> Response:
+        # no other site may show the control page in a frame of its own (clickjacking), nor
+        # a browser guess a file's type from its bytes
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
     return guard

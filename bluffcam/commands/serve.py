@@ -64,6 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pin", default=None,
                         help="table PIN for changes (default: $BLUFFCAM_PIN, else a new "
                              "random one, shown on the board)")
+    parser.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                        help="a name the dashboard is opened by, besides its addresses, "
+                             "localhost and this machine's name (.local, .lan …), e.g. a "
+                             "name given by a router; repeat for more "
+                             "(also $BLUFFCAM_ALLOW_HOSTS, space-separated)")
 
 
 def lock_data_folder(data_dir: Path) -> int:
@@ -287,7 +292,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     from bluffcam.commands.panel_test import PanelOpenError
     from bluffcam.table_opening import JournalUnavailable, open_table
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
-    from web import create_app
+    from web import allowed_hosts_from_env, create_app
     from web.join import phones_can_reach
 
     profile = None
@@ -327,6 +332,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
             camera.close()
         return 2
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir),
+                      "ALLOWED_HOSTS": [*allowed_hosts_from_env(), *args.allow_host],
                       "PHONES_CAN_JOIN": phones_can_reach(args.host),
                       "PHOTO_BUDGET_MB": args.keep_photos}, table=table)
     try:

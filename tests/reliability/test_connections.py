@@ -48,7 +48,7 @@ def test_a_request_never_finished_is_dropped_after_the_timeout(
     port, _ = server
     before = threading.active_count()
     half_sent = socket.create_connection(("127.0.0.1", port))
-    half_sent.sendall(b"GET /api/state HTTP/1.1\r\nHost: table\r\n")  # and nothing more
+    half_sent.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n")  # and nothing more
     time.sleep(0.1)
     assert threading.active_count() == before + 1  # the request's thread, waiting
     assert _closed_by_server(half_sent, within_s=TIMEOUT_S * 8)
@@ -66,7 +66,7 @@ def test_a_board_that_reads_keeps_its_stream_past_the_timeout(
     reading (heartbeats every 0.05 s here) lives on for many timeouts."""
     port, _ = server
     board = socket.create_connection(("127.0.0.1", port))
-    board.sendall(b"GET /api/events HTTP/1.1\r\nHost: table\r\n\r\n")
+    board.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
     board.settimeout(TIMEOUT_S)
     received = b""
     until = time.monotonic() + TIMEOUT_S * 5

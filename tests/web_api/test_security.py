@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 from flask.testing import FlaskClient
 from web_api_helpers import PIN, SETUP, post
 
@@ -37,6 +39,46 @@ def test_wrong_pins_are_throttled_per_client(client: FlaskClient) -> None:
     assert "try again in " in locked.json["error"]["message"]
     # another phone is not punished for it
     assert post(client, "/api/pin/check", {}, pin=PIN, ip="10.0.0.10").status_code == 200
+
+
+def test_wrong_pins_from_many_addresses_hold_new_devices_but_not_joined_phones(
+    client: FlaskClient,
+) -> None:
+    """Each address had its own free tries: a machine taking 250 addresses on the network
+    guessed 750 PINs at once (the audit found the PIN in 122 guesses, never refused)."""
+    from web.security import TABLE_WRONG_PINS
+
+    joined = client.application.test_client()  # a phone that gave the PIN before
+    assert post(joined, "/api/pin/check", {}, ip="10.0.0.20").status_code == 200
+    for n in range(TABLE_WRONG_PINS):
+        wrong = post(client.application.test_client(), "/api/pin/check", {}, pin="0000",
+                     ip=f"10.0.1.{n + 1}")
+        assert wrong.status_code == 403
+    new_device = client.application.test_client()
+    held = post(new_device, "/api/pin/check", {}, pin=PIN, ip="10.0.2.1")  # even the right PIN
+    assert held.status_code == 429 and "at this table lately" in held.json["error"]["message"]
+    assert int(held.headers["Retry-After"]) > 0
+    assert post(joined, "/api/game", SETUP, ip="10.0.0.20").status_code == 200  # plays on
+    wrong = post(joined, "/api/pin/check", {}, pin="0000", ip="10.0.0.20")
+    assert wrong.status_code == 403  # still checked: a joined phone's session is no PIN
+
+
+def test_guessing_from_ever_new_addresses_takes_days_not_minutes() -> None:
+    now = [0.0]
+    guard = PinGuard("9999", free_tries=3, max_lock_s=60.0, clock=lambda: now[0])
+    for guess in range(10_000):
+        while True:
+            try:
+                guard.check(f"10.0.{guess // 250}.{guess % 250}", f"{guess:04d}")
+                break
+            except Exception as refused:
+                status = getattr(refused, "status", None)
+                if status != 429:
+                    assert status == 403
+                    break
+                now[0] += float(refused.headers["Retry-After"])  # type: ignore[attr-defined]
+    assert now[0] > 3 * 24 * 3600, f"all PINs tried in {now[0] / 3600:.1f} h"
+    assert len(guard._strikes) <= 1024  # the addresses used are not all remembered
 
 
 def test_backoff_grows_then_a_right_pin_clears_it() -> None:
@@ -157,3 +199,80 @@ def test_the_join_qr_code_carries_the_pin_to_this_machine_only(client: FlaskClie
     assert local.get_data(as_text=True).startswith("<svg xmlns=")
     remote = client.get("/api/join.svg", environ_base={"REMOTE_ADDR": "10.0.0.5"})
     assert remote.status_code == 403 and remote.mimetype == "application/json"
+
+
+def test_test_reads_of_uploaded_photos_run_one_at_a_time(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """They need no PIN, and a dozen 24-megapixel photos at once took 1.7 GB."""
+    import threading
+
+    import vision
+
+    reading, finish = threading.Event(), threading.Event()
+    read = vision.read_dice
+
+    def slow_read(frame: Any, params: Any) -> Any:
+        reading.set()
+        finish.wait(10)
+        return read(frame, params)
+
+    monkeypatch.setattr(vision, "read_dice", slow_read)
+
+    def test_read() -> Any:
+        phone = client.application.test_client()
+        token = phone.get("/api/csrf").json["csrf_token"]
+        return phone.post("/api/calibration/read", data={
+            "csrf_token": token, "image": (io.BytesIO(_png()), "dice.png")})
+
+    first: list[Any] = []
+    worker = threading.Thread(target=lambda: first.append(test_read()))
+    worker.start()
+    try:
+        assert reading.wait(10)
+        busy = test_read()
+        assert busy.status_code == 429
+        assert "busy with another photo" in busy.json["error"]["message"]
+    finally:
+        finish.set()
+        worker.join(10)
+    assert first[0].status_code == 200
+    assert test_read().status_code == 200  # and the next one after it
+
+
+@pytest.mark.parametrize(("host", "allowed"), [
+    ("192.168.1.20:8080", True), ("[fe80::1]:8080", True), ("10.0.0.5", True),
+    ("localhost:8080", True), ("LOCALHOST", True), ("table.localhost", True),
+    ("{machine}:8080", True), ("{machine}.local:8080", True), ("{machine}.lan", True),
+    ("{machine}.local.", True), ("dice.example", True),  # the owner allowed it
+    ("evil.example:8080", False), ("{machine}.evil.example", False),
+    ("192.168.1.20.evil.example", False), ("", False),
+])
+def test_the_table_answers_only_to_its_addresses_and_names(host: str, allowed: bool) -> None:
+    import socket
+
+    from web.security import host_allowed
+
+    named = host.format(machine=socket.gethostname().upper())
+    assert host_allowed(named, ["Dice.Example"]) is allowed
+
+
+def test_a_page_reached_by_another_sites_name_is_refused(client: FlaskClient) -> None:
+    """DNS rebinding: a page on evil.example points its name at the table, and the browser
+    lets it read the table (its photos) and, from the table's own screen, the PIN."""
+    for path in ("/api/state", "/api/pin", "/control"):
+        refused = client.get(path, headers={"Host": "evil.example:8080"})
+        assert refused.status_code == 421, path
+        assert "--allow-host evil.example" in refused.json["error"]["message"]
+    changed = post(client, "/api/game", SETUP, headers={
+        "Host": "evil.example", "Origin": "http://evil.example"})
+    assert changed.status_code == 421 and client.get("/api/state").json["game"] is None
+    client.application.config["ALLOWED_HOSTS"] = ["evil.example"]  # the owner's own name
+    assert client.get("/api/state", headers={"Host": "evil.example:8080"}).status_code == 200
+
+
+def test_no_other_site_may_frame_the_control_page(client: FlaskClient) -> None:
+    page = client.get("/control")
+    assert page.headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
