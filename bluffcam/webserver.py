@@ -4,6 +4,7 @@ hold a thread each, which suits a table's handful of screens), and say where to 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import signal
 import socket
@@ -30,6 +31,15 @@ LISTEN_BACKLOG = 128
 #: its server thread for good (werkzeug waits without limit). Live streams send a heartbeat
 #: every 15 s, so a board that is reading never comes near it.
 SOCKET_TIMEOUT_S = 30.0
+#: connections served at once, each on a thread of its own: past it a new one is answered
+#: 503 at once (a table has a dozen screens; hundreds of held connections took a 32-bit Pi's
+#: threads, and every request then failed)
+MAX_CONNECTIONS = 96
+#: what a connection past `MAX_CONNECTIONS` is told before it is closed
+_BUSY_TEXT = b"bluffcam: too many connections at once; try again in a moment"
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n"
+         b"Content-Type: text/plain; charset=utf-8\r\n"
+         b"Content-Length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
 
 
 class _TimedRequestHandler(WSGIRequestHandler):
@@ -88,9 +98,40 @@ def make_dashboard_server(app: Any, host: str, port: int, *,
         listener.close()  # the server holds its own copy of the socket
     # an open SSE stream must not keep the process alive
     setattr(server, "daemon_threads", True)  # noqa: B010 (not in the type stubs)
+    _limit_connections(server, MAX_CONNECTIONS)
     # a server given a bound socket skips the bind that names its port: port 0's pick
     server.server_port = int(server.server_address[1])
     return server
+
+
+def _limit_connections(server: BaseWSGIServer, limit: int) -> None:
+    """Serve at most ``limit`` connections at once; one more is told 503 and closed without
+    a thread of its own."""
+    slots = threading.BoundedSemaphore(limit)
+    spawn = server.process_request
+    serve_one = server.process_request_thread  # type: ignore[attr-defined]
+
+    def process_request(request: Any, client_address: Any) -> None:
+        if not slots.acquire(blocking=False):
+            with contextlib.suppress(OSError):
+                request.settimeout(1.0)
+                request.sendall(_BUSY)
+            server.shutdown_request(request)
+            return
+        try:
+            spawn(request, client_address)
+        except BaseException:  # no thread was started: nothing else gives the slot back
+            slots.release()
+            raise
+
+    def process_request_thread(request: Any, client_address: Any) -> None:
+        try:
+            serve_one(request, client_address)
+        finally:
+            slots.release()
+
+    setattr(server, "process_request", process_request)  # noqa: B010
+    setattr(server, "process_request_thread", process_request_thread)  # noqa: B010
 
 
 def serve_until_interrupted(server: BaseWSGIServer, *, on_stop: Callable[[], None]) -> int:

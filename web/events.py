@@ -16,8 +16,12 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, current_app
 
 from bluffcam.table import Table
+from web.security import Refused
 
 bp = Blueprint("events", __name__, url_prefix="/api")
+#: live streams open at once: each holds a connection (`bluffcam.webserver.MAX_CONNECTIONS`),
+#: and some must stay for the requests that change the game
+MAX_STREAMS = 64
 #: the state JSON starts with its version (build_state puts it first)
 _VERSION = re.compile(r'^\{"version":(\d+)')
 
@@ -47,6 +51,10 @@ def stream(table: Table, *, heartbeat_s: float, retry_ms: int) -> Iterator[str]:
 @bp.get("/events")
 def events() -> Response:
     table: Table = current_app.extensions["bluffcam.table"]
+    if table.subscriber_count >= MAX_STREAMS:
+        raise Refused(503, f"{MAX_STREAMS} live screens are open already: close some tabs; "
+                           "this one tries again by itself", rule="busy",
+                      headers={"Retry-After": "10"})
     body = stream(
         table,
         heartbeat_s=float(current_app.config["SSE_HEARTBEAT_S"]),

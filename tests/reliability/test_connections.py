@@ -76,3 +76,44 @@ def test_a_board_that_reads_keeps_its_stream_past_the_timeout(
         received += chunk
     board.close()
     assert b"200 OK" in received and received.count(b"\n\n") > 10
+
+
+def test_connections_past_the_limit_are_told_503_and_the_threads_stay_few(
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hundreds of held connections (live streams, requests sent a line at a time) each
+    took a thread: a 32-bit Pi ran out of them and then failed every request."""
+    monkeypatch.setattr(webserver, "MAX_CONNECTIONS", 3)
+    served = make_dashboard_server(app, "127.0.0.1", 0, log_requests=False)
+    threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05},
+                     daemon=True).start()
+    held = []
+    try:
+        before = threading.active_count()
+        for _ in range(3):
+            sock = socket.create_connection(("127.0.0.1", served.server_port))
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n")  # never ended
+            held.append(sock)
+        extra = socket.create_connection(("127.0.0.1", served.server_port))
+        extra.settimeout(5)
+        extra.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        answer = extra.recv(4096)
+        extra.close()
+        assert answer.startswith(b"HTTP/1.1 503") and b"too many connections" in answer
+        assert threading.active_count() <= before + 3
+        held.pop().close()  # one gives its place back
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            again = socket.create_connection(("127.0.0.1", served.server_port))
+            again.settimeout(5)
+            again.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            reply = again.recv(64)
+            again.close()
+            if reply.startswith(b"HTTP/1.1 200"):
+                break
+            time.sleep(0.05)
+        assert reply.startswith(b"HTTP/1.1 200")
+    finally:
+        for sock in held:
+            sock.close()
+        served.shutdown()
+        served.server_close()

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from web_api_helpers import SETUP
 
@@ -78,3 +79,21 @@ def test_a_stalled_client_keeps_only_the_newest_events(table: Table) -> None:
     assert drained == sorted(drained)
     assert drained[-1] == table.version
     table.unsubscribe(q)
+
+
+def test_live_streams_past_the_limit_are_refused_for_a_while(
+        client: FlaskClient, table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    from web import events
+
+    monkeypatch.setattr(events, "MAX_STREAMS", 2)
+    open_ones = [client.get("/api/events", buffered=False) for _ in range(2)]
+    for response in open_ones:
+        next(iter(response.response))  # the stream has begun: subscribed
+    refused = client.get("/api/events")
+    assert refused.status_code == 503 and refused.json["error"]["rule"] == "busy"
+    assert "2 live screens are open already" in refused.json["error"]["message"]
+    assert refused.headers["Retry-After"]
+    open_ones.pop().close()
+    assert client.get("/api/events", buffered=False).status_code == 200
+    for response in open_ones:
+        response.close()
