@@ -146,13 +146,16 @@ class SetAsideResult:
 # --------------------------------------------------------------------------- stillness
 
 
-def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = None) -> list[Frame]:
+def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = None, *,
+                   on_run_frame: Callable[[int, Frame], None] | None = None) -> list[Frame]:
     """Consume frames until ``still_frames`` frames in a row barely differ from the first
     frame of their run.
 
     Each frame is compared with the run's first, not only with the frame before: a hand
     moving a few pixels a frame changes little between two frames, but its path adds up
     over the run. Returns the still window (``still_frames + 1`` frames, oldest first).
+    ``on_run_frame(position, frame)`` is told of each frame as it joins the current run (0:
+    it starts a new one), so a caller can begin reading while the wait goes on.
     Raises `SceneNotStillError` when the frames end or ``max_frames`` pass first.
     """
     params = params or StillnessParams()
@@ -171,6 +174,8 @@ def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = Non
             anchor = small
             window.clear()
         window.append(frame)
+        if on_run_frame is not None:
+            on_run_frame(still_run, frame)
         if still_run >= params.still_frames:
             return list(window)
         if params.max_frames is not None and seen >= params.max_frames:
@@ -306,6 +311,7 @@ def _read_frames(
     frames: Iterable[Frame],
     vote_frames: int,
     stillness: StillnessParams | None,
+    on_run_frame: Callable[[int, Frame], None] | None = None,
 ) -> Iterator[Frame]:
     """The frames to read, at most ``vote_frames``: the still run's last ones, then the
     camera's next ones, each taken only when the reading asks for it (a camera's frame is a
@@ -317,8 +323,35 @@ def _read_frames(
         if first is None:
             raise SceneNotStillError("no frames: the camera gave none")
         return itertools.islice(itertools.chain([first], iterator), vote_frames)
-    window = wait_for_still(iterator, stillness)[-vote_frames:]
+    window = wait_for_still(iterator, stillness, on_run_frame=on_run_frame)[-vote_frames:]
     return itertools.islice(itertools.chain(window, iterator), vote_frames)
+
+
+class _EarlyReads:
+    """Readings of the frames the vote will take first, made while the wait for a still
+    scene goes on (the frames come a frame period apart, and a read takes less): the wait's
+    last frames then cost nothing more than their wait. A run that motion breaks is
+    forgotten with its readings."""
+
+    def __init__(self, read: Reader, params: ReaderParams | None, stillness: StillnessParams,
+                 vote_frames: int, first_reads: int) -> None:
+        self._read, self._params = read, params
+        # the vote reads the still window's last `vote_frames` frames, from the oldest
+        self._first = max(0, stillness.still_frames + 1 - vote_frames)
+        self._last = self._first + first_reads
+        self._made: dict[int, tuple[Frame, Reading]] = {}
+
+    def offer(self, position: int, frame: Frame) -> None:
+        if position == 0:
+            self._made.clear()
+        if self._first <= position < self._last:
+            self._made[id(frame)] = (frame, self._read(frame, self._params))
+
+    def __call__(self, frame: Frame, params: ReaderParams | None) -> Reading:
+        made = self._made.get(id(frame))
+        if made is not None and made[0] is frame:
+            return made[1]
+        return self._read(frame, params)
 
 
 def capture_reveal(
@@ -345,8 +378,8 @@ def capture_reveal(
     ``expected_counts``, in its order, sit at zones 0, 1, ….
     ``stillness=None`` skips the wait (frames known to be still, e.g. one photo).
     Reading stops after ``min_vote_frames`` when they agree on every die, else goes on to
-    ``vote_frames`` (reading is the slow part). ``reader`` defaults to `vision.read_dice`;
-    tests pass a stand-in.
+    ``vote_frames`` (reading is the slow part); the first of them are read while the wait
+    for stillness goes on. ``reader`` defaults to `vision.read_dice`; tests pass a stand-in.
     """
     players = list(expected_counts)
     seats_in_order: list[str | None] = list(seating) if seating is not None else list(players)
@@ -359,8 +392,12 @@ def capture_reveal(
     if strangers:
         raise ValueError(f"{', '.join(strangers)} not in the seating {seats_in_order}")
     read = reader or _default_reader()
+    early = None
+    if stillness is not None:
+        read = early = _EarlyReads(read, params, stillness, vote_frames, min_vote_frames)
     try:
-        to_read = _read_frames(_as_frames(frames), vote_frames, stillness)
+        to_read = _read_frames(_as_frames(frames), vote_frames, stillness,
+                               early.offer if early is not None else None)
     except SceneNotStillError as exc:
         return _not_still_result(players, exc)
     chosen: list[Frame] = []

@@ -354,3 +354,40 @@ def test_frames_known_still_are_taken_only_as_far_as_the_vote_needs() -> None:
     capture_reveal(_counted(frames, taken), ZONES, {"Ann": 1}, None, stillness=None,
                    reader=lambda f, p: reading(die(4, 30, 150)))
     assert len(taken) == 3  # three agreeing readings end the vote
+
+
+def test_the_votes_first_frames_are_read_while_the_wait_for_stillness_goes_on() -> None:
+    """The frames come a frame period apart and a read takes less: reading only once the
+    wait was over added three reads to every reveal."""
+    from vision.reveal import DEFAULT_STILLNESS
+
+    events: list[str] = []
+
+    def frames() -> Any:
+        for _ in range(20):
+            events.append("frame")
+            yield np.full((200, 300, 3), 90, dtype=np.uint8)
+
+    def reader(frame: np.ndarray, params: Any) -> Reading:
+        events.append("read")
+        return reading(die(4, 30, 150))
+
+    result = capture_reveal(frames(), ZONES, {"Ann": 1}, None, reader=reader)
+    assert result.seats["Ann"] and not result.needs_review
+    assert events.count("read") == 3 and events.count("frame") == DEFAULT_STILLNESS.still_frames + 1
+    assert events[-1] == "frame"  # nothing left to read once the scene is found still
+
+
+def test_readings_made_during_a_run_that_motion_breaks_are_not_used() -> None:
+    """A hand comes back after the first still frames: the reveal is read from the frames
+    of the run that lasted, never from the one before it."""
+    table = np.full((200, 300, 3), 90, dtype=np.uint8)
+    moved = np.full((200, 300, 3), 200, dtype=np.uint8)
+    frames = [table] * 4 + [moved] * 10  # still for a while, then a different scene
+    frames = [f.copy() for f in frames]
+
+    def reader(frame: np.ndarray, params: Any) -> Reading:
+        return reading(die(4 if frame[0, 0, 0] == 90 else 6, 30, 150))
+
+    result = capture_reveal(frames, ZONES, {"Ann": 1}, None, reader=reader)
+    assert [d.value for d in result.seats["Ann"]] == [6]
