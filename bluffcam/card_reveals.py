@@ -138,7 +138,7 @@ def capture_card_reveal(table: Table) -> dict[str, Any]:
             previous = table._review
         try:
             check, frame = table.on_reading_thread(
-                read_card_frames, iter(table.camera.frames()), library, expected)
+                read_card_frames, table.camera_frames(), library, expected)
         except Exception as exc:  # a broken camera must not stop the game
             raise table.camera_raised(exc) from None
         jpeg = encode_jpeg(draw_card_reading(frame, check.reading))

@@ -31,10 +31,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
 from bluffcam.evening import (
@@ -50,6 +49,7 @@ from bluffcam.evening import (
     this_evening,
 )
 from bluffcam.player_names import PlayerNameError, check_player_names
+from bluffcam.reading_thread import ReadingThread, T
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
 from bluffcam.reviews import (
     PendingReview,
@@ -102,8 +102,6 @@ class Camera(Protocol):
     def frames(self) -> Iterator[Any]: ...
 
 
-#: what a camera reading gives back
-T = TypeVar("T")
 #: reads a reveal: (frames, the engine's expected hands per player in seat order) -> reading
 RevealReader = Callable[[Iterator[Any], Mapping[str, Any]], RevealReading]
 #: reads one seat's front-of-cup dice: (frames, seat index) -> (faces, problems)
@@ -137,9 +135,10 @@ class Table:
         )
         self._lock = threading.RLock()
         self._capture_lock = threading.Lock()
-        #: every camera reading runs on this one long-lived thread: OpenCV and the networks
-        #: set themselves up once per thread (some 25 ms), and each web request's is new
-        self._reading = ThreadPoolExecutor(max_workers=1, thread_name_prefix="camera-reading")
+        #: every camera reading of a reveal runs on this one long-lived thread
+        self._reading = ReadingThread()
+        #: set by `close`: a reading under way then runs out of frames at once
+        self._closed = threading.Event()
         self._setup: dict[str, Any] | None = None
         self._game: Game | None = None
         self._actions: list[dict[str, Any]] = []
@@ -809,7 +808,7 @@ class Table:
         """Run the reader over camera frames; where they give no reading, say why (see
         `camera_failed`)."""
         assert self.camera is not None
-        frames = _limited(self.camera.frames(), REVEAL_MAX_FRAMES)
+        frames = self.camera_frames()
         try:
             reading = self.on_reading_thread(self._reveal_reader, frames, hands)
         except Exception as exc:  # a broken camera or reader must not stop the game
@@ -861,8 +860,8 @@ class Table:
             raise TableError(f"raise and re-roll: {short}; give their faces by hand",
                              rule="camera", status=409)
         try:
-            seen, problems = self.on_reading_thread(
-                self._set_aside_reader, _limited(self.camera.frames(), REVEAL_MAX_FRAMES), seat)
+            seen, problems = self.on_reading_thread(self._set_aside_reader,
+                                                    self.camera_frames(), seat)
         except Exception as exc:
             problems, seen = [f"the camera could not read them ({exc})"], []
         new = _multiset_minus(list(seen), before)
@@ -972,10 +971,20 @@ class Table:
     def on_reading_thread(self, read: Callable[..., T], *args: Any) -> T:
         """``read(*args)`` on the table's camera-reading thread, waited for (its exception
         raised here)."""
-        return self._reading.submit(read, *args).result()
+        return self._reading.run(read, *args)
+
+    def camera_frames(self) -> Iterator[Any]:
+        """The camera's frames for one reading: at most `REVEAL_MAX_FRAMES`, and none once
+        the table is closed (a reading under way then ends, rather than the camera being
+        read, or opened again, after it was closed)."""
+        assert self.camera is not None
+        for count, frame in enumerate(self.camera.frames()):
+            if count >= REVEAL_MAX_FRAMES or self._closed.is_set():
+                return
+            yield frame
 
     def close(self) -> None:
-        self._reading.shutdown(wait=False)
+        self._closed.set()
         close = getattr(self._journal, "close", None)
         if close is not None:
             close()
@@ -1001,13 +1010,6 @@ def _multiset_minus(items: list[int], remove: list[int]) -> list[int]:
         if value in left:
             left.remove(value)
     return left
-
-
-def _limited(frames: Iterator[Any], limit: int) -> Iterator[Any]:
-    for i, frame in enumerate(frames):
-        if i >= limit:
-            return
-        yield frame
 
 
 __all__ = ["IllegalActionError", "PendingReview", "Table", "TableError"]

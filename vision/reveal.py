@@ -336,8 +336,9 @@ class _EarlyReads:
     def __init__(self, read: Reader, params: ReaderParams | None, stillness: StillnessParams,
                  vote_frames: int, first_reads: int) -> None:
         self._read, self._params = read, params
-        # the vote reads the still window's last `vote_frames` frames, from the oldest
-        self._first = max(0, stillness.still_frames + 1 - vote_frames)
+        # the vote reads the still window's last `vote_frames` frames, from the oldest; never
+        # a run's first frame, though: while things move, every frame starts a run
+        self._first = max(1, stillness.still_frames + 1 - vote_frames)
         self._last = self._first + first_reads
         self._made: dict[int, tuple[Frame, Reading]] = {}
 

@@ -380,7 +380,8 @@ def test_the_votes_first_frames_are_read_while_the_wait_for_stillness_goes_on() 
 
 def test_readings_made_during_a_run_that_motion_breaks_are_not_used() -> None:
     """A hand comes back after the first still frames: the reveal is read from the frames
-    of the run that lasted, never from the one before it."""
+    of the run that lasted, never from the one before it (readings are kept by the frame
+    they were made of, not by their place in a run)."""
     table = np.full((200, 300, 3), 90, dtype=np.uint8)
     moved = np.full((200, 300, 3), 200, dtype=np.uint8)
     frames = [table] * 4 + [moved] * 10  # still for a while, then a different scene
@@ -391,3 +392,12 @@ def test_readings_made_during_a_run_that_motion_breaks_are_not_used() -> None:
 
     result = capture_reveal(frames, ZONES, {"Ann": 1}, None, reader=reader)
     assert [d.value for d in result.seats["Ann"]] == [6]
+
+
+def test_while_the_scene_moves_no_frame_is_read_early() -> None:
+    """Every frame starts a run while a hand moves: none is worth a read until one holds."""
+    reads: list[int] = []
+    frames = [np.full((200, 300, 3), 60 * (i % 2), dtype=np.uint8) for i in range(12)]
+    capture_reveal(frames, ZONES, {"Ann": 1}, None, vote_frames=8,
+                   reader=lambda f, p: reads.append(1) or reading())
+    assert reads == []

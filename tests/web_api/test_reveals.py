@@ -58,6 +58,65 @@ def test_every_capture_is_read_on_the_tables_one_reading_thread(
     assert threads[0] is not threading.current_thread() and threads[0].is_alive()
 
 
+def test_closing_the_table_ends_a_reading_under_way_and_never_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    """Stopping the server during a capture waited for the whole reading (up to 120 frames,
+    12 s at 10 fps), and the reading went on reading a camera already closed."""
+    import threading
+    import time
+
+    from bluffcam.vision_adapter import RevealReading
+    from vision.reveal import DEFAULT_STILLNESS
+
+    class Restless:
+        """A camera over a table that never stops moving, a frame every 50 ms."""
+
+        status, spec, taken = "ok", "restless:", 0
+
+        def frames(self) -> Any:
+            while True:
+                time.sleep(0.05)
+                self.taken += 1
+                yield np.full((60, 80, 3), 40 * (self.taken % 2), dtype=np.uint8)
+
+    def reader(frames: Any, expected: Any) -> RevealReading:
+        from vision.reveal import SceneNotStillError, wait_for_still
+
+        try:
+            wait_for_still(frames, DEFAULT_STILLNESS)
+        except SceneNotStillError as exc:
+            return RevealReading({}, {}, [{"kind": "not_still", "seat": None, "x": None,
+                                           "y": None, "message": str(exc)}], True, None)
+        raise AssertionError("never still")
+
+    camera = Restless()
+    table = Table(tmp_path / "journal.sqlite", camera, reveal_reader=reader)
+    table.new_game(SETUP)
+    table.submit({"player": "Ann", "bid": "3x4"})
+    table.submit({"player": "Ben", "challenge": True})
+    ended: list[BaseException] = []
+
+    def capturing() -> None:
+        try:
+            table.capture_reveal()
+        except BaseException as exc:
+            ended.append(exc)
+
+    capture = threading.Thread(target=capturing, daemon=True)
+    capture.start()
+    time.sleep(0.3)
+    closed_at = time.monotonic()
+    table.close()
+    capture.join(3)
+    assert not capture.is_alive() and time.monotonic() - closed_at < 2
+    assert isinstance(ended[0], TableError) and "capture again" in str(ended[0])
+    taken = camera.taken
+    time.sleep(0.2)
+    assert camera.taken == taken  # the camera is not read after the table closed
+    assert all(t.daemon for t in threading.enumerate() if t.name == "camera-reading")
+
+
 def test_uncertain_reading_waits_for_review_then_corrections_are_journalled(
     client: FlaskClient, reader: StubReader, table: Table
 ) -> None:
