@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,13 @@ MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 def allowed_hosts_from_env() -> list[str]:
     """``$BLUFFCAM_ALLOW_HOSTS``: names the dashboard is opened by (`web.security.check_host`)."""
     return os.environ.get("BLUFFCAM_ALLOW_HOSTS", "").replace(",", " ").split()
+
+
+def allowed_hosts(listen_host: str, named: Iterable[str] = ()) -> list[str]:
+    """The names a server listening on ``listen_host`` answers to besides its addresses:
+    that host itself where it is a name (the address `serve` and `demo` print), the names
+    given (``--allow-host``) and ``$BLUFFCAM_ALLOW_HOSTS``."""
+    return [*allowed_hosts_from_env(), *named, listen_host]
 
 
 def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | None = None) -> Flask:

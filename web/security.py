@@ -226,8 +226,8 @@ def host_allowed(host: str, extra: Iterable[str] = ()) -> bool:
     """Whether a request's Host names this table: an address (any: a rebinding attack needs
     a name it controls), ``localhost``, this machine's name as a home network or mDNS
     gives it (``raspberrypi``, ``raspberrypi.local``, ``.lan`` …), or a name the owner
-    allowed (``serve --allow-host``)."""
-    name = _host_name(host)
+    allowed (``serve --allow-host``, which may be given as the whole address)."""
+    name = host_name(host)
     if not name:
         return False
     try:
@@ -238,25 +238,38 @@ def host_allowed(host: str, extra: Iterable[str] = ()) -> bool:
     if name == "localhost" or name.endswith(".localhost"):
         return True
     machine = socket.gethostname().lower().rstrip(".")
-    own = {machine, *(f"{machine}.{domain}" for domain in HOME_DOMAINS)}
-    return name in own or name in {e.lower().rstrip(".") for e in extra}
+    own = set()
+    for base in {machine, machine.split(".", 1)[0]}:  # a name set in full: its first label too
+        own |= {base, *(f"{base}.{domain}" for domain in HOME_DOMAINS)}
+    return name in own or name in {host_name(e) for e in extra}
 
 
-def _host_name(host: str) -> str:
-    """The name or address of a Host header, without its port or IPv6 brackets."""
+def host_name(host: str) -> str:
+    """The name or address in a Host header, or in an address given whole
+    (``http://dice.example:8080/``): lower case, without scheme, port, path, IPv6 brackets
+    or zone, or a final dot."""
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else ""
-    return host.rsplit(":", 1)[0].rstrip(".") if host.count(":") <= 1 else host
+    if "://" in host:
+        host = host.split("://", 1)[1]
+    host = host.split("/", 1)[0]
+    if host.startswith("["):  # [v6] or [v6%zone], then maybe :port
+        host = host[1:host.find("]")] if "]" in host else ""
+    elif host.count(":") == 1:  # name:port or v4:port (a bare v6 address has more)
+        host = host.split(":", 1)[0]
+    return host.split("%", 1)[0].rstrip(".")
 
 
 def check_host() -> None:
     """Refuse a request whose Host is a name this table does not answer to: a web page on
     another site can point its own name at the table's address (DNS rebinding), and the
-    browser then lets that page read the table and send it requests as its own."""
-    host = request.host
+    browser then lets that page read the table and send it requests as its own. The header
+    as sent is read (werkzeug blanks names it finds odd, such as ``my_pi.local``); a request
+    with none (HTTP/1.0) names nothing, and passes."""
+    host = request.environ.get("HTTP_HOST")
+    if host is None:
+        return
     if not host_allowed(host, current_app.config.get("ALLOWED_HOSTS") or ()):
-        name = _host_name(host) or host
+        name = host_name(host) or host
         raise Refused(421, f"this table does not answer to the name {name!r}: open it by its "
                            "address, or start bluffcam serve with --allow-host "
                            f"{name or 'NAME'} to add the name", rule="host")

@@ -182,11 +182,12 @@ def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespac
     from bluffcam.demo_player import DemoPlayer
     from bluffcam.table import Table
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
-    from web import create_app
+    from web import allowed_hosts, create_app
     from web.join import phones_can_reach
 
     table = Table(data / "journal.sqlite", None, profile, data_dir=data)
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data),
+                      "ALLOWED_HOSTS": allowed_hosts(args.host),
                       "PHONES_CAN_JOIN": phones_can_reach(args.host)}, table=table)
     try:
         server = make_dashboard_server(app, args.host, args.port, log_requests=False)

@@ -292,7 +292,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     from bluffcam.commands.panel_test import PanelOpenError
     from bluffcam.table_opening import JournalUnavailable, open_table
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
-    from web import allowed_hosts_from_env, create_app
+    from web import allowed_hosts, create_app
     from web.join import phones_can_reach
 
     profile = None
@@ -332,7 +332,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
             camera.close()
         return 2
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir),
-                      "ALLOWED_HOSTS": [*allowed_hosts_from_env(), *args.allow_host],
+                      "ALLOWED_HOSTS": allowed_hosts(args.host, args.allow_host),
                       "PHONES_CAN_JOIN": phones_can_reach(args.host),
                       "PHOTO_BUDGET_MB": args.keep_photos}, table=table)
     try:

@@ -245,6 +245,7 @@ def test_test_reads_of_uploaded_photos_run_one_at_a_time(
     ("localhost:8080", True), ("LOCALHOST", True), ("table.localhost", True),
     ("{machine}:8080", True), ("{machine}.local:8080", True), ("{machine}.lan", True),
     ("{machine}.local.", True), ("dice.example", True),  # the owner allowed it
+    ("[fe80::1%25eth0]:8080", True), ("fe80::1", True),  # an IPv6 zone, a bare address
     ("evil.example:8080", False), ("{machine}.evil.example", False),
     ("192.168.1.20.evil.example", False), ("", False),
 ])
@@ -276,3 +277,36 @@ def test_no_other_site_may_frame_the_control_page(client: FlaskClient) -> None:
     assert page.headers["X-Frame-Options"] == "DENY"
     assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
     assert page.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_machine_named_in_full_answers_to_its_short_names_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from web.security import host_allowed
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "raspberrypi.home.arpa")
+    assert host_allowed("raspberrypi.local:8080") and host_allowed("RaspberryPi")
+    assert host_allowed("raspberrypi.home.arpa") and not host_allowed("raspberrypi.evil")
+
+
+def test_names_are_allowed_as_given_whole_and_the_name_serve_listens_on(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve --host dice.example` printed http://dice.example:8080/ and refused it; an
+    --allow-host given as the whole address never matched; werkzeug blanked a name with an
+    underscore, which no --allow-host could then match."""
+    import argparse
+
+    from bluffcam.commands.serve import add_arguments
+    from web import allowed_hosts
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--host", "dice.example", "--allow-host",
+                              "http://Den-Table.Lan:8080/", "--allow-host", "my_pi.local"])
+    client.application.config["ALLOWED_HOSTS"] = allowed_hosts(args.host, args.allow_host)
+    for host in ("dice.example:8080", "den-table.lan", "my_pi.local:8080"):
+        assert client.get("/api/state", headers={"Host": host}).status_code == 200, host
+    refused = client.get("/api/state", headers={"Host": "evil_site.example"})
+    assert refused.status_code == 421
+    assert "'evil_site.example'" in refused.json["error"]["message"]
