@@ -148,6 +148,8 @@ class Table:
         self._truth: dict[str, list[int]] | None = None
         self._set_aside_truth: list[int] | None = None
         self._messages: deque[Message] = deque(maxlen=MESSAGES_KEPT)
+        #: faults found at start, kept apart: the evening's other news never pushes one out
+        self._lasting: deque[Message] = deque(maxlen=MESSAGES_KEPT)
         self._games_started = 0
         #: when the current game began (the journal's clock) and the evening's earlier results
         self._started_at: datetime | None = None
@@ -341,7 +343,7 @@ class Table:
               lasting: bool = False) -> None:
         """:meth:`note` for a caller holding the lock that signals its own change once, with
         the message in it (a reveal applied), rather than one change for each."""
-        self._messages.append(Message(
+        (self._lasting if lasting else self._messages).append(Message(
             level, text, review=review,
             game=self._games_started if about_game or lasting else None,
             before_play=before_play, lasting=lasting))
@@ -949,9 +951,11 @@ class Table:
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
             evening=self._standings(),
-            messages=[m.to_json() for m in self._messages if m.is_news(
-                game=self._games_started, under_way=bool(self._actions),
-                review=self._review.id if self._review else None)],
+            messages=[m.to_json() for m in sorted(
+                (m for m in (*self._lasting, *self._messages) if m.is_news(
+                    game=self._games_started, under_way=bool(self._actions),
+                    review=self._review.id if self._review else None)),
+                key=lambda m: m.at)],
         )
 
     # ------------------------------------------------------------------ helpers

@@ -159,3 +159,15 @@ def test_a_fault_found_at_start_stays_on_the_board_until_the_next_game(
     expect(tv.locator("#messages .message")).to_have_text(["journal.sqlite was set aside"])
     live_server.post("/api/game", THREE)
     expect(tv.locator("#messages .message")).to_have_count(0)
+
+
+def test_a_fault_found_at_start_is_not_pushed_off_the_board_by_newer_news(
+        tv: Any, live_server: LiveServer) -> None:
+    live_server.post("/api/game", THREE)
+    table = live_server.table
+    table.note("journal.sqlite was set aside", "error", lasting=True)
+    for n in range(7):  # more than the table keeps: a camera coming and going at boot
+        table.note(f"camera news {n}")
+    tv.goto("/")
+    expect(tv.locator("#messages .message")).to_have_text(
+        ["camera news 6", "camera news 5", "journal.sqlite was set aside"])

@@ -204,7 +204,10 @@ function renderMessages(state) {
   // a lasting one (a fault found at an unwatched start) stays until the next game
   const fresh = (state.messages || []).filter((m) => (m.lasting || typeof m.at !== "number" || now - m.at < MESSAGE_SHOWN_S)
     && !(pending && m.review === pending));
-  for (const message of fresh.slice(-3).reverse()) {
+  // a lasting one is never pushed off by newer news; the rest fill the three places left
+  const lasting = fresh.filter((m) => m.lasting).slice(-2);
+  const shown = [...lasting, ...fresh.filter((m) => !m.lasting).slice(-(3 - lasting.length))];
+  for (const message of shown.sort((a, b) => (a.at ?? 0) - (b.at ?? 0)).reverse()) {
     const level = ["info", "warning", "error"].includes(message.level) ? message.level : "info";
     items.push(el("div", { class: `message message-${level}`, title: message.text }, message.text));
   }
