@@ -205,38 +205,35 @@ def test_a_journal_damaged_where_it_is_read_is_set_aside_and_the_table_starts(
     assert list(data_dir.glob("journal.sqlite.unusable-*"))  # kept for a look
 
 
-def _real_error(code: int) -> sqlite3.OperationalError:
-    """An error as SQLite itself raises it: a full database (its page limit reached), or one
-    that another connection holds locked."""
-    db = sqlite3.connect(":memory:" if code == sqlite3.SQLITE_FULL else "", timeout=0)
+def _full_disk_error() -> sqlite3.OperationalError:
+    """SQLITE_FULL as SQLite itself raises it (a database past its page limit)."""
+    db = sqlite3.connect(":memory:")
     try:
-        if code == sqlite3.SQLITE_FULL:
-            db.execute("PRAGMA max_page_count = 2")
-            db.execute("CREATE TABLE t (x)")
-            db.execute("INSERT INTO t VALUES (zeroblob(100000))")
+        db.execute("PRAGMA max_page_count = 2")
+        db.execute("CREATE TABLE t (x)")
+        db.execute("INSERT INTO t VALUES (zeroblob(100000))")
         raise AssertionError("no error")
     except sqlite3.OperationalError as exc:
-        assert exc.sqlite_errorcode & 0xFF == code, exc
+        assert exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL, exc
         return exc
     finally:
         db.close()
 
 
-def _locked_error(tmp_path: Path) -> sqlite3.OperationalError:
-    path = tmp_path / "held.sqlite"
-    holder = sqlite3.connect(path, isolation_level=None)
-    holder.execute("CREATE TABLE t (x)")
-    holder.execute("BEGIN EXCLUSIVE")
-    other = sqlite3.connect(path, timeout=0)
-    try:
-        other.execute("SELECT * FROM t")
-        raise AssertionError("no error")
-    except sqlite3.OperationalError as exc:
-        assert exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY, exc
-        return exc
-    finally:
-        other.close()
-        holder.close()
+class _OnAFullDisk:
+    """A connection to the journal whose first write-ahead log set-up finds the disk full
+    (a tmpfs filled up, in the crash audit): everything else is SQLite's own."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.startswith("PRAGMA journal_mode"):
+            raise _full_disk_error()
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
 
 
 @pytest.mark.parametrize("fault", ["full", "locked"])
@@ -245,19 +242,28 @@ def test_a_journal_that_cannot_be_reached_now_is_left_in_place_and_the_start_ref
 ) -> None:
     """A full disk or another program's lock said "not a usable journal": the journal,
     whole, was moved aside and the table began on an empty one."""
-    import bluffcam.table
-
     path = _played_journal(data_dir)
     before = path.read_bytes()
-    error = _real_error(sqlite3.SQLITE_FULL) if fault == "full" else _locked_error(data_dir)
+    connect = sqlite3.connect
+    holder = None
+    if fault == "full":
+        monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: _OnAFullDisk(connect(*a, **k)))
+    else:  # another program holds the journal; the table waits 0.2 s for it, not 10
+        holder = connect(path, isolation_level=None)
+        holder.execute("PRAGMA locking_mode = EXCLUSIVE")  # as the crash audit's other program
+        holder.execute("BEGIN EXCLUSIVE")
 
-    def refused(*args: Any, **kwargs: Any) -> Table:
-        raise error
+        def impatient(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+            return connect(*args, **{**kwargs, "timeout": 0.2})
 
-    monkeypatch.setattr(bluffcam.table, "Table", refused)
+        monkeypatch.setattr(sqlite3, "connect", impatient)
     advice = "the disk is full" if fault == "full" else "another program holds it locked"
-    with pytest.raises(JournalUnavailable, match=rf"cannot open the journal {path}.*{advice}"):
-        open_table(data_dir, None, None)
+    try:
+        with pytest.raises(JournalUnavailable, match=rf"cannot open the journal {path}.*{advice}"):
+            open_table(data_dir, None, None)
+    finally:
+        if holder is not None:
+            holder.close()
     assert path.read_bytes() == before
     assert not list(data_dir.glob("journal.sqlite.unusable-*"))
 
