@@ -13,17 +13,16 @@ started after a damaged one was moved aside adopt the old one's reviews.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 import re
-import tempfile
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from calibration.files import replace_whole, sweep_leftovers
 
 REVEAL_ID = re.compile(r"^r[0-9]{1,9}$")
 #: the unmarked frame beside a reveal's marked photo
@@ -99,8 +98,6 @@ def pixels(v: Any) -> float | None:
 
 #: the start of a file being written (renamed to its name once whole)
 _WRITING = ".tmp-"
-#: how old such a file must be to be taken for one a killed writer left
-LEFTOVER_AGE_S = 600
 
 
 class RevealStore:
@@ -112,16 +109,7 @@ class RevealStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         #: the identity of the journal the records saved here belong to (None: not known)
         self.journal = journal
-        self._sweep_leftovers()
-
-    def _sweep_leftovers(self) -> None:
-        """Remove the half-written files a killed writer left (``_write``'s), once they are
-        surely no one's: a months-long table must not gather them."""
-        now = time.time()
-        for leftover in self.folder.glob(f"{_WRITING}*"):
-            with contextlib.suppress(OSError):
-                if now - leftover.stat().st_mtime > LEFTOVER_AGE_S:
-                    leftover.unlink()
+        sweep_leftovers(self.folder, _WRITING)  # a killed writer's half files
 
     def _path(self, reveal_id: str, suffix: str) -> Path:
         if not REVEAL_ID.match(reveal_id):
@@ -217,25 +205,9 @@ class RevealStore:
         return hash(tuple(sorted(seen)))
 
     def _write(self, path: Path, data: bytes) -> None:
-        """Write whole or not at all, and keep the rename through a power cut (the folder
-        synced too: the record must be on disk before the journal entry that follows it)."""
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=_WRITING)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        folder = os.open(self.folder, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        except OSError:  # a file system that cannot sync a folder: the rename stands as it is
-            pass
-        finally:
-            os.close(folder)
+        """Write whole or not at all, the rename synced too: the record must be on disk
+        before the journal entry that follows it."""
+        replace_whole(path, data, prefix=_WRITING)
 
 
 def _read_record(path: Path) -> dict[str, Any]:

@@ -9,13 +9,8 @@ the image through the markers' homography, so the zones survive a bumped camera.
 
 from __future__ import annotations
 
-import contextlib
-import glob
 import math
 import os
-import shutil
-import tempfile
-import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +20,7 @@ import numpy as np
 import tomli_w
 from numpy.typing import NDArray
 
+from calibration.files import replace_whole
 from calibration.geometry import (
     Point,
     Polygon,
@@ -188,8 +184,6 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
 
 #: what a profile file replaced by `save_profile` is kept as, beside it
 BACKUP_SUFFIX = ".bak"
-#: how old a half-written profile must be to be taken for one a killed writer left
-LEFTOVER_AGE_S = 600
 
 
 def save_profile(profile: Profile, path: str | os.PathLike[str]) -> Path:
@@ -209,48 +203,9 @@ def save_profile(profile: Profile, path: str | os.PathLike[str]) -> Path:
     if target.is_file():
         before = target.read_bytes()
         if before != text.encode("utf-8"):  # the backup, too, is whole or not written at all
-            _replace_whole(backup_of(path).resolve(), before, mode_of=target)
-    _replace_whole(target, text.encode("utf-8"), mode_of=target)
+            replace_whole(backup_of(path).resolve(), before, mode_of=target)
+    replace_whole(target, text.encode("utf-8"), mode_of=target)
     return path
-
-
-def _replace_whole(target: Path, data: bytes, *, mode_of: Path) -> None:
-    """Write ``data`` to ``target`` whole or not at all (through a file beside it, synced,
-    then renamed over it, and the rename synced), as readable as ``mode_of`` if it exists: a
-    power cut or a full disk leaves the old file or the new, never half of one."""
-    prefix = f".{target.name}."
-    now = time.time()
-    for leftover in target.parent.glob(f"{glob.escape(prefix)}*"):  # a killed write's
-        with contextlib.suppress(OSError):
-            if now - leftover.stat().st_mtime > LEFTOVER_AGE_S:
-                leftover.unlink()
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=prefix)
-    try:
-        if mode_of.is_file():
-            shutil.copymode(mode_of, temporary)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    _sync_folder(target.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` survive a power cut (the folder's entry is data too)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # a file system that cannot sync a folder: the rename stands as it is
-        pass
-    finally:
-        os.close(fd)
 
 
 def _outside_picture(polygon: Polygon, resolution: tuple[int, int]) -> str:

@@ -278,7 +278,7 @@ def test_a_killed_writes_half_file_is_swept_once_surely_stale(tmp_path: Path) ->
     import os
     import time
 
-    from calibration.profile import LEFTOVER_AGE_S
+    from calibration.files import LEFTOVER_AGE_S
 
     path = tmp_path / "table.toml"
     profile = profile_from_dict(copy.deepcopy(GOOD))

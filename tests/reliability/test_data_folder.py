@@ -513,7 +513,7 @@ def test_a_reveal_typed_in_by_hand_stands_when_its_review_record_is_torn(
 def test_the_reveal_records_half_files_a_killed_writer_left_are_swept_at_start(
     data_dir: Path,
 ) -> None:
-    from bluffcam.reveals import LEFTOVER_AGE_S
+    from calibration.files import LEFTOVER_AGE_S
 
     folder = data_dir / "reveals"
     folder.mkdir()
