@@ -21,6 +21,7 @@ import secrets
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
+from flask.blueprints import BlueprintSetupState
 
 from bluffcam.profile_wiring import checked_panel
 from bluffcam.table import Table
@@ -39,6 +40,19 @@ FIT_FRAMES = 3
 PROPOSAL_KEY = "bluffcam.zone_proposal"
 #: the profile's camera and panel settings the running camera and panel were opened with
 STARTED_WITH_KEY = "bluffcam.started_with"
+
+
+@bp.record_once
+def _remember_the_start(state: BlueprintSetupState) -> None:
+    """The profile's camera and panel settings the running camera and panel were opened with
+    (None for the camera where `serve --camera` chose another, or none: the file's camera
+    is then not the one in use, and an edit of it needs no restart)."""
+    profile = getattr(state.app.extensions.get("bluffcam.table"), "profile", None)
+    if profile is None:
+        return
+    camera = getattr(state.app.extensions["bluffcam.table"].camera, "spec", None)
+    state.app.extensions[STARTED_WITH_KEY] = (
+        profile.camera if camera == profile.camera else None, dict(profile.panel))
 
 
 def _refitting_allowed(t: Table) -> Any:
@@ -123,10 +137,10 @@ def apply() -> Response:
                            "zones again", rule="calibration") from None
     # the camera and the panel were opened with the settings of the table's start: an edit
     # of them since is kept in the file, and takes effect at the next start
-    started = current_app.extensions.setdefault(STARTED_WITH_KEY, (profile.camera, profile.panel))
-    restart_for = [what for what, now, then in (("camera", on_disk.camera, started[0]),
-                                                 ("panel", on_disk.panel, started[1]))
-                   if now != then]
+    camera_then, panel_then = current_app.extensions.get(STARTED_WITH_KEY, (None, None))
+    restart_for = [what for what, now, then in (("camera", on_disk.camera, camera_then),
+                                                 ("panel", on_disk.panel, panel_then))
+                   if then is not None and now != then]
     updated = dataclasses.replace(on_disk, path=None, resolution=fitted.resolution,
                                   table_area=fitted.table_area, seat_zones=fitted.seat_zones)
     backup = backup_of(profile.path)

@@ -312,3 +312,20 @@ def test_a_disk_that_refuses_the_zones_changes_nothing_and_keeps_the_backup_whol
     assert profile_file.read_text() == profile and backup_of(profile_file).read_text() == backup
     assert [p.name for p in profile_file.parent.glob(".felt.toml*")] == []  # no half file
     assert client.get("/api/state").json["table_seats"] == ["Seat 1", "Seat 2", "Seat 3"]
+
+
+@pytest.mark.parametrize(("running", "said"), [("photo:", ["camera"]), ("opencv:2", [])])
+def test_a_camera_edited_in_the_file_waits_for_a_restart_unless_another_is_in_use(
+    table: Table, profile_file: Path, running: str, said: list[str],
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve --camera opencv:2` runs another camera than the file's: an edit of the file's
+    camera is not waiting for a restart (the override would win again)."""
+    monkeypatch.setattr(PhotoCamera, "spec", running)
+    client = create_app({"TESTING": True, "TABLE_PIN": PIN}, table=table).test_client()
+    profile_file.write_text(profile_file.read_text().replace('"photo:"', '"opencv:1"'))
+    fitted = post(client, "/api/calibration/zones/fit", {"seats": 3})
+    applied = post(client, "/api/calibration/zones/apply", {"proposal": fitted.json["proposal"]})
+    assert applied.status_code == 200, applied.json
+    assert load_profile(profile_file).camera == "opencv:1"
+    assert applied.json["restart_for"] == said
