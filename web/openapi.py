@@ -39,9 +39,11 @@ def _refusals(*codes: int) -> dict[str, Any]:
         404: "no such reveal or route", 409: "refused by the rules (rule = RULES.md id) or "
         "by the table (\"table\", \"camera\")", 413: "too large",
         415: "not application/json", 422: "no zones can be fitted to what the camera sees "
-        "(too few dice)", 429: "too many wrong PINs: wait (Retry-After)",
-        503: "no camera frame, or the disk refused the write (rule \"storage\"); "
-        "nothing changed",
+        "(too few dice)", 421: "a name this table does not answer to (rule \"host\"): open it "
+        "by its address, or allow the name (serve --allow-host)",
+        429: "too many wrong PINs, or a test read already running: wait (Retry-After)",
+        503: "no camera frame, the disk refused the write (rule \"storage\"), or too many live "
+        "screens open (rule \"busy\"); nothing changed",
     }
     return {str(code): _json(_ERROR, meaning[code]) for code in codes}
 
@@ -91,6 +93,14 @@ def _card_art_paths() -> dict[str, Any]:
 
 def describe() -> dict[str, Any]:
     """The OpenAPI document (a fresh dict each call)."""
+    document = _document()
+    for operations in document["paths"].values():  # every route checks the Host first
+        for operation in operations.values():
+            operation["responses"].update(_refusals(421))
+    return document
+
+
+def _document() -> dict[str, Any]:
     faces = {"type": "integer", "minimum": 1, "maximum": 6}
     return {
         "openapi": "3.1.0",
@@ -106,7 +116,8 @@ def describe() -> dict[str, Any]:
                            "change (`id:` = version), heartbeat comments",
                 "responses": {"200": {"description": "an endless event stream",
                                       "content": {"text/event-stream": {
-                                          "schema": {"type": "string"}}}}}}},
+                                          "schema": {"type": "string"}}}},
+                              **_refusals(503)}}},
             "/api/game/export": {"get": {
                 "summary": "the current game as a replay script",
                 "parameters": [{"name": "download", "in": "query", "required": False,
@@ -209,7 +220,12 @@ def describe() -> dict[str, Any]:
                  "properties": {"proposal": {"type": "string"}}},
                 answer={"type": "object", "properties": {
                     "saved": {"type": "string"},
-                    "seats": {"type": "array", "items": {"type": "string"}}}})},
+                    "seats": {"type": "array", "items": {"type": "string"}},
+                    "backup": {"type": ["string", "null"],
+                               "description": "the file replaced, kept as <name>.bak"},
+                    "restart_for": {"type": "array", "items": {"enum": ["camera", "panel"]},
+                                    "description": "settings edited in the file since the "
+                                                   "start, which apply after a restart"}}})},
             "/api/calibration/read": {"post": {
                 "summary": "test the reader on an uploaded photo (multipart `image`; at most "
                            "8 MiB and 24 megapixels, JPEG/PNG/BMP/WebP) or the camera",
@@ -229,7 +245,7 @@ def describe() -> dict[str, Any]:
                                 "dark", "blown_out", "grainy", "smeared"]},
                             "message": {"type": "string"}}}}}},
                     "what the reader saw, and what to fix about the picture"),
-                    **_refusals(400, 403, 413, 415, 503)}}},
+                    **_refusals(400, 403, 413, 415, 429, 503)}}},
         },
         "components": {
             "securitySchemes": {

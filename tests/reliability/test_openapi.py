@@ -83,3 +83,20 @@ def test_every_answer_to_a_fuzzed_change_is_a_documented_one(
     else:
         error = response.json["error"]
         assert isinstance(error["rule"], str) and isinstance(error["message"], str)
+
+
+def test_the_refusals_of_the_host_check_and_the_limits_are_described(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Each route answers 421 to another site's name, the live stream 503 when too many are
+    open, the test read 429 while another runs: each is an answer the description lists."""
+    spec = describe()
+    for path, method in api_routes(app):
+        assert "421" in spec["paths"][path][method]["responses"], (path, method)
+    refused = client.get("/api/state", headers={"Host": "evil.example"})
+    assert refused.status_code == 421 and set(refused.json["error"]) == {"rule", "message"}
+    assert "503" in spec["paths"]["/api/events"]["get"]["responses"]
+    assert "429" in spec["paths"]["/api/calibration/read"]["post"]["responses"]
+    applied = spec["paths"]["/api/calibration/zones/apply"]["post"]["responses"]["200"]
+    assert {"backup", "restart_for"} <= set(
+        applied["content"]["application/json"]["schema"]["properties"])
