@@ -74,15 +74,19 @@ class BoardClient(threading.Thread):
         buffer = b""
         while chunk := sock.recv(1 << 20):
             arrived, buffer = time.perf_counter(), buffer + chunk
-            for line in buffer.split(b"\n"):
-                if line.startswith(b"data: {") and line.endswith(b"}"):
-                    state = json.loads(line[6:])
-                    ids = {(state.get(k) or {}).get("id") for k in ("review", "last_reveal")}
-                    with self.changed:
-                        self.seen.append((arrived, state["version"], ids))
-                        self.changed.notify_all()
-                    self.ready.set()
-            buffer = buffer[buffer.rfind(b"\n") + 1:]
+            *events, buffer = buffer.split(b"\n\n")  # an event ends with a blank line
+            for event in events:
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        self._heard(arrived, json.loads(line[6:]))
+        sock.close()
+
+    def _heard(self, arrived: float, state: dict[str, Any]) -> None:
+        ids = {(state.get(k) or {}).get("id") for k in ("review", "last_reveal")}
+        with self.changed:
+            self.seen.append((arrived, state["version"], ids))
+            self.changed.notify_all()
+        self.ready.set()
 
     def arrival(self, after_version: int, reveal_id: str, timeout: float = 30) -> float:
         with self.changed:
@@ -154,7 +158,11 @@ def main() -> None:
             if isinstance(camera, PacedCamera):
                 camera.start = pressed  # the cups start coming up at the press
             connection.request("POST", "/api/reveal/capture", headers={"X-Table-PIN": PIN})
-            state = json.loads(connection.getresponse().read())
+            response = connection.getresponse()
+            state = json.loads(response.read())
+            connection.close()
+            if response.status != 200:
+                raise SystemExit(f"reveal {number} refused: {state['error']['message']}")
             reveal_id = (state.get("review") or state.get("last_reveal"))["id"]
             took = (board.arrival(before, reveal_id) - pressed) * 1000
             if run:
