@@ -290,9 +290,12 @@ class Table:
 
     # ------------------------------------------------------------------ events
 
-    def subscribe(self) -> queue.Queue[str]:
-        """A queue of SSE-ready JSON strings, one per state change; starts with the current one."""
+    def subscribe(self, *, limit: int | None = None) -> queue.Queue[str] | None:
+        """A queue of SSE-ready JSON strings, one per state change; starts with the current one.
+        None where ``limit`` boards already have one (counted and added under one lock)."""
         with self._lock:
+            if limit is not None and len(self._subscribers) >= limit:
+                return None
             return self._subscribers.add(self._event_json())
 
     def unsubscribe(self, q: queue.Queue[str]) -> None:

@@ -4,7 +4,9 @@ One queue per client (``Table.subscribe``), whose first item is the current stat
 reconnecting browser is up to date at once. ``retry:`` tells EventSource how soon to
 reconnect; a heartbeat comment every ``SSE_HEARTBEAT_S`` keeps proxies and dead-peer
 detection honest. The generator never touches ``session`` or ``request`` (they are gone
-once streaming starts) and always unsubscribes in ``finally``.
+once streaming starts) and always unsubscribes in ``finally``, or when the response
+closes for a stream that never began. At most `MAX_STREAMS` boards are subscribed (counted
+and added under the table's lock); one more is refused with 503.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ def sse_event(data: str, *, event: str = "state", event_id: int | None = None) -
     return f"{head}event: {event}\ndata: {data}\n\n"
 
 
-def stream(table: Table, *, heartbeat_s: float, retry_ms: int) -> Iterator[str]:
-    q = table.subscribe()
+def stream(table: Table, q: queue.Queue[str], *, heartbeat_s: float,
+           retry_ms: int) -> Iterator[str]:
+    """The events of ``q`` (the table's queue for this board), then unsubscribing."""
     try:
         yield f"retry: {retry_ms}\n\n"
         while True:
@@ -51,17 +54,21 @@ def stream(table: Table, *, heartbeat_s: float, retry_ms: int) -> Iterator[str]:
 @bp.get("/events")
 def events() -> Response:
     table: Table = current_app.extensions["bluffcam.table"]
-    if table.subscriber_count >= MAX_STREAMS:
+    q = table.subscribe(limit=MAX_STREAMS)
+    if q is None:
         raise Refused(503, f"{MAX_STREAMS} live screens are open already: close some tabs; "
                            "this one tries again by itself", rule="busy",
                       headers={"Retry-After": "10"})
     body = stream(
-        table,
+        table, q,
         heartbeat_s=float(current_app.config["SSE_HEARTBEAT_S"]),
         retry_ms=int(current_app.config["SSE_RETRY_MS"]),
     )
-    return Response(
+    response = Response(
         body,
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+    # a stream closed before its first event never runs the generator's own clean-up
+    response.call_on_close(lambda: table.unsubscribe(q))
+    return response

@@ -98,3 +98,11 @@ def test_live_streams_past_the_limit_are_refused_for_a_while(
     assert again.status_code == 200
     for response in [*open_ones, again]:
         response.close()
+
+
+def test_a_stream_closed_before_its_first_event_gives_its_place_back(
+        client: FlaskClient, table: Table) -> None:
+    response = client.get("/api/events", buffered=False)
+    assert table.subscriber_count == 1  # subscribed before the answer: counted at once
+    response.close()  # never read
+    assert table.subscriber_count == 0
