@@ -139,6 +139,8 @@ class Table:
         self._reading = ReadingThread()
         #: set by `close`: a reading under way then runs out of frames at once
         self._closed = threading.Event()
+        #: whether the camera's frames are being read now (the boards say so)
+        self._camera_reading = False
         self._setup: dict[str, Any] | None = None
         self._game: Game | None = None
         self._actions: list[dict[str, Any]] = []
@@ -952,7 +954,8 @@ class Table:
             review=self._review.to_json() if self._review else None,
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
-            camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status()},
+            camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
+                    "reading": self._camera_reading},
             evening=self._standings(),
             messages=[m.to_json() for m in sorted(
                 (m for m in (*self._lasting, *self._messages) if m.is_news(
@@ -977,8 +980,17 @@ class Table:
 
     def on_reading_thread(self, read: Callable[..., T], *args: Any) -> T:
         """``read(*args)`` on the table's camera-reading thread, waited for (its exception
-        raised here)."""
-        return self._reading.run(read, *args)
+        raised here). Meanwhile the state says the camera is reading: a reading takes a
+        second or two, and a press that shows nothing for that long looks lost."""
+        with self._lock:
+            self._camera_reading = True
+            self._changed()
+        try:
+            return self._reading.run(read, *args)
+        finally:
+            with self._lock:
+                self._camera_reading = False
+                self._changed()
 
     def camera_frames(self) -> Iterator[Any]:
         """The camera's frames for one reading: at most `REVEAL_MAX_FRAMES`, and none once

@@ -314,7 +314,9 @@ def _document() -> dict[str, Any]:
                         "last_reveal": {"type": ["object", "null"]},
                         "camera": {"type": "object", "properties": {
                             "spec": {"type": ["string", "null"]},
-                            "status": {"type": "string"}}},
+                            "status": {"type": "string"},
+                            "reading": {"type": "boolean", "description": "the camera's "
+                                        "frames are being read for a reveal now"}}},
                         "messages": {"type": "array", "items": {"type": "object", "properties": {
                             "level": {"type": "string"}, "text": {"type": "string"},
                             "at": {"type": "number"},

@@ -171,3 +171,37 @@ def test_a_fault_found_at_start_is_not_pushed_off_the_board_by_newer_news(
     tv.goto("/")
     expect(tv.locator("#messages .message")).to_have_text(
         ["camera news 6", "camera news 5", "journal.sqlite was set aside"])
+
+
+def test_while_the_camera_reads_the_board_and_the_phones_say_so(
+        tv: Any, phone: Any, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reading takes a second or two (more on a Pi): a press that shows nothing for that
+    long looks lost, and is pressed again."""
+    import threading
+
+    table = live_server.table
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                                   "options": {"dice_per_player": 3}})
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x4", "set_aside": [4]})
+    live_server.post("/api/action", {"player": "Ben", "challenge": True})
+    go_on = threading.Event()
+    read = table._reveal_reader
+
+    def slow_reader(frames: Any, expected: Any) -> Any:
+        go_on.wait(10)
+        return read(frames, expected)
+
+    monkeypatch.setattr(table, "_reveal_reader", slow_reader)
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    tv.goto("/")
+    capture = threading.Thread(target=lambda: live_server.post("/api/reveal/capture", {}))
+    capture.start()  # the panel's OK button, say
+    try:
+        expect(tv.get_by_test_id("camera-reading")).to_have_text("Reading the dice…")
+        expect(phone.locator("#capture")).to_have_text("Reading the dice…")
+    finally:
+        go_on.set()
+        capture.join(10)
+    expect(tv.get_by_test_id("camera-reading")).to_have_count(0)
+    expect(phone.locator("#capture")).to_have_text("Capture with the camera")

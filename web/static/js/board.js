@@ -3,7 +3,7 @@
 import { api, followState } from "./api.js";
 import {
   announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
-  gameOverHeadline, eveningText,
+  gameOverHeadline, eveningText, readingWords,
 } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,11 +86,14 @@ function renderTurn(state) {
       ? (caller ? `${caller} ${doubtWord(state, doubtedBid)}`
         : game.game === "scam" ? `Everyone else passed: ${doubtedBid}` : `Doubted: ${doubtedBid}`)
       : game.doubter && batch ? `${game.doubter} does not believe ${batch.player}'s ${batch.count} × ${batch.claim}` : "";
+    // the camera's reading takes a second or two: the table sees that its press was heard
+    const reading = (state.camera || {}).reading ? readingWords(game) : "";
+    const call = state.review ? "Check the reading" : reading || revealCall(game);
     fill(node,
       el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
-      turnName(state.review ? "Check the reading" : revealCall(game)),
+      turnName(call, reading ? { "data-testid": "camera-reading" } : {}),
       el("div", { class: "turn-sub" }, doubted));
-    node.dataset.said = [doubted, state.review ? "The reading needs a check" : revealCall(game)].filter(Boolean).join(". ");
+    node.dataset.said = [doubted, state.review ? "The reading needs a check" : call].filter(Boolean).join(". ");
     return;
   }
   const label = {

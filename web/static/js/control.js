@@ -4,7 +4,7 @@
 import { api, ApiError, describeError, followState, getPin, setPin } from "./api.js";
 import {
   el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
-  eveningText, announce, redrawKeepingFocus,
+  eveningText, announce, redrawKeepingFocus, readingWords,
 } from "./ui.js";
 
 const root = document.getElementById("control-main");
@@ -469,7 +469,7 @@ function impusRevealCard() {
     state.camera && state.camera.status && state.camera.status !== "none"
       ? el("button", { type: "button", class: "btn big", id: "capture", disabled: blocked(),
         onclick: () => send("POST", "/api/reveal/capture", {}, { note: "Cards read by the camera" }) },
-      "Read the cards with the camera") : null,
+      state.camera.reading ? readingWords(state.game) : "Read the cards with the camera") : null,
     errorSlot());
 }
 
@@ -505,7 +505,7 @@ function revealCard() {
       const result = await send("POST", "/api/reveal/capture", {}, { note: "Reveal captured" });
       const review = result && (result.review || (result.id && result.image_url ? result : null));
       if (review && review.id) window.location.href = `/review/${encodeURIComponent(review.id)}`;
-    } }, "Capture with the camera")
+    } }, state.camera.reading ? readingWords(state.game) : "Capture with the camera")
     : el("p", { class: "hint", id: "no-camera" }, "No camera at this table: enter the dice below."));
   items.push(el("details", { class: "stack", open: handRevealOpen || !hasCamera || null, id: "hand-reveal",
     ontoggle: (e) => { handRevealOpen = e.target.open; } },

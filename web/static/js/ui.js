@@ -202,6 +202,11 @@ export function revealCall(game) {
   return game.game === "impus" ? "Turn up the cards!" : "Lift the cups!";
 }
 
+/** What the table is told while the camera reads a reveal. */
+export function readingWords(game) {
+  return game && game.game === "impus" ? "Reading the cards…" : "Reading the dice…";
+}
+
 /** A bid for people: "3 × 4s" or "2 ★". */
 export function bidWords(text) {
   const bid = typeof text === "string" ? parseBid(text) : text;
