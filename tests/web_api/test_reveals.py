@@ -288,7 +288,8 @@ def test_camera_offline_keeps_the_game_going_with_manual_entry(
     assert refused.json["error"]["message"] == said
     body = client.get("/api/state").json
     assert body["game"]["phase"] == "reveal" and body["review"] is None
-    assert body["version"] == version + 1  # the board's message, and nothing else
+    # "Reading the dice…" shown and taken down again, then the board's message: nothing else
+    assert body["version"] == version + 3 and body["camera"]["reading"] is False
     assert body["camera"]["status"].startswith("camera offline")
     assert [m["text"] for m in body["messages"]][-1] == said
     manual = post(client, "/api/action", {"reveal": HANDS})
