@@ -331,7 +331,9 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
         if camera is not None:
             camera.close()
         return 2
-    app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data_dir),
+    # --pin, else $BLUFFCAM_PIN (the deploy's env file), else create_app makes one
+    pin = args.pin if args.pin is not None else os.environ.get("BLUFFCAM_PIN", "").strip() or None
+    app = create_app({"TABLE_PIN": pin, "DATA_DIR": str(data_dir),
                       "ALLOWED_HOSTS": allowed_hosts(args.host, args.allow_host),
                       "PHONES_CAN_JOIN": phones_can_reach(args.host),
                       "PHOTO_BUDGET_MB": args.keep_photos}, table=table)

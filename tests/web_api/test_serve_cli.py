@@ -24,17 +24,19 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
-def serving(data: Path) -> Iterator[str]:
-    """Start the server on a free port; yield its base URL; stop it with SIGTERM."""
+def serving(data: Path, pin: tuple[str, ...] = ("--pin", "4321"),
+            env: dict[str, str] | None = None, said: list[str] | None = None) -> Iterator[str]:
+    """Start the server on a free port; yield its base URL; stop it with SIGTERM. The lines
+    it printed at start go into ``said`` where one is given."""
     process = subprocess.Popen(
         [sys.executable, "-m", "bluffcam", "serve", "--data", str(data), "--host", "127.0.0.1",
-         "--port", "0", "--pin", "4321", "--gpio", "mock"],
+         "--port", "0", *pin, "--gpio", "mock"],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     try:
         url = None
-        lines = []
+        lines = [] if said is None else said
         assert process.stdout is not None
         for line in process.stdout:
             lines.append(line)
@@ -80,6 +82,19 @@ def test_serve_takes_actions_and_resumes_after_a_restart(tmp_path: Path) -> None
         resumed = call(url + "api/state")
         assert resumed["game"]["bid"] == "2x5" and resumed["game"]["turn"] == "Ben"
         assert resumed["version"] > state["version"]
+
+
+@pytest.mark.slow
+def test_serve_takes_its_pin_from_bluffcam_pin_as_the_env_file_sets_it(tmp_path: Path) -> None:
+    said: list[str] = []
+    with serving(tmp_path / "d", pin=(), env={"BLUFFCAM_PIN": "2468"}, said=said) as url:
+        call(url + "api/state")  # served, so a SIGTERM now is a clean stop
+    assert "table PIN: 2468\n" in said
+    said.clear()  # --pin still wins over the environment
+    with serving(tmp_path / "d", pin=("--pin", "1357"), env={"BLUFFCAM_PIN": "2468"},
+                 said=said) as url:
+        call(url + "api/state")
+    assert "table PIN: 1357\n" in said
 
 
 def test_serve_names_a_reader_that_cannot_start(monkeypatch: pytest.MonkeyPatch,
