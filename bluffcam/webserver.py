@@ -108,6 +108,10 @@ def _limit_connections(server: BaseWSGIServer, limit: int) -> None:
     """Serve at most ``limit`` connections at once; one more is told 503 and closed without
     a thread of its own."""
     slots = threading.BoundedSemaphore(limit)
+    # each taken slot is owed back exactly once: by the request's thread, which claims it on
+    # starting, or by a spawn that failed before that thread claimed it (e.g. Ctrl+C while
+    # the thread was being started); dict.pop decides which, atomically
+    owed: dict[int, bool] = {}
     spawn = server.process_request
     serve_one = server.process_request_thread  # type: ignore[attr-defined]
 
@@ -118,13 +122,18 @@ def _limit_connections(server: BaseWSGIServer, limit: int) -> None:
                 request.sendall(_BUSY)
             server.shutdown_request(request)
             return
+        owed[id(request)] = True
         try:
             spawn(request, client_address)
-        except BaseException:  # no thread was started: nothing else gives the slot back
-            slots.release()
+        except BaseException:
+            if owed.pop(id(request), False):  # its thread never claimed the slot
+                slots.release()
             raise
 
     def process_request_thread(request: Any, client_address: Any) -> None:
+        if not owed.pop(id(request), False):  # the failed spawn gave the slot back already
+            server.shutdown_request(request)
+            return
         try:
             serve_one(request, client_address)
         finally:

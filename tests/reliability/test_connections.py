@@ -117,3 +117,61 @@ def test_connections_past_the_limit_are_told_503_and_the_threads_stay_few(
             sock.close()
         served.shutdown()
         served.server_close()
+
+
+class _Request:
+    """A connection as the limit sees it: what it was sent."""
+
+    def __init__(self) -> None:
+        self.sent = b""
+
+    def settimeout(self, seconds: float) -> None:
+        pass
+
+    def sendall(self, data: bytes) -> None:
+        self.sent += data
+
+
+class _Server:
+    """socketserver's two hooks the limit wraps; ``interrupt`` makes the spawn raise
+    KeyboardInterrupt (Ctrl+C) after its thread ran ("after") or before it ran ("before")."""
+
+    def __init__(self) -> None:
+        self.served: list[_Request] = []
+        self.closed: list[_Request] = []
+        self.interrupt: str | None = None
+        self.late: list[_Request] = []
+
+    def process_request(self, request: _Request, client_address: object) -> None:
+        if self.interrupt == "before":
+            self.late.append(request)  # its thread runs after the interrupt
+            raise KeyboardInterrupt
+        self.process_request_thread(request, client_address)
+        if self.interrupt == "after":
+            raise KeyboardInterrupt
+
+    def process_request_thread(self, request: _Request, client_address: object) -> None:
+        self.served.append(request)
+
+    def shutdown_request(self, request: _Request) -> None:
+        self.closed.append(request)
+
+
+@pytest.mark.parametrize("when", ["after", "before"])
+def test_a_ctrl_c_while_a_request_starts_gives_its_place_back_once(when: str) -> None:
+    """A place given back twice raised ValueError from a BoundedSemaphore (or, unbounded,
+    let one more connection in than the limit)."""
+    fake = _Server()
+    webserver._limit_connections(fake, 1)  # type: ignore[arg-type]
+    fake.interrupt = when
+    first = _Request()
+    with pytest.raises(KeyboardInterrupt):
+        fake.process_request(first, None)
+    for request in fake.late:  # the thread started before the interrupt runs now
+        fake.process_request_thread(request, None)
+    assert fake.served == ([first] if when == "after" else [])
+    assert fake.closed == ([] if when == "after" else [first])
+    fake.interrupt = None
+    second = _Request()
+    fake.process_request(second, None)  # the one place is free again
+    assert fake.served[-1] is second and second.sent == b""
