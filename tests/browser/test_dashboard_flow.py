@@ -209,7 +209,7 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
         re.compile(r"^1 reveal read since .+: 0 applied at once, 1 after a look at the review "
                    r"page\.$"))
     expect(phone.locator("#record-corrected")).to_have_text(
-        f"1 of {read} dice corrected at review.")
+        f"1 die changed, added or removed at review, of {read} read.")
     expect(phone.locator("#record-reopened")).to_contain_text("No verdict the camera gave")
     expect(phone.locator("#record-photos")).to_have_text(  # this test's server keeps no budget
         re.compile(r"^Photos of 1 reveal: (under 1|\d+) MB; [\d,.\s]+ MB free on the disk\.$"))

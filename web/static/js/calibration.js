@@ -201,7 +201,7 @@ function recordLines(r) {
   if (r.by_hand) how.push(`${r.by_hand} typed in by hand`);
   const lines = [
     el("p", { id: "record-reveals" }, `${plural(r.reveals, "reveal", "reveals")} read${since}: ${how.join(", ")}.`),
-    el("p", { id: "record-corrected" }, `${r.corrected} of ${plural(r.dice, "die", "dice")} corrected at review.`),
+    el("p", { id: "record-corrected" }, `${plural(r.corrected, "die", "dice")} changed, added or removed at review, of ${r.dice} read.`),
     r.reopened
       ? el("p", { class: "count-bad", id: "record-reopened" }, `⚠ ${plural(r.reopened, "verdict", "verdicts")} taken back after the camera was sure: misreads only the players caught.`)
       : el("p", { class: "count-ok", id: "record-reopened" }, "✓ No verdict the camera gave on its own has been taken back."),
