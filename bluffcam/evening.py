@@ -135,3 +135,57 @@ def standings(results: list[GameResult]) -> dict[str, Any] | None:
     names = sorted(set(wins) | set(losses), key=lambda n: (-wins[n], losses[n], n))
     return {"games": len(results),
             "players": [{"name": n, "wins": wins[n], "losses": losses[n]} for n in names]}
+
+
+class Evening:
+    """Tonight's standings kept for one journal: when the current game began, the results
+    of the evening's earlier games and the last game of an evening ended by hand. Kept out
+    of the table so the table holds game play; it calls this under its own lock."""
+
+    def __init__(self, journal: Journal) -> None:
+        self._journal = journal
+        #: when the current game began (the journal's clock); None before any game
+        self.started: datetime | None = None
+        self._results: list[GameResult] = []
+        self._after = 0
+
+    def recall(self, game_id: int | None) -> None:
+        """At start: the evening's earlier results, replayed from the journal."""
+        self.started = self._started(game_id)
+        self._after = ended_after(self._journal)
+        if game_id is not None and self.started is not None:
+            self._results = replayed_results(self._journal, before=game_id,
+                                             since=self.started - EVENING, after=self._after)
+
+    def result(self, game: Game | None, game_id: int | None) -> GameResult | None:
+        """The current game's result, if it is over (taken before a new game replaces it)."""
+        return result_of(game, game_id, self.started)
+
+    def game_started(self, game_id: int | None, ended: GameResult | None) -> None:
+        """A new game is in the journal: the one before it (``ended``, if it was over)
+        joins the evening's results, and the evening is reckoned from the new one's start."""
+        self.started = self._started(game_id) or datetime.now(UTC)
+        self._results = this_evening([*self._results, ended], self.started, self._after)
+
+    def start_afresh(self, game_id: int | None, game: Game | None) -> None:
+        """Start the standings afresh: the games that have ended no longer count (a game
+        still on does, once it ends). Kept in the journal first, so a restart keeps it and
+        a refused write changes nothing."""
+        ended = game is None or game.phase is Phase.OVER
+        after = (game_id or 0) if ended else (game_id or 0) - 1
+        self._journal.set_setting(ENDED_AFTER, str(after))
+        self._after, self._results = after, []
+
+    def standings(self, game: Game | None, game_id: int | None) -> dict[str, Any] | None:
+        """The state's ``evening``: the earlier games' results and the current game's."""
+        current = result_of(game, game_id, self.started)
+        return standings(this_evening([*self._results, current],
+                                      self.started or datetime.now(UTC), self._after))
+
+    def _started(self, game_id: int | None) -> datetime | None:
+        """When the journal says game ``game_id`` began (None: unknown or unreadable)."""
+        try:
+            text = self._journal.started(game_id) if game_id is not None else None
+        except sqlite3.Error:
+            return None
+        return started_at(text) if text is not None else None

@@ -31,23 +31,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
-from bluffcam.evening import (
-    ENDED_AFTER,
-    EVENING,
-    GameResult,
-    ended_after,
-    replayed_results,
-    result_of,
-    standings,
-    started_at,
-    stored_game,
-    this_evening,
-)
+from bluffcam.evening import Evening, stored_game
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
@@ -83,7 +71,6 @@ from engine import (
     IllegalActionError,
     Journal,
     JournalError,
-    Phase,
     action_to_json,
     parse_action,
 )
@@ -153,11 +140,7 @@ class Table:
         #: faults found at start, kept apart: the evening's other news never pushes one out
         self._lasting: deque[Message] = deque(maxlen=MESSAGES_KEPT)
         self._games_started = 0
-        #: when the current game began (the journal's clock) and the evening's earlier results
-        self._started_at: datetime | None = None
-        self._evening: list[GameResult] = []
-        #: the last game of an evening ended by hand (`new_evening`)
-        self._evening_after = 0
+        self._evening = Evening(self._journal)
         self._subscribers = Subscribers()
         # From the clock, so it usually grows across restarts too; pages take the first state
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
@@ -204,42 +187,17 @@ class Table:
 
     def _recall_evening(self) -> None:
         """The evening's earlier results, replayed from the journal (`bluffcam.evening`)."""
-        game_id = self._journal_game_id()
-        self._started_at = self._journal_started(game_id)
-        self._evening_after = ended_after(self._journal)
-        if game_id is not None and self._started_at is not None:
-            self._evening = replayed_results(self._journal, before=game_id,
-                                             since=self._started_at - EVENING,
-                                             after=self._evening_after)
+        self._evening.recall(self._journal_game_id())
 
     def new_evening(self) -> dict[str, Any]:
         """Start tonight's standings afresh: the games that have ended no longer count (a
         game still on does, once it ends). Kept in the journal, so a restart keeps it."""
         with self._lock:
-            game_id = self._journal_game_id() or 0
-            ended = self._game is None or self._game.phase is Phase.OVER
-            after = game_id if ended else game_id - 1
             with self._storing("the new evening"):
-                self._journal.set_setting(ENDED_AFTER, str(after))
-            self._evening_after, self._evening = after, []
+                self._evening.start_afresh(self._journal_game_id(), self._game)
             self._post("tonight's standings start afresh")
             self._changed()
             return self._state_unlocked()
-
-    def _standings(self) -> dict[str, Any] | None:
-        """The state's ``evening``: the earlier games' results and the current game's."""
-        current = result_of(self._game, self._journal_game_id(), self._started_at)
-        return standings(this_evening([*self._evening, current],
-                                      self._started_at or datetime.now(UTC),
-                                      self._evening_after))
-
-    def _journal_started(self, game_id: int | None) -> datetime | None:
-        """When the journal says game ``game_id`` began (None: unknown or unreadable)."""
-        try:
-            text = self._journal.started(game_id) if game_id is not None else None
-        except sqlite3.Error:
-            return None
-        return started_at(text) if text is not None else None
 
     def _restore_reveals(self) -> None:
         """Re-link reveal records (ids, last photo, a pending review) to the resumed game."""
@@ -384,14 +342,12 @@ class Table:
                 raise TableError(str(exc), rule="format", status=400) from None
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
-            ended = result_of(self._game, self._journal_game_id(), self._started_at)
+            ended = self._evening.result(self._game, self._journal_game_id())
             with self._storing("the new game"):
                 game_id = self._journal.start(setup_json, actions)  # all or nothing
             if self._review is not None:
                 self._discard_review(self._review, "a new game was started")
-            self._started_at = self._journal_started(game_id) or datetime.now(UTC)
-            self._evening = this_evening([*self._evening, ended], self._started_at,
-                                         self._evening_after)
+            self._evening.game_started(game_id, ended)
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._games_started += 1
@@ -956,7 +912,7 @@ class Table:
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
                     "reading": self._camera_reading},
-            evening=self._standings(),
+            evening=self._evening.standings(self._game, self._journal_game_id()),
             messages=[m.to_json() for m in sorted(
                 (m for m in (*self._lasting, *self._messages) if m.is_news(
                     game=self._games_started, under_way=bool(self._actions),
