@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
-from bluffcam.evening import Evening, stored_game
+from bluffcam.evening import Evening
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
@@ -46,7 +46,6 @@ from bluffcam.reviews import (
     needs_a_look,
     review_from_record,
     seat_values,
-    unreadable_text,
 )
 from bluffcam.seating import (
     DEFAULT_SEAT_COUNT,
@@ -58,6 +57,7 @@ from bluffcam.seating import (
 )
 from bluffcam.table_error import TableError
 from bluffcam.table_news import Message, Subscribers
+from bluffcam.table_resume import resume
 from bluffcam.table_state import build_state
 from bluffcam.vision_adapter import (
     RevealReading,
@@ -66,7 +66,6 @@ from bluffcam.vision_adapter import (
     read_reveal,
 )
 from engine import (
-    EngineError,
     Game,
     IllegalActionError,
     Journal,
@@ -154,36 +153,14 @@ class Table:
     # ------------------------------------------------------------------ resume
 
     def _resume(self) -> None:
-        loaded = self._journal.load()
-        if loaded is None:
-            for warning in self._journal.warnings:  # a garbled setup: the game is lost to play
-                self._post(f"journal: {warning}; the game cannot be resumed (its records stay "
-                           "in the journal file): start a new game", "error", lasting=True)
-            self._recall_evening()  # the evening's earlier games count all the same
-            return
-        setup, actions = loaded
-        for warning in self._journal.warnings:
-            self._post(f"journal: {warning}", "warning", lasting=True)
-        try:
-            game = stored_game(setup)
-        except EngineError as exc:  # e.g. the rules changed in an update: start a new game
-            self._post(f"journal: the saved game no longer loads ({exc}); start a new game",
-                       "error", lasting=True)
-            self._recall_evening()
-            return
-        kept = 0
-        for action in actions:
-            try:
-                game.apply(parse_action(action))
-            except EngineError as exc:  # readable, but the rules refuse it now
-                self._post(f"journal: action {kept + 1} no longer applies ({exc}); resuming "
-                           f"after action {kept}", "warning", lasting=True)
-                self._journal.set_aside(kept)
-                break
-            kept += 1
-        self._setup, self._game, self._actions = setup, game, list(actions[:kept])
-        self._restore_reveals()
-        self._recall_evening()
+        """The journal's game and its reveal records as they were left (`table_resume`)."""
+        found = resume(self._journal, self.reveals)
+        self._setup, self._game, self._actions = found.setup, found.game, found.actions
+        self._reveal_ids, self._last_reveal = found.reveal_ids, found.last_reveal
+        self._review = found.review
+        for notice in found.notices:
+            self._post(notice.text, notice.level, lasting=notice.lasting, review=notice.review)
+        self._recall_evening()  # the evening's earlier games count all the same
 
     def _recall_evening(self) -> None:
         """The evening's earlier results, replayed from the journal (`bluffcam.evening`)."""
@@ -198,55 +175,6 @@ class Table:
             self._post("tonight's standings start afresh")
             self._changed()
             return self._state_unlocked()
-
-    def _restore_reveals(self) -> None:
-        """Re-link reveal records (ids, last photo, a pending review) to the resumed game."""
-        game_id = self._journal_game_id()
-        records: list[dict[str, Any]] = []
-        unreadable: list[str] = []
-        for reveal_id, found in self.reveals.newest_first():
-            if found is None:
-                unreadable.append(reveal_id)
-            elif self._older_than_this_game(found, game_id):
-                break  # ids grow with time: every record from here on is older still
-            else:
-                records.append(found)
-        if unreadable:
-            self._post(unreadable_text(unreadable[::-1]), "warning", lasting=True)
-        for record in reversed(records):  # oldest first: the newest word on a round wins
-            if record.get("setup") != self._setup or self._of_another_journal(record):
-                continue
-            if record.get("game", game_id) != game_id:  # an earlier game with the same setup
-                continue
-            index = int(record.get("action_index", -1))
-            status = record.get("status")
-            # "applied" but not in the journal: the record was written, then the power went
-            # before the journal took the reveal, so it never happened; a person looks again
-            lost = status == "applied" and record.get("game") == game_id
-            if status == "applied" and 0 <= index < len(self._actions):
-                if self._actions[index] == record.get("action"):
-                    self._reveal_ids[index] = record["id"]
-                    self._last_reveal = last_reveal_json(record)
-            elif (status == "needs_review" or lost) and index == len(self._actions) \
-                    and self._in_reveal():
-                self._review = review_from_record(record, index)
-        if self._review is not None:  # said again, as when it was first held
-            self._post(needs_a_look(self._review.id), "warning", review=self._review.id)
-
-    def _older_than_this_game(self, record: Mapping[str, Any], game_id: int | None) -> bool:
-        """Whether a reveal record was written before the current game began: for an earlier
-        game of this journal, or beside a journal moved aside since (a damaged one: every
-        record of this journal is newer). A record that names neither may be this game's."""
-        game = record.get("game")
-        earlier = isinstance(game, int) and game_id is not None and game < game_id
-        return earlier or self._of_another_journal(record)
-
-    def _of_another_journal(self, record: Mapping[str, Any]) -> bool:
-        """Whether a reveal record was written beside another journal (one moved aside since:
-        a new journal numbers its games from 1 again). A record from before records named
-        their journal, or a journal that could not be given an identity, matches any."""
-        theirs, ours = record.get("journal"), self._journal.identity
-        return theirs is not None and ours is not None and theirs != ours
 
     # ------------------------------------------------------------------ events
 
