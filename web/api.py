@@ -2,7 +2,8 @@
 
 Every refusal is ``{"error": {"rule": ..., "message": ...}}`` with a 4xx status, and the
 table is unchanged: 400 unreadable input, 401/403/429 PIN, 404 unknown thing, 409 an action
-the rules (or the table) refuse now, 413 too large, 415 not JSON.
+the rules (or the table) refuse now, 413 too large, 415 not JSON. A bug is a JSON 500 (rule
+``internal``) too, its traceback in the server's log.
 """
 
 from __future__ import annotations
@@ -14,8 +15,17 @@ from typing import Any
 
 import cv2
 import numpy as np
-from flask import Blueprint, Flask, Response, current_app, jsonify, request, send_file
-from werkzeug.exceptions import HTTPException
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    send_file,
+)
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from bluffcam.camera_record import camera_record_of
 from bluffcam.photo_budget import MB, photo_usage
@@ -403,6 +413,12 @@ def error_response(status: int, rule: str, message: str,
     return response, status
 
 
+def error_page(status: int, title: str, text: str) -> tuple[str, int]:
+    """A page that is not there, or failed, in the dashboard's look with the way back
+    (werkzeug's plain page has neither)."""
+    return render_template("error.html", page="error", title=title, text=text), status
+
+
 def register_error_handlers(app: Flask) -> None:
     def _refused(error: Refused) -> tuple[Response, int]:
         return error_response(error.status, error.rule, error.message, error.headers)
@@ -427,7 +443,27 @@ def register_error_handlers(app: Flask) -> None:
     def _http(error: HTTPException) -> Any:
         if request.path.startswith("/api/") and error.code is not None:
             return error_response(error.code, "http", str(error.description))
+        if error.code == 404:
+            return error_page(404, "Page not found",
+                              f"There is no page at {request.path}: open one of the "
+                              "table's pages instead.")
+        if error.code == 405:
+            return error_page(405, "Not opened like that",
+                              f"{request.path} is not opened with {request.method}: follow "
+                              "a link to it instead.")
         return error
+
+    def _unexpected(error: InternalServerError) -> Any:
+        # Flask has logged the traceback already; the journal holds every accepted action,
+        # so a reload shows the table as it is
+        if request.path.startswith("/api/"):
+            return error_response(500, "internal", "the table hit an unexpected error (its "
+                                  "details are in the server's log): reload to see the "
+                                  "table as it is")
+        return error_page(500, "Something went wrong",
+                          "The table hit an unexpected error drawing this page (its details "
+                          "are in the server's log). The game is kept in the journal: "
+                          "reload, or open the board.")
 
     app.register_error_handler(Refused, _refused)
     app.register_error_handler(TableError, _table_error)
@@ -437,3 +473,4 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(413, _too_large)
     app.register_error_handler(404, _http)
     app.register_error_handler(405, _http)
+    app.register_error_handler(InternalServerError, _unexpected)

@@ -1,0 +1,77 @@
+"""A page that is not there, or one that fails, is shown in the dashboard's look with the way
+back to the board; the API answers the same faults as JSON, like its every other refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from bluffcam.table import Table
+
+
+def test_an_unknown_page_says_so_with_links_to_the_board_and_controls(
+        client: FlaskClient) -> None:
+    answer = client.get("/bord?x=1")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 404 and answer.mimetype == "text/html"
+    assert "<h1 id=\"error-title\">Page not found</h1>" in page
+    assert "There is no page at /bord: open one of the table&#39;s pages instead." in page
+    assert 'href="/"' in page and 'href="/control"' in page
+    assert 'id="live"' not in page  # no live stream on this page: no badge waiting for one
+
+
+def test_a_page_opened_with_the_wrong_method_says_how(client: FlaskClient) -> None:
+    answer = client.post("/calibration")
+    assert answer.status_code == 405
+    assert "/calibration is not opened with POST" in answer.get_data(as_text=True)
+
+
+def test_an_unknown_api_route_stays_json(client: FlaskClient) -> None:
+    answer = client.get("/api/nothing-here")
+    assert answer.status_code == 404 and answer.json is not None
+    assert answer.json["error"]["rule"] == "http"
+
+
+def test_the_path_asked_for_is_shown_as_text_never_as_html(client: FlaskClient) -> None:
+    page = client.get("/<script>alert(1)</script>").get_data(as_text=True)
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+@pytest.fixture
+def failing(app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch) -> FlaskClient:
+    """The app as served (faults not raised into the test) with a table whose state fails."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(table, "state", broken)
+    return app.test_client()
+
+
+def test_an_unexpected_fault_in_the_api_is_a_json_500_that_names_the_log(
+        failing: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
+    answer = failing.get("/api/state")
+    assert answer.status_code == 500 and answer.json is not None
+    assert answer.json["error"]["rule"] == "internal"
+    assert "server's log" in answer.json["error"]["message"]
+    assert "RuntimeError: a bug" in caplog.text  # the traceback is logged for the host
+
+
+def test_an_unexpected_fault_on_a_page_is_shown_in_the_pages_look(
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    import web.pages
+
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a template bug")
+
+    monkeypatch.setattr(web.pages, "render_template", broken)
+    answer = app.test_client().get("/control")
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 500 and "Something went wrong" in page
+    assert "The game is kept in the journal" in page and 'href="/"' in page
