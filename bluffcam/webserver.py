@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import logging
 import signal
 import socket
 import threading
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -35,11 +37,25 @@ SOCKET_TIMEOUT_S = 30.0
 #: 503 at once (a table has a dozen screens; hundreds of held connections took a 32-bit Pi's
 #: threads, and every request then failed)
 MAX_CONNECTIONS = 96
+#: of those, the most one address may hold (this machine's own, a kiosk board or a proxy in
+#: front, may hold them all): a phone stuck reconnecting, or one device that holds
+#: connections open on purpose, leaves the rest of the table its places. A screen holds one
+#: live stream and, for a moment, a few requests; a browser of many tabs a dozen or two.
+MAX_PER_ADDRESS = 32
+
+
+def _busy(text: bytes) -> bytes:
+    """A plain-text 503 for a connection refused before any route is reached."""
+    return (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n"
+            b"Content-Type: text/plain; charset=utf-8\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (len(text), text))
+
+
 #: what a connection past `MAX_CONNECTIONS` is told before it is closed
-_BUSY_TEXT = b"bluffcam: too many connections at once; try again in a moment"
-_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n"
-         b"Content-Type: text/plain; charset=utf-8\r\n"
-         b"Content-Length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
+_BUSY = _busy(b"bluffcam: too many connections at once; try again in a moment")
+#: what a connection past `MAX_PER_ADDRESS` is told
+_BUSY_ADDRESS = _busy(b"bluffcam: too many connections from this device at once; close some "
+                      b"of its tabs, or try again in a moment")
 
 
 class _TimedRequestHandler(WSGIRequestHandler):
@@ -104,43 +120,81 @@ def make_dashboard_server(app: Any, host: str, port: int, *,
     return server
 
 
-def _limit_connections(server: BaseWSGIServer, limit: int) -> None:
-    """Serve at most ``limit`` connections at once; one more is told 503 and closed without
-    a thread of its own."""
+def _limit_connections(server: BaseWSGIServer, limit: int,
+                       per_address: int | None = None) -> None:
+    """Serve at most ``limit`` connections at once, and at most ``per_address`` of them from
+    one address other than this machine's; one more is told 503 and closed without a thread
+    of its own."""
+    per_address = MAX_PER_ADDRESS if per_address is None else per_address
     slots = threading.BoundedSemaphore(limit)
-    # each taken slot is owed back exactly once: by the request's thread, which claims it on
-    # starting, or by a spawn that failed before that thread claimed it (e.g. Ctrl+C while
-    # the thread was being started); dict.pop decides which, atomically
-    owed: dict[int, bool] = {}
+    held: Counter[str] = Counter()
+    held_lock = threading.Lock()
+    # each taken place is owed back exactly once: by the request's thread, which claims it
+    # on starting, or by a spawn that failed before that thread claimed it (e.g. Ctrl+C
+    # while the thread was being started); dict.pop decides which, atomically
+    owed: dict[int, str] = {}
     spawn = server.process_request
     serve_one = server.process_request_thread  # type: ignore[attr-defined]
 
+    def refuse(request: Any, answer: bytes) -> None:
+        with contextlib.suppress(OSError):
+            request.settimeout(1.0)
+            request.sendall(answer)
+        server.shutdown_request(request)
+
+    def take(address: str) -> bytes | None:
+        """A place for a connection from ``address``, or what to refuse it with."""
+        with held_lock:
+            if held[address] >= per_address and not _is_this_machine(address):
+                return _BUSY_ADDRESS
+            if not slots.acquire(blocking=False):
+                return _BUSY
+            held[address] += 1
+            return None
+
+    def give_back(address: str) -> None:
+        with held_lock:
+            held[address] -= 1
+            if held[address] <= 0:
+                del held[address]
+            slots.release()
+
     def process_request(request: Any, client_address: Any) -> None:
-        if not slots.acquire(blocking=False):
-            with contextlib.suppress(OSError):
-                request.settimeout(1.0)
-                request.sendall(_BUSY)
-            server.shutdown_request(request)
+        address = str(client_address[0]) if client_address else ""
+        refused = take(address)
+        if refused is not None:
+            refuse(request, refused)
             return
-        owed[id(request)] = True
+        owed[id(request)] = address
         try:
             spawn(request, client_address)
         except BaseException:
-            if owed.pop(id(request), False):  # its thread never claimed the slot
-                slots.release()
+            if owed.pop(id(request), None) is not None:  # its thread never claimed the place
+                give_back(address)
             raise
 
     def process_request_thread(request: Any, client_address: Any) -> None:
-        if not owed.pop(id(request), False):  # the failed spawn gave the slot back already
+        address = owed.pop(id(request), None)
+        if address is None:  # the failed spawn gave the place back already
             server.shutdown_request(request)
             return
         try:
             serve_one(request, client_address)
         finally:
-            slots.release()
+            give_back(address)
 
     setattr(server, "process_request", process_request)  # noqa: B010
     setattr(server, "process_request_thread", process_request_thread)  # noqa: B010
+
+
+def _is_this_machine(address: str) -> bool:
+    """Whether a peer address is this machine's own (a kiosk board, or a proxy in front)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)  # ::ffff:127.0.0.1 on a dual-stack socket
+    return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
 
 
 def serve_until_interrupted(server: BaseWSGIServer, *, on_stop: Callable[[], None]) -> int:

@@ -175,3 +175,50 @@ def test_a_ctrl_c_while_a_request_starts_gives_its_place_back_once(when: str) ->
     second = _Request()
     fake.process_request(second, None)  # the one place is free again
     assert fake.served[-1] is second and second.sent == b""
+
+
+class _HoldingServer(_Server):
+    """A spawn that starts nothing yet: each connection holds its place until `finish`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.running: list[tuple[_Request, object]] = []
+
+    def process_request(self, request: _Request, client_address: object) -> None:
+        self.running.append((request, client_address))
+
+    def finish(self, request: _Request) -> None:
+        for held in self.running:
+            if held[0] is request:
+                self.running.remove(held)
+                self.process_request_thread(*held)
+                return
+
+
+def test_one_device_may_hold_only_its_share_of_the_connections() -> None:
+    """A phone stuck reconnecting, or a device that holds connections open on purpose, must
+    leave the other screens their places; this machine's own (a kiosk board, a proxy in
+    front) is not limited by address."""
+    fake = _HoldingServer()
+    webserver._limit_connections(fake, 6, per_address=2)  # type: ignore[arg-type]
+    phone = ("192.168.1.5", 50000)
+    first, second, third = _Request(), _Request(), _Request()
+    for request in (first, second, third):
+        fake.process_request(request, phone)
+    assert [r for r, _ in fake.running] == [first, second]
+    assert third.sent.startswith(b"HTTP/1.1 503") and b"from this device" in third.sent
+    assert fake.closed == [third]
+    other = _Request()
+    fake.process_request(other, ("192.168.1.6", 50001))  # another screen still gets in
+    local = [_Request() for _ in range(3)]
+    for request in local:
+        fake.process_request(request, ("::ffff:127.0.0.1", 50002))
+    assert all(r.sent == b"" for r in (other, *local))
+    late = _Request()  # six held: the table-wide limit now, whoever asks
+    fake.process_request(late, ("192.168.1.7", 50003))
+    assert late.sent.startswith(b"HTTP/1.1 503") and b"at once" in late.sent
+    assert b"from this device" not in late.sent
+    fake.finish(first)  # the phone's connection ends: its place is the phone's again
+    again = _Request()
+    fake.process_request(again, phone)
+    assert again.sent == b"" and fake.served == [first]
