@@ -531,7 +531,7 @@ class Table:
         for a die the camera was sure of and got wrong, seen on the board before the next
         round starts. The journal drops the reveal first; were the power to go before the
         record says so, the resumed table finds an applied record the journal lacks and
-        offers it for review all the same (:meth:`_restore_reveals`)."""
+        offers it for review all the same (`bluffcam.table_resume`)."""
         with self._lock:
             self._require_game()
             if self.reopenable() != reveal_id:
