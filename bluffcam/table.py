@@ -862,6 +862,11 @@ class Table:
     def _in_reveal(self) -> bool:
         return self._game is not None and str(self._game.phase) in ("reveal", "Phase.REVEAL")
 
+    @property
+    def camera_reading(self) -> bool:
+        """Whether a reveal's frames are being read now (:meth:`on_reading_thread`)."""
+        return self._camera_reading
+
     def on_reading_thread(self, read: Callable[..., T], *args: Any) -> T:
         """``read(*args)`` on the table's camera-reading thread, waited for (its exception
         raised here). Meanwhile the state says the camera is reading: a reading takes a

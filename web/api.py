@@ -284,6 +284,9 @@ def calibration_read() -> Response:
     one at a time (a 24-megapixel photo takes some 200 MB while it is read, and this needs
     no PIN: a dozen at once took a Pi's memory)."""
     guard_change(pin=False)
+    if table().camera_reading:  # a reveal waits on that reading: it has the board's CPU
+        raise Refused(429, "the camera is reading a reveal: test again in a moment",
+                      rule="busy", headers={"Retry-After": "2"})
     reading_one = current_app.extensions.setdefault(CALIBRATION_READ_KEY, threading.Lock())
     if not reading_one.acquire(blocking=False):
         raise Refused(429, "the reader is busy with another photo: try again in a moment",

@@ -41,7 +41,8 @@ def _refusals(*codes: int) -> dict[str, Any]:
         415: "not application/json", 422: "no zones can be fitted to what the camera sees "
         "(too few dice)", 421: "a name this table does not answer to (rule \"host\"): open it "
         "by its address, or allow the name (serve --allow-host)",
-        429: "too many wrong PINs, or a test read already running: wait (Retry-After)",
+        429: "too many wrong PINs, or a test read while another, or a reveal's reading, "
+             "runs: wait (Retry-After)",
         503: "no camera frame, the disk refused the write (rule \"storage\"), or too many live "
         "screens open (rule \"busy\"); nothing changed",
     }

@@ -240,6 +240,38 @@ def test_test_reads_of_uploaded_photos_run_one_at_a_time(
     assert test_read().status_code == 200  # and the next one after it
 
 
+def test_a_test_read_waits_while_the_camera_reads_a_reveal(client: FlaskClient) -> None:
+    """The reveal's reading has the board's CPU: a test read beside it would slow the
+    verdict the table waits for."""
+    import threading
+
+    from bluffcam.table import Table
+
+    table: Table = client.application.extensions["bluffcam.table"]
+    reading, finish = threading.Event(), threading.Event()
+
+    def reveal_read() -> None:
+        reading.set()
+        finish.wait(10)
+
+    worker = threading.Thread(target=table.on_reading_thread, args=(reveal_read,))
+    worker.start()
+    token = client.get("/api/csrf").json["csrf_token"]
+    try:
+        assert reading.wait(10)
+        busy = client.post("/api/calibration/read", data={
+            "csrf_token": token, "image": (io.BytesIO(_png()), "dice.png")})
+        assert busy.status_code == 429 and busy.headers["Retry-After"] == "2"
+        assert busy.json["error"] == {
+            "rule": "busy", "message": "the camera is reading a reveal: test again in a moment"}
+    finally:
+        finish.set()
+        worker.join(10)
+    after = client.post("/api/calibration/read", data={
+        "csrf_token": token, "image": (io.BytesIO(_png()), "dice.png")})
+    assert after.status_code == 200
+
+
 @pytest.mark.parametrize(("host", "allowed"), [
     ("192.168.1.20:8080", True), ("[fe80::1]:8080", True), ("10.0.0.5", True),
     ("localhost:8080", True), ("LOCALHOST", True), ("table.localhost", True),
