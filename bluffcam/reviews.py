@@ -8,11 +8,15 @@ here before anything is applied.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bluffcam.table_error import TableError
+
+if TYPE_CHECKING:
+    from bluffcam.vision_adapter import RevealReading
 
 
 @dataclass
@@ -87,6 +91,39 @@ def disagreements(
                            f"recorded {sorted(values)}",
             })
     return problems
+
+
+def new_reveal_record(reveal_id: str, reading: RevealReading, *, setup: Any, game: int | None,
+                      action_index: int, expected: dict[str, int],
+                      timing: dict[str, int]) -> dict[str, Any]:
+    """The record of a camera reading before anything is decided about it (`status` and,
+    once applied, the verdict's fields come later): what was read, for which game and
+    round, and how."""
+    return {
+        "id": reveal_id,
+        "setup": setup,
+        "game": game,
+        "action_index": action_index,
+        "read": reading.seats,
+        "set_aside": reading.set_aside,
+        "problems": reading.problems,
+        "advice": reading.advice,
+        "expected": expected,
+        "captured_at": time.time(),
+        "timing": timing,
+        "has_image": reading.annotated_jpeg is not None,
+        "has_photo": reading.annotated_jpeg is not None and reading.photo_jpeg is not None,
+    }
+
+
+def counts_match(reading: RevealReading, expected: Mapping[str, int]) -> bool:
+    """Whether each seat has the number of dice its player has in play."""
+    return all(len(reading.seats.get(seat, [])) == n for seat, n in expected.items())
+
+
+#: the problem a reading gets when its counts do not match and nothing else was said
+COUNT_MISMATCH = {"kind": "count_mismatch", "seat": None, "x": None, "y": None,
+                  "message": "the number of dice read does not match the dice in play"}
 
 
 def needs_a_look(reveal_id: str) -> str:

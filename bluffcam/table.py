@@ -40,10 +40,12 @@ from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
 from bluffcam.reviews import (
+    COUNT_MISMATCH,
     PendingReview,
-    disagreements,
+    counts_match,
     last_reveal_json,
     needs_a_look,
+    new_reveal_record,
     review_from_record,
     seat_values,
 )
@@ -61,7 +63,7 @@ from bluffcam.table_resume import resume
 from bluffcam.table_state import build_state
 from bluffcam.vision_adapter import (
     RevealReading,
-    note_on_photo,
+    check_against_truth,
     read_front_of_cup,
     read_reveal,
 )
@@ -422,13 +424,7 @@ class Table:
             timing = {"frames": reading.frames_voted,
                       "ms": round((time.perf_counter() - started) * 1000)}
             if truth is not None:
-                differ = disagreements(reading.values(), truth)
-                reading.problems.extend(differ)
-                reading.needs_review = reading.needs_review or bool(reading.problems)
-                if differ and reading.annotated_jpeg is not None:
-                    seats = f"{len(differ)} seat{'s' * (len(differ) != 1)}"
-                    reading.annotated_jpeg = note_on_photo(
-                        reading.annotated_jpeg, f"RECORDED DICE DIFFER: {seats}")
+                check_against_truth(reading, truth)
             with self._lock:
                 if len(self._actions) != action_index or not self._in_reveal():
                     raise TableError("the game moved on while the camera was reading; try again")
@@ -438,31 +434,14 @@ class Table:
                         self.reveals.save_image(reveal_id, reading.annotated_jpeg)
                         if reading.photo_jpeg is not None:
                             self.reveals.save_photo(reveal_id, reading.photo_jpeg)
-                record = {
-                    "id": reveal_id,
-                    "setup": self._setup,
-                    "game": self._journal_game_id(),
-                    "action_index": action_index,
-                    "read": reading.seats,
-                    "set_aside": reading.set_aside,
-                    "problems": reading.problems,
-                    "advice": reading.advice,
-                    "expected": expected,
-                    "captured_at": time.time(),
-                    "timing": timing,
-                    "has_image": reading.annotated_jpeg is not None,
-                    "has_photo": (reading.annotated_jpeg is not None
-                                  and reading.photo_jpeg is not None),
-                }
-                counts_match = all(
-                    len(reading.seats.get(s, [])) == n for s, n in expected.items()
-                )
-                if reading.needs_review or not counts_match:
-                    if not counts_match and not reading.problems:
-                        reading.problems.append(
-                            {"kind": "count_mismatch", "seat": None, "x": None, "y": None,
-                             "message": "the number of dice read does not match the dice in play"}
-                        )
+                record = new_reveal_record(reveal_id, reading, setup=self._setup,
+                                           game=self._journal_game_id(),
+                                           action_index=action_index, expected=expected,
+                                           timing=timing)
+                counted = counts_match(reading, expected)
+                if reading.needs_review or not counted:
+                    if not counted and not reading.problems:
+                        reading.problems.append(dict(COUNT_MISMATCH))
                     self._hold_for_review(reveal_id, record, reading, action_index)
                 else:
                     try:

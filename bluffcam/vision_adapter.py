@@ -13,6 +13,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bluffcam.reviews import disagreements
+
 #: quality of the stored annotated reveal photos
 REVEAL_JPEG_QUALITY = 88
 
@@ -64,6 +66,19 @@ def note_on_photo(jpeg: bytes, text: str) -> bytes:
     image = np.ascontiguousarray(decoded, dtype=np.uint8)
     draw_header_line(image, text, 1)
     return encode_jpeg(image) or jpeg
+
+
+def check_against_truth(reading: RevealReading, truth: Mapping[str, list[int]]) -> None:
+    """A recorded game's reading checked against the dice really there: each seat read
+    otherwise is a problem, the reading goes to review and its photo says so (a recording
+    is never adjudicated on a misread)."""
+    differ = disagreements(reading.values(), truth)
+    reading.problems.extend(differ)
+    reading.needs_review = reading.needs_review or bool(reading.problems)
+    if differ and reading.annotated_jpeg is not None:
+        seats = f"{len(differ)} seat{'s' * (len(differ) != 1)}"
+        reading.annotated_jpeg = note_on_photo(reading.annotated_jpeg,
+                                               f"RECORDED DICE DIFFER: {seats}")
 
 
 def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any,
