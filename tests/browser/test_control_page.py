@@ -220,3 +220,25 @@ def test_the_last_die_is_protected_only_under_the_default_exact_hit_rule(
     expect(protect).not_to_be_checked()
     phone.select_option("#opt-exact", "all_others_lose_one")
     expect(protect).to_be_enabled()
+
+
+def test_a_name_being_typed_keeps_its_field_when_the_table_changes(
+        phone: Any, live_server: LiveServer) -> None:
+    """Someone at the table acts while a player types their name on the setup form: the
+    status card above is drawn anew, and the field keeps the focus (on a phone, the keyboard)
+    and every letter typed. Moved into a new page, it lost the focus, the keyboard closed and
+    the next letters went nowhere (a target typed then was lost too: a game to 10 points, not
+    3)."""
+    live_server.post("/api/game", BLUFF)
+    remember_pin(phone, live_server.pin)
+    phone.goto("/setup")
+    name = phone.get_by_label("Player 2 name")
+    name.fill("")
+    name.press_sequentially("Da")
+    seen = phone.evaluate("document.body.dataset.version")
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x4"})  # another phone bids
+    expect(phone.locator("body")).not_to_have_attribute("data-version", seen)
+    expect(phone.locator("#status-bid")).to_have_text("1 × 4s")  # the status card caught up
+    phone.keyboard.type("n")
+    expect(name).to_have_value("Dan")
+    expect(name).to_be_focused()

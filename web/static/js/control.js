@@ -801,6 +801,24 @@ function toolsCard() {
       game ? el("a", { class: "btn ghost wide", href: "/api/game/export", download: "bluffcam-game.json" }, "Export the game (replay script)") : null));
 }
 
+/** The state changed while the setup form is on screen: only the status card above it is
+ * drawn anew. The form is left where it is: moved, even into a new grid, the field being
+ * typed in loses the focus, and with it the phone's keyboard and what was being typed. */
+function keepSetupCard(card, status) {
+  const grid = card.parentElement;
+  redrawKeepingFocus(grid, () => {
+    for (const node of [...grid.children]) if (node !== card) node.remove();
+    grid.insertBefore(status, card);
+  });
+  const err = card.querySelector("#control-error");
+  if (err) err.textContent = lastError;
+  // greyed while the game is being started, but kept focusable: this card is not drawn
+  // anew, so a disabled button would drop the keyboard's focus to the page's start
+  const start = card.querySelector("#start-game");
+  if (start) start.setAttribute("aria-disabled", String(busy));
+  document.body.dataset.version = String(state.version ?? "");
+}
+
 function render() {
   if (!state) return;
   if (needsPin()) showPinGate();
@@ -810,13 +828,11 @@ function render() {
   if (wantsSetup) {
     // Keep a half-filled form: rebuild it only when it is not on screen yet.
     const existing = document.getElementById("setup-card");
-    parts.push(existing && existing.isConnected ? existing : setupCard());
-    const err = existing && existing.querySelector("#control-error");
-    if (err) err.textContent = lastError;
-    // greyed while the game is being started, but kept focusable: this card is not drawn
-    // anew, so a disabled button would drop the keyboard's focus to the page's start
-    const start = existing && existing.querySelector("#start-game");
-    if (start) start.setAttribute("aria-disabled", String(busy));
+    if (existing && existing.isConnected && existing.parentElement.parentElement === root) {
+      keepSetupCard(existing, parts[0]);
+      return;
+    }
+    parts.push(setupCard());
   } else if (game.phase === "bidding") {
     resetPickerIfMoved();
     parts.push(playCard(), toolsCard());
