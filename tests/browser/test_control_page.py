@@ -242,3 +242,22 @@ def test_a_name_being_typed_keeps_its_field_when_the_table_changes(
     phone.keyboard.type("n")
     expect(name).to_have_value("Dan")
     expect(name).to_be_focused()
+
+
+def test_a_wrong_pin_stays_said_and_the_pin_field_typed_in_when_the_table_changes(
+        phone: Any, live_server: LiveServer) -> None:
+    """The PIN gate was shown afresh at every change of the table: what it said about a
+    wrong PIN vanished as soon as someone bid. The digits being typed stay too."""
+    live_server.post("/api/game", BLUFF)
+    phone.goto("/control")  # no PIN remembered on this phone
+    phone.fill("#pin-input", "0000")
+    phone.click("#pin-gate button[type=submit]")
+    expect(phone.locator("#pin-error")).to_contain_text("not right")
+    phone.locator("#pin-input").fill("")
+    phone.locator("#pin-input").press_sequentially("24")
+    seen = phone.evaluate("document.body.dataset.version")
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x4"})
+    expect(phone.locator("body")).not_to_have_attribute("data-version", seen)
+    expect(phone.locator("#pin-error")).to_contain_text("not right")
+    phone.keyboard.type("68")
+    expect(phone.locator("#pin-input")).to_have_value("2468")

@@ -821,7 +821,9 @@ function keepSetupCard(card, status) {
 
 function render() {
   if (!state) return;
-  if (needsPin()) showPinGate();
+  // once: drawn again at each change of the table, it took the focus back to the PIN field
+  // and wiped what it had said ("That PIN is not right")
+  if (needsPin() && pinGate.hidden) showPinGate();
   const game = state.game;
   const parts = [statusCard()];
   const wantsSetup = mode === "setup" || !game;
