@@ -261,3 +261,22 @@ def test_a_wrong_pin_stays_said_and_the_pin_field_typed_in_when_the_table_change
     expect(phone.locator("#pin-error")).to_contain_text("not right")
     phone.keyboard.type("68")
     expect(phone.locator("#pin-input")).to_have_value("2468")
+
+
+def test_a_count_being_typed_keeps_its_caret_when_the_table_changes(
+        phone: Any, live_server: LiveServer) -> None:
+    """The play card is drawn anew at each change of the table. The count field got the focus
+    back but with the caret at its start: "1", a change, then "2" read 21 cards, not 12."""
+    live_server.post("/api/game", {"game": "impus", "players": ["Ann", "Ben", "Cho"],
+                                   "starter": "Ann"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    count = phone.locator("#impus-count")
+    count.fill("")
+    count.press_sequentially("1")
+    seen = phone.evaluate("document.body.dataset.version")
+    live_server.table.note("the camera is back")  # any change redraws the page
+    expect(phone.locator("body")).not_to_have_attribute("data-version", seen)
+    expect(count).to_be_focused()
+    phone.keyboard.type("2")
+    expect(count).to_have_value("12")

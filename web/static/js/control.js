@@ -372,8 +372,11 @@ function impusActions(kinds) {
   if (!kindNames.includes(impusForm.claim)) impusForm.claim = kindNames[0];
   if (!kindNames.includes(impusForm.polymorph)) impusForm.polymorph = kindNames[0];
   if (kinds.has("play")) {
-    const countInput = el("input", { type: "number", min: 1, max: 12, value: impusForm.count, id: "impus-count",
-      inputmode: "numeric", "aria-label": "cards put down", oninput: (e) => { impusForm.count = e.target.value.trim() === "" ? NaN : Number(e.target.value); } });
+    // a text field for digits (a phone's number pad all the same): a number field keeps no
+    // caret a redraw can put back
+    const countInput = el("input", { type: "text", value: Number.isNaN(impusForm.count) ? "" : impusForm.count,
+      id: "impus-count", inputmode: "numeric", pattern: "[0-9]*", maxlength: 2, autocomplete: "off",
+      "aria-label": "cards put down", oninput: (e) => { impusForm.count = e.target.value.trim() === "" ? NaN : Number(e.target.value); } });
     const newPile = !game.claim;
     const kindSelect = el("select", { id: "impus-claim", "aria-label": "creature named",
       onchange: (e) => { impusForm.claim = e.target.value; } },

@@ -65,6 +65,7 @@ export function redrawKeepingFocus(scope, redraw) {
   const inside = active && active !== document.body && scope.contains(active);
   const key = inside ? focusKey(active) : null;
   const after = inside ? followingKeys(scope, active) : [];
+  const caret = inside ? caretOf(active) : null;
   redraw();
   if (!inside || scope.contains(document.activeElement)) return scope;
   // The same control (by id, data-focus-key or aria-label) gets it back, even one greyed for
@@ -76,7 +77,12 @@ export function redrawKeepingFocus(scope, redraw) {
   if (again && !done && again.getClientRects().length) {
     if (again.disabled) holdDisabled(scope, again);
     again.focus({ preventScroll: true });
-    if (document.activeElement === again) return scope;
+    if (document.activeElement === again) {
+      // and the caret where it was: drawn anew, a field puts it at the start, and the next
+      // digit typed went in front of the first
+      if (caret) again.setSelectionRange(...caret);
+      return scope;
+    }
   }
   // Gone or done (a card replaced, a seat's dice all entered): the next control that was
   // after it, as when a button removes itself; else the nearest before it.
@@ -88,6 +94,17 @@ export function redrawKeepingFocus(scope, redraw) {
     }
   }
   return scope;
+}
+
+/** Where the caret (or selection) lies in a text field, or null for anything else (a
+ *  button, a select, a number field, which keeps no caret a script can read). */
+function caretOf(element) {
+  try {
+    const { selectionStart: start, selectionEnd: end, selectionDirection: direction } = element;
+    return typeof start === "number" && typeof end === "number" ? [start, end, direction || "none"] : null;
+  } catch {
+    return null;
+  }
 }
 
 const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
