@@ -280,3 +280,46 @@ def test_a_count_being_typed_keeps_its_caret_when_the_table_changes(
     expect(count).to_be_focused()
     phone.keyboard.type("2")
     expect(count).to_have_value("12")
+
+
+def test_the_focus_stays_on_play_again_when_the_table_changes(
+        phone: Any, live_server: LiveServer) -> None:
+    """A control with neither id nor label is found again by its words. "Play again" lost
+    the focus to the next control, "Undo the reveal", and an Enter meant for a new game took
+    back the reveal that had ended this one."""
+    live_server.post("/api/game", BLUFF)
+    for action in ({"player": "Ann", "bid": "1x2"}, {"player": "Ben", "challenge": True},
+                   {"reveal": {"Ann": [3], "Ben": [4]}}):
+        live_server.post("/api/action", action)
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    again = phone.get_by_role("button", name="Play again")
+    again.focus()
+    seen = phone.evaluate("document.body.dataset.version")
+    live_server.table.note("the camera is back")
+    expect(phone.locator("body")).not_to_have_attribute("data-version", seen)
+    expect(again).to_be_focused()
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#setup-card")).to_be_visible()
+    assert live_server.table.state()["game"]["phase"] == "over"
+
+
+def test_two_alike_controls_keep_the_focus_on_the_one_it_was_on(
+        phone: Any, live_server: LiveServer) -> None:
+    """Two "take back 4" buttons in the set-aside list: the second keeps the focus, not the
+    first."""
+    live_server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"],
+                                   "starter": "Ann"})
+    live_server.post("/api/action", {"player": "Ann", "bid": "1x2"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    phone.check("#reroll-toggle")
+    phone.click("button[aria-label='put aside 4']")
+    phone.click("button[aria-label='put aside 4']")
+    takers = phone.locator("button[aria-label='take back 4']")
+    expect(takers).to_have_count(2)
+    takers.nth(1).focus()
+    seen = phone.evaluate("document.body.dataset.version")
+    live_server.table.note("the camera is back")
+    expect(phone.locator("body")).not_to_have_attribute("data-version", seen)
+    expect(takers.nth(1)).to_be_focused()

@@ -63,15 +63,22 @@ export function fill(node, ...children) {
 export function redrawKeepingFocus(scope, redraw) {
   const active = document.activeElement;
   const inside = active && active !== document.body && scope.contains(active);
-  const key = inside ? focusKey(active) : null;
-  const after = inside ? followingKeys(scope, active) : [];
+  const controls = inside ? findersIn(scope) : [];
+  const at = controls.findIndex((c) => c.element === active);
+  const own = at >= 0 ? controls[at].finder : (inside ? finderOf(active, 0) : null);
+  // where the focus goes if this control is not drawn again: the next after it, as when a
+  // button removes itself; else the nearest before it
+  const order = at < 0 ? controls : [...controls.slice(at + 1), ...controls.slice(0, at).reverse()];
+  const after = order.map((c) => c.finder).filter(Boolean);
   const caret = inside ? caretOf(active) : null;
   redraw();
   if (!inside || scope.contains(document.activeElement)) return scope;
-  // The same control (by id, data-focus-key or aria-label) gets it back, even one greyed for
-  // a moment (while its request is on its way): it keeps the focus, marked aria-disabled and
-  // refusing clicks, until the next drawing enables it.
-  const again = key && scope.querySelector(key);
+  // The same control gets it back, even one greyed for a moment (while its request is on its
+  // way): it keeps the focus, marked aria-disabled and refusing clicks, until the next
+  // drawing enables it. Found by id, data-focus-key or aria-label, else by its kind and its
+  // words: "Play again" once lost the focus to the next control, "Undo the reveal", and an
+  // Enter meant for the one undid the game's end.
+  const again = own && findAgain(scope, own);
   // a control greyed for good (a seat's face pad once its dice are all in) says so: data-done
   const done = again && again.disabled && "done" in again.dataset;
   if (again && !done && again.getClientRects().length) {
@@ -85,9 +92,9 @@ export function redrawKeepingFocus(scope, redraw) {
     }
   }
   // Gone or done (a card replaced, a seat's dice all entered): the next control that was
-  // after it, as when a button removes itself; else the nearest before it.
+  // after it; else the nearest before it.
   for (const next of after) {
-    const target = scope.querySelector(next);
+    const target = findAgain(scope, next);
     if (target && !target.disabled && target.getClientRects().length) {
       target.focus({ preventScroll: true });
       if (document.activeElement === target) return scope;
@@ -109,13 +116,51 @@ function caretOf(element) {
 
 const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex='-1'])";
 
-/** Keys of the focusable elements after ``element`` in ``node``, then those before it, nearest
- *  first: where the focus goes when ``element`` is not drawn again. */
-function followingKeys(node, element) {
-  const all = [...node.querySelectorAll(FOCUSABLE)];
-  const at = all.indexOf(element);
-  const order = at < 0 ? all : [...all.slice(at + 1), ...all.slice(0, at).reverse()];
-  return order.map(focusKey).filter(Boolean);
+/** What finds a control again in a page drawn anew: its id, its data-focus-key (a control
+ *  whose label changes as it is used, a die's value), its aria-label, else its kind and its
+ *  words; null for a control with none of these. */
+function baseOf(element) {
+  if (element.id) return `#${element.id}`;
+  const named = element.dataset && element.dataset.focusKey;
+  if (named) return `key:${named}`;
+  const label = element.getAttribute("aria-label");
+  if (label) return `${element.tagName}|label:${label}`;
+  const words = element.textContent.trim();
+  return words ? `${element.tagName}|words:${words}` : null;
+}
+
+function finderOf(element, index) {
+  const base = baseOf(element);
+  return base === null ? null : { base, index };
+}
+
+/** Each focusable control in ``node``, page order, with its finder: its base and which of
+ *  the controls alike it is (two "take back 4" buttons are the first and the second). */
+function findersIn(node) {
+  const seen = new Map();
+  return [...node.querySelectorAll(FOCUSABLE)].map((element) => {
+    const finder = finderOf(element, 0);
+    if (finder) {
+      finder.index = seen.get(finder.base) ?? 0;
+      seen.set(finder.base, finder.index + 1);
+    }
+    return { element, finder };
+  });
+}
+
+/** The control a finder names in ``node``: the same one of those alike, else the first. */
+function findAgain(node, finder) {
+  // an id is the page's own name for it, on whatever element (a heading given the focus too)
+  if (finder.base.startsWith("#")) return node.querySelector(`#${CSS.escape(finder.base.slice(1))}`);
+  let first = null;
+  let index = 0;
+  for (const element of node.querySelectorAll(FOCUSABLE)) {
+    if (baseOf(element) !== finder.base) continue;
+    if (index === finder.index) return element;
+    first = first || element;
+    index += 1;
+  }
+  return first;
 }
 
 /** Let a control greyed for a moment keep the keyboard's focus: disabled elements cannot hold
@@ -143,16 +188,6 @@ export function announce(text, { urgent = false } = {}) {
   node.textContent = "";
   // emptied first and filled a moment later, so that the same words twice are said twice
   setTimeout(() => { node.textContent = text; }, 60);
-}
-
-/** A selector that finds an element again in a page drawn anew, or null. */
-function focusKey(element) {
-  if (element.id) return `#${CSS.escape(element.id)}`;
-  // elements whose label changes as they are used (a die's value) name themselves for this
-  const named = element.dataset && element.dataset.focusKey;
-  if (named) return `[data-focus-key="${CSS.escape(named)}"]`;
-  const label = element.getAttribute("aria-label");
-  return label ? `${element.tagName.toLowerCase()}[aria-label="${CSS.escape(label)}"]` : null;
 }
 
 const PIPS = {
