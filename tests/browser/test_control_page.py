@@ -323,3 +323,23 @@ def test_two_alike_controls_keep_the_focus_on_the_one_it_was_on(
     live_server.table.note("the camera is back")
     expect(phone.locator("body")).not_to_have_attribute("data-version", seen)
     expect(takers.nth(1)).to_be_focused()
+
+
+def test_the_four_of_a_kind_pickers_keep_what_was_picked_when_the_table_changes(
+        phone: Any, live_server: LiveServer) -> None:
+    """Drawn anew at a change at the table, "who discards" and the kind went back to the first
+    player and kind, and Discard sent those: the wrong player's cards laid down."""
+    live_server.post("/api/game", {"game": "impus", "players": ["Ann", "Ben", "Cho"],
+                                   "starter": "Ann"})
+    remember_pin(phone, live_server.pin)
+    phone.goto("/control")
+    phone.select_option("#discarder", "Cho")
+    phone.select_option("#discard-kind", "elf")
+    seen = phone.evaluate("document.body.dataset.version")
+    live_server.table.note("the camera is back")
+    expect(phone.locator("body")).not_to_have_attribute("data-version", seen)
+    expect(phone.locator("#discarder")).to_have_value("Cho")
+    expect(phone.locator("#discard-kind")).to_have_value("elf")
+    phone.click("#discard")
+    expect(phone.locator("#undo")).to_have_text("↶ Undo Cho's discard")
+    assert live_server.table.state()["undo"] == {"player": "Cho", "discard": "elf"}

@@ -360,7 +360,8 @@ function bluffActions(kinds) {
 }
 
 // Impus form values survive the re-render each state event causes.
-const impusForm = { count: 1, claim: null, polymorph: null };
+// what a player picked on the Impus cards, kept across the page's redraws
+const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null };
 
 function impusActions(kinds) {
   // Impus actions as the engine's replay objects: play (+claim on a new pile), doubt,
@@ -411,21 +412,29 @@ function impusActions(kinds) {
   if (kinds.has("polymorph")) {
     const sel = el("select", { "aria-label": "polymorph into", onchange: (e) => { impusForm.polymorph = e.target.value; } },
       kindNames.map((k) => el("option", { value: k, selected: k === impusForm.polymorph }, k)));
-    row.push(el("div", { class: "stack" }, sel, el("button", { type: "button", class: "btn big", disabled: blocked(),
+    row.push(el("div", { class: "stack" }, sel, el("button", { type: "button", class: "btn big", id: "polymorph", disabled: blocked(),
       onclick: () => act({ player, polymorph: sel.value }, `${player} plays a polymorph: ${sel.value}`) }, "Polymorph")));
   }
   if (row.length) sections.push(el("div", { class: "actions" }, row));
   const candidates = (state.details && state.details.discard_candidates) || [];
   if (candidates.length) {
-    const who = el("select", { "aria-label": "who discards" }, candidates.map((n) => el("option", { value: n }, n)));
+    // the choices are remembered: drawn anew at a change at the table, the pickers went back
+    // to the first player and kind, and Discard sent those
+    if (!candidates.includes(impusForm.discarder)) impusForm.discarder = candidates[0];
+    const who = el("select", { "aria-label": "who discards", id: "discarder",
+      onchange: (e) => { impusForm.discarder = e.target.value; } },
+    candidates.map((n) => el("option", { value: n, selected: n === impusForm.discarder }, n)));
     // Any card of the deal but the imp (I7); "polymorph" only when polymorphs were dealt.
     const discardable = (game.card_kinds || game.kinds || []).filter((k) => k !== "imp");
-    const what = el("select", { "aria-label": "discarded kind", id: "discard-kind" }, discardable.map((k) => el("option", { value: k }, k)));
+    if (!discardable.includes(impusForm.discardKind)) impusForm.discardKind = discardable[0];
+    const what = el("select", { "aria-label": "discarded kind", id: "discard-kind",
+      onchange: (e) => { impusForm.discardKind = e.target.value; } },
+    discardable.map((k) => el("option", { value: k, selected: k === impusForm.discardKind }, k)));
     sections.push(el("div", { class: "stack", id: "discard-card" }, el("h2", {}, "Four of a kind"),
       el("p", { class: "muted" }, "A player holding four of a kind (never imps) lays them down face up now: "
         + "right after the deal, or after taking the pile. Only then."),
       el("div", { class: "split" }, who, what),
-      el("button", { type: "button", class: "btn big", disabled: blocked(),
+      el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
         onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
   }
   return sections;
