@@ -358,3 +358,43 @@ def test_the_picker_keeps_the_keyboard_inside_and_a_missed_die_is_added_without_
     page.keyboard.press("Escape")
     expect(page.locator(".picker")).to_have_count(0)
     expect(plus).to_be_focused()  # back where it was opened
+
+
+def test_the_page_stays_where_it_was_scrolled_when_the_table_changes(
+        small_phone: Any, live_server: LiveServer) -> None:
+    """The hint about dice close together was drawn hidden and shown a moment later: each
+    change at the table shrank the page under a phone scrolled to its end, and the buttons
+    there moved under the finger (71 px, from Confirm onto another)."""
+    page = small_phone
+    review_waiting(live_server)
+    open_review(page, live_server)
+    expect(page.locator("#crowded-hint")).to_be_visible()  # this scene's dice lie close
+    page.locator("#confirm").focus()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 0
+    seen = page.evaluate("document.body.dataset.version || ''")
+    live_server.table.note("the camera is back")
+    page.wait_for_function(f"(document.body.dataset.version || '') !== {seen!r}")
+    page.wait_for_timeout(300)  # past the redraw's layout
+    assert page.evaluate("window.scrollY") == scrolled
+
+
+def test_the_pickers_done_keeps_the_focus_when_the_table_changes(
+        small_phone: Any, live_server: LiveServer) -> None:
+    """"Done" has neither id nor label: at a change at the table the focus went to the next
+    control, "Remove", and an Enter meant to close the picker took the die away."""
+    page = small_phone
+    review_waiting(live_server)
+    open_review(page, live_server)
+    page.locator(".seat-row[data-seat='Ann'] .seat-die").first.click()
+    done = page.get_by_role("button", name="Done", exact=True)
+    done.focus()
+    seen = page.evaluate("document.body.dataset.version || ''")
+    live_server.table.note("the camera is back")
+    page.wait_for_function(f"(document.body.dataset.version || '') !== {seen!r}")
+    expect(done).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(".picker")).to_have_count(0)
+    expect(page.locator(".seat-row[data-seat='Ann'] .seat-die")).to_have_count(
+        sum(1 for d in SCENE if d.seat == "Ann"))

@@ -174,6 +174,11 @@ function photoScale() {
   return Math.max(imageSize.w / box.width, imageSize.h / box.height);
 }
 
+/** Whether the hint about crowded dice was last shown: the page is drawn with it so, since
+ * drawn hidden and shown a moment later, it shrank the page under a phone scrolled to its
+ * end, and the buttons there moved under the finger. */
+let crowded = false;
+
 /** Size each mark's transparent touch target to TARGET_PX on screen, and say where dice lie
  * too close together on the photo to tell apart with a finger: the list offers every die. */
 function fitTargets() {
@@ -184,8 +189,9 @@ function fitTargets() {
   const hint = root.querySelector("#crowded-hint");
   if (!hint) return;
   const near = (TARGET_PX * scale) ** 2;
-  hint.hidden = !working.dice.some((a, i) => working.dice.slice(i + 1)
+  crowded = working.dice.some((a, i) => working.dice.slice(i + 1)
     .some((b) => (a.x - b.x) ** 2 + (a.y - b.y) ** 2 < near));
+  hint.hidden = !crowded;
 }
 
 const resizing = typeof ResizeObserver === "function" ? new ResizeObserver(() => fitTargets()) : null;
@@ -546,7 +552,7 @@ function render() {
             "Tap a die to fix it, tap the photo where a die was missed (or + beside its seat)."),
           wantedId && wantedId !== review.id ? el("p", { class: "hint" }, `Reading ${wantedId} is done; this is the one waiting now.`) : null,
           photo(),
-          el("p", { class: "hint", id: "crowded-hint", hidden: true },
+          el("p", { class: "hint", id: "crowded-hint", hidden: !crowded },
             "Dice close together on the photo? Each one is a button under “Per seat” too."),
           el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")),
           timing ? el("p", { class: "hint", id: "read-timing" }, timing) : null)),
