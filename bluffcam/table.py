@@ -127,8 +127,8 @@ class Table:
         self._reading = ReadingThread()
         #: set by `close`: a reading under way then runs out of frames at once
         self._closed = threading.Event()
-        #: whether the camera's frames are being read now (the boards say so)
-        self._camera_reading = False
+        #: camera readings under way or waiting for the reading thread (the boards say so)
+        self._camera_readings = 0
         self._setup: dict[str, Any] | None = None
         self._game: Game | None = None
         self._actions: list[dict[str, Any]] = []
@@ -818,7 +818,7 @@ class Table:
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
-                    "reading": self._camera_reading},
+                    "reading": self._camera_readings > 0},
             evening=self._evening.standings(self._game, self._journal_game_id()),
             messages=[m.to_json() for m in sorted(
                 (m for m in (*self._lasting, *self._messages) if m.is_news(
@@ -843,21 +843,22 @@ class Table:
 
     @property
     def camera_reading(self) -> bool:
-        """Whether a reveal's frames are being read now (:meth:`on_reading_thread`)."""
-        return self._camera_reading
+        """Whether the camera's frames are being read now, or a reading waits its turn
+        (:meth:`on_reading_thread`): a reveal's, or the dice set aside for a re-roll."""
+        return self._camera_readings > 0
 
     def on_reading_thread(self, read: Callable[..., T], *args: Any) -> T:
         """``read(*args)`` on the table's camera-reading thread, waited for (its exception
         raised here). Meanwhile the state says the camera is reading: a reading takes a
         second or two, and a press that shows nothing for that long looks lost."""
-        with self._lock:
-            self._camera_reading = True
+        with self._lock:  # counted: two may overlap (a re-roll's set-aside read and a capture)
+            self._camera_readings += 1
             self._changed()
         try:
             return self._reading.run(read, *args)
         finally:
             with self._lock:
-                self._camera_reading = False
+                self._camera_readings -= 1
                 self._changed()
 
     def camera_frames(self) -> Iterator[Any]:
@@ -865,8 +866,12 @@ class Table:
         the table is closed (a reading under way then ends, rather than the camera being
         read, or opened again, after it was closed)."""
         assert self.camera is not None
-        for count, frame in enumerate(self.camera.frames()):
-            if count >= REVEAL_MAX_FRAMES or self._closed.is_set():
+        frames = iter(self.camera.frames())
+        for _ in range(REVEAL_MAX_FRAMES):
+            if self._closed.is_set():  # asked before the camera is: a closed one reopens
+                return
+            frame = next(frames, _NO_FRAME)
+            if frame is _NO_FRAME:
                 return
             yield frame
 
@@ -878,6 +883,9 @@ class Table:
 
 
 # ---------------------------------------------------------------------- module helpers
+
+#: what `Table.camera_frames` gets from a camera that has no more frames
+_NO_FRAME = object()
 
 
 def _wants_camera_set_aside(action: Mapping[str, Any]) -> bool:

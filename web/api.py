@@ -285,7 +285,7 @@ def calibration_read() -> Response:
     no PIN: a dozen at once took a Pi's memory)."""
     guard_change(pin=False)
     if table().camera_reading:  # a reveal waits on that reading: it has the board's CPU
-        raise Refused(429, "the camera is reading a reveal: test again in a moment",
+        raise Refused(429, "the camera is reading the table's dice: test again in a moment",
                       rule="busy", headers={"Retry-After": "2"})
     reading_one = current_app.extensions.setdefault(CALIBRATION_READ_KEY, threading.Lock())
     if not reading_one.acquire(blocking=False):
@@ -451,9 +451,11 @@ def register_error_handlers(app: Flask) -> None:
                               f"There is no page at {request.path}: open one of the "
                               "table's pages instead.")
         if error.code == 405:
-            return error_page(405, "Not opened like that",
-                              f"{request.path} is not opened with {request.method}: follow "
-                              "a link to it instead.")
+            page, status = error_page(405, "Not opened like that",
+                                      f"{request.path} is not opened with {request.method}: "
+                                      "follow a link to it instead.")
+            # the methods it is opened with, as a 405 must say (werkzeug's own page did)
+            return page, status, {"Allow": ", ".join(getattr(error, "valid_methods", None) or [])}
         return error
 
     def _unexpected(error: InternalServerError) -> Any:

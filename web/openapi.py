@@ -317,7 +317,8 @@ def _document() -> dict[str, Any]:
                             "spec": {"type": ["string", "null"]},
                             "status": {"type": "string"},
                             "reading": {"type": "boolean", "description": "the camera's "
-                                        "frames are being read for a reveal now"}}},
+                                        "frames are being read now (a reveal's, or a "
+                                        "re-roll's dice set aside), or a reading waits its turn"}}},
                         "messages": {"type": "array", "items": {"type": "object", "properties": {
                             "level": {"type": "string"}, "text": {"type": "string"},
                             "at": {"type": "number"},

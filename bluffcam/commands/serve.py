@@ -377,8 +377,10 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
             stop_panel()
         if panel is not None:
             panel.close()
+        # the table first: a reading under way then takes no more frames, and the camera,
+        # once closed, is not opened again by it
+        table.close()
         if camera is not None:
             camera.close()
-        table.close()
 
     return serve_until_interrupted(server, on_stop=stop)

@@ -192,3 +192,56 @@ def test_a_stalled_board_skips_to_the_newest_state_and_never_blocks_the_table(
     assert versions == sorted(set(versions)), "what it gets is still in order"
     assert queued[-1]["version"] == table.version and queued[-1] == table.state()
     table.unsubscribe(stalled)
+
+
+def test_the_camera_is_said_to_read_until_the_last_of_two_overlapping_readings_ends(
+        tmp_path: Path) -> None:
+    """A re-roll's set-aside read and a capture may overlap on the one reading thread: the
+    first to end took "Reading the dice…" down while the second still waited or read."""
+    table = Table(tmp_path / "journal.sqlite")
+    first_in, first_out = threading.Event(), threading.Event()
+    second_out = threading.Event()
+
+    def first() -> None:
+        first_in.set()
+        assert first_out.wait(10)
+
+    def second() -> None:
+        assert second_out.wait(10)
+
+    one = threading.Thread(target=table.on_reading_thread, args=(first,))
+    one.start()
+    assert first_in.wait(10)
+    before = table.version
+    two = threading.Thread(target=table.on_reading_thread, args=(second,))
+    two.start()  # waits for the reading thread behind the first, then reads
+    waited = threading.Event()
+    while table.version == before and not waited.wait(0.01):  # the second is counted in
+        pass
+    first_out.set()
+    one.join(10)
+    assert table.camera_reading and table.state()["camera"]["reading"] is True
+    second_out.set()
+    two.join(10)
+    assert not table.camera_reading and table.state()["camera"]["reading"] is False
+    table.close()
+
+
+def test_a_reading_under_way_takes_no_frame_once_the_table_is_closed(tmp_path: Path) -> None:
+    """`serve` stops the table, then the camera: a reading under way must not pull another
+    frame, which opened a closed camera again as the process ended."""
+
+    class CountingCamera:
+        pulled = 0
+
+        def frames(self) -> Any:
+            while True:
+                CountingCamera.pulled += 1
+                yield CountingCamera.pulled
+
+    table = Table(tmp_path / "journal.sqlite", camera=CountingCamera())
+    frames = table.camera_frames()
+    assert [next(frames), next(frames)] == [1, 2]
+    table.close()
+    assert list(frames) == []
+    assert CountingCamera.pulled == 2

@@ -26,6 +26,7 @@ def test_an_unknown_page_says_so_with_links_to_the_board_and_controls(
 def test_a_page_opened_with_the_wrong_method_says_how(client: FlaskClient) -> None:
     answer = client.post("/calibration")
     assert answer.status_code == 405
+    assert set(answer.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
     assert "/calibration is not opened with POST" in answer.get_data(as_text=True)
 
 

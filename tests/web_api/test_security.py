@@ -263,7 +263,8 @@ def test_a_test_read_waits_while_the_camera_reads_a_reveal(client: FlaskClient) 
             "csrf_token": token, "image": (io.BytesIO(_png()), "dice.png")})
         assert busy.status_code == 429 and busy.headers["Retry-After"] == "2"
         assert busy.json["error"] == {
-            "rule": "busy", "message": "the camera is reading a reveal: test again in a moment"}
+            "rule": "busy",
+            "message": "the camera is reading the table's dice: test again in a moment"}
     finally:
         finish.set()
         worker.join(10)
