@@ -9,6 +9,7 @@ the image through the markers' homography, so the zones survive a bumped camera.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import tomllib
@@ -200,11 +201,27 @@ def save_profile(profile: Profile, path: str | os.PathLike[str]) -> Path:
     profile_from_dict(tomllib.loads(text), path=path)
     path.parent.mkdir(parents=True, exist_ok=True)
     target = path.resolve()  # a linked profile: the file it links to is the one rewritten
+    backup = backup_of(path).resolve()
+    kept: bytes | None = None  # the backup this save replaced, put back if the save fails
+    backed_up = False
     if target.is_file():
         before = target.read_bytes()
         if before != text.encode("utf-8"):  # the backup, too, is whole or not written at all
-            replace_whole(backup_of(path).resolve(), before, mode_of=target)
-    replace_whole(target, text.encode("utf-8"), mode_of=target)
+            kept = backup.read_bytes() if backup.is_file() else None
+            replace_whole(backup, before, mode_of=target)
+            backed_up = True
+    try:
+        replace_whole(target, text.encode("utf-8"), mode_of=target)
+    except OSError:
+        # the profile is as it was (written whole or not at all): so is its backup, which
+        # is all a person has of the profile before the last one
+        if backed_up:
+            with contextlib.suppress(OSError):
+                if kept is None:
+                    backup.unlink()
+                else:
+                    replace_whole(backup, kept, mode_of=target)
+        raise
     return path
 
 

@@ -63,6 +63,38 @@ def test_a_profile_replaced_is_kept_beside_it_and_no_temporary_file_is_left(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kitchen.toml", "kitchen.toml.bak"]
 
 
+@pytest.mark.parametrize("had_backup", [True, False])
+def test_a_save_the_disk_refuses_leaves_the_profile_and_its_backup_as_they_were(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, had_backup: bool) -> None:
+    """The backup is written first: when the profile's own write then failed (a full disk),
+    the backup of the profile before was gone though nothing else had changed."""
+    import calibration.profile
+
+    path = tmp_path / "kitchen.toml"
+    profile = profile_from_dict(copy.deepcopy(GOOD))
+    save_profile(profile, path)
+    backup = tmp_path / "kitchen.toml.bak"
+    if had_backup:
+        backup.write_text("# the one before\n")
+    path.write_text("# by hand\n" + path.read_text())
+    profile_text = path.read_bytes()
+    real = calibration.profile.replace_whole
+
+    def full_disk_for_the_profile(target: Path, data: bytes, **kwargs: Any) -> None:
+        if target == path.resolve():
+            raise OSError(28, "No space left on device")
+        real(target, data, **kwargs)
+
+    monkeypatch.setattr(calibration.profile, "replace_whole", full_disk_for_the_profile)
+    with pytest.raises(OSError, match="No space left"):
+        save_profile(dataclasses.replace(profile, reader={"min_confidence": 0.8}), path)
+    assert path.read_bytes() == profile_text
+    if had_backup:
+        assert backup.read_text() == "# the one before\n"
+    else:
+        assert not backup.exists()
+
+
 def test_seat_of_and_front_of_cup() -> None:
     zones = profile_from_dict(copy.deepcopy(GOOD)).zones
     assert zones.seat_of(100, 100) == 0
