@@ -152,6 +152,14 @@ def remember_pin(page: Any, pin: str) -> None:
     page.add_init_script(f"localStorage.setItem('bluffcam.pin', {pin!r})")
 
 
+def redrawn_after(page: Any, change: Any) -> None:
+    """Make a change at the table (``change()``) and wait until ``page`` has drawn it: the
+    pages draw themselves anew at each one, which is what these tests put in the way."""
+    seen = page.evaluate("document.body.dataset.version || ''")
+    change()
+    page.wait_for_function(f"(document.body.dataset.version || '') !== {seen!r}")
+
+
 def start_game(page: Any) -> None:
     """Tap "Start the game" on the control page's setup form, and tap again where it asks
     first because a game is under way (the browser tests share one table per module)."""

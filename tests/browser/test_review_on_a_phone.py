@@ -20,6 +20,7 @@ from browser_support import (
     LiveServer,
     misreading_reader,
     open_page,
+    redrawn_after,
 )
 from playwright.sync_api import expect
 from test_other_games_and_pages import remember_pin
@@ -373,9 +374,7 @@ def test_the_page_stays_where_it_was_scrolled_when_the_table_changes(
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     scrolled = page.evaluate("window.scrollY")
     assert scrolled > 0
-    seen = page.evaluate("document.body.dataset.version || ''")
-    live_server.table.note("the camera is back")
-    page.wait_for_function(f"(document.body.dataset.version || '') !== {seen!r}")
+    redrawn_after(page, lambda: live_server.table.note("the camera is back"))
     page.wait_for_timeout(300)  # past the redraw's layout
     assert page.evaluate("window.scrollY") == scrolled
 
@@ -390,9 +389,7 @@ def test_the_pickers_done_keeps_the_focus_when_the_table_changes(
     page.locator(".seat-row[data-seat='Ann'] .seat-die").first.click()
     done = page.get_by_role("button", name="Done", exact=True)
     done.focus()
-    seen = page.evaluate("document.body.dataset.version || ''")
-    live_server.table.note("the camera is back")
-    page.wait_for_function(f"(document.body.dataset.version || '') !== {seen!r}")
+    redrawn_after(page, lambda: live_server.table.note("the camera is back"))
     expect(done).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator(".picker")).to_have_count(0)
