@@ -119,13 +119,14 @@ def read_card_frames(frames: Iterator[Any], library: CardLibrary, expected: int,
     return check_card_reveal(readings, expected), last
 
 
-def capture_card_reveal(table: Table) -> dict[str, Any]:
+def capture_card_reveal(table: Table, *, replacing: str | None = None) -> dict[str, Any]:
     """The card version of `Table.capture_reveal` (it calls this when cards are due)."""
     from bluffcam.vision_adapter import encode_jpeg
 
     with table._capture_lock:
         with table._lock:
             game = table._require_game()
+            table.check_replacing(replacing)
             expected = int(game.reveal_due())  # type: ignore[attr-defined]
             if table.camera is None:
                 raise TableError("no camera: enter the reveal by hand", rule="camera")

@@ -150,10 +150,11 @@ class PanelController:
         return list(legal.get("kinds", []))
 
     def _sync_draft(self, state: Mapping[str, Any]) -> None:
-        """Start again from the lowest legal raise whenever the turn or the bid changed."""
+        """Start again from the lowest legal raise whenever the turn or the bid changed, or
+        a new game began (one with the same starter looks like the last one's start)."""
         game = self._game(state)
-        basis = (game.get("turn"), game.get("bid"), game.get("phase"), game.get("claim"),
-                 game.get("pile"))
+        basis = (state.get("game_id"), game.get("turn"), game.get("bid"), game.get("phase"),
+                 game.get("claim"), game.get("pile"))
         if basis != self._draft_basis:
             self._draft_basis = basis
             raises = self._lowest_raises(state)
@@ -264,6 +265,8 @@ class PanelController:
                 return self._refuse("OK takes the reveal, and no reveal is due")
             if state.get("review"):
                 return self._refuse("a reading waits for review on the dashboard")
+            if (state.get("camera") or {}).get("reading"):  # a phone's capture, say
+                return self._refuse("the camera is already reading the dice")
             self.table.capture_reveal()
             self.on_message("reveal taken")
             return True

@@ -389,20 +389,24 @@ class Table:
         with self._lock:
             self._set_aside_truth = sorted(faces) if faces else None
 
-    def capture_reveal(self, *, truth: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
+    def capture_reveal(self, *, truth: Mapping[str, list[int]] | None = None,
+                       replacing: str | None = None) -> dict[str, Any]:
         """Read the reveal with the camera; apply it when sure, else leave a pending review.
 
         ``truth`` (or `expect_truth`: a recorded game's ground truth) sends any disagreeing
         reading to review too, so a recorded game is never adjudicated on a misread.
+        A reading waiting for review is replaced only where ``replacing`` names it (the
+        review page's "take the photo again").
         """
         truth = truth if truth is not None else self._truth
         if card_reveals.is_card_reveal_due(self):
-            return card_reveals.capture_card_reveal(self)
+            return card_reveals.capture_card_reveal(self, replacing=replacing)
         with self._capture_lock:
             with self._lock:
                 self._require_game()
                 if not self._in_reveal():
                     raise TableError("no reveal is due: challenge a bid first")
+                self.check_replacing(replacing)
                 if self.camera is None:
                     raise TableError(
                         "no camera: enter the reveal by hand", rule="camera", status=409
@@ -452,6 +456,15 @@ class Table:
                         self._hold_for_review(reveal_id, record, reading, action_index)
                 self._replaced(previous_review, reveal_id)
                 return self._state_unlocked()
+
+    def check_replacing(self, replacing: str | None) -> None:
+        """Refuse a capture that would replace a reading waiting for review other than the
+        one it names: a second press while another screen's (or the panel's) capture was
+        reading waited for it, then threw away the review that capture left."""
+        review = self._review
+        if review is not None and review.id != replacing:
+            raise TableError(f"reveal {review.id} waits for review: confirm or correct it, "
+                             "or take the photo again from the review page", rule="camera")
 
     def _hold_for_review(self, reveal_id: str, record: dict[str, Any], reading: RevealReading,
                          action_index: int) -> None:
@@ -820,6 +833,7 @@ class Table:
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
                     "reading": self._camera_readings > 0},
             evening=self._evening.standings(self._game, self._journal_game_id()),
+            game_id=self._journal_game_id() if self._game is not None else None,
             messages=[m.to_json() for m in sorted(
                 (m for m in (*self._lasting, *self._messages) if m.is_news(
                     game=self._games_started, under_way=bool(self._actions),

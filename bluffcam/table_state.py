@@ -30,6 +30,7 @@ def build_state(
     camera: dict[str, Any],
     evening: dict[str, Any] | None = None,
     messages: list[dict[str, Any]],
+    game_id: int | None = None,
 ) -> dict[str, Any]:
     state: dict[str, Any] = {
         "version": version,
@@ -50,6 +51,9 @@ def build_state(
         # may sit ("seats" in a setup numbers them from 1)
         "table_seats": table_seats,
         "actions_count": len(actions),
+        # the journal's number of this game: a new game with the same players and starter
+        # looks like the old one's start in every other field (the panel's composed bid)
+        "game_id": game_id,
         "undo": None,
         # the game's chosen variants in words ("6 dice each", "first to 5 points")
         "house_rules": [],

@@ -257,7 +257,7 @@ def recapture(reveal_id: str) -> Response:
     review = t.review
     if review is None or review.id != reveal_id:
         raise TableError(f"no pending review {reveal_id!r} to re-capture", status=404)
-    return jsonify(t.capture_reveal())
+    return jsonify(t.capture_reveal(replacing=reveal_id))
 
 
 @bp.post("/reveals/<reveal_id>/confirm")

@@ -330,6 +330,8 @@ def _document() -> dict[str, Any]:
                         "table_seats": {"type": ["array", "null"],
                                         "items": {"type": "string"}},
                         "actions_count": {"type": "integer"},
+                        "game_id": {"type": ["integer", "null"], "description": "the "
+                                    "journal's number of the current game"},
                         "undo": {"type": ["object", "null"]},
                         "reopen": {"type": ["string", "null"], "description": "the camera "
                                    "reveal POST /api/reveals/{id}/reopen may send back"},

@@ -8,6 +8,7 @@ confirm from another screen is not dropped without a word.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -238,7 +239,8 @@ def test_a_change_to_a_reading_taken_again_elsewhere_is_not_dropped_silently(
     page = small_phone
     review = a_change_under_way(page, live_server)
 
-    again = live_server.post("/api/reveal/capture", {})["review"]
+    # another screen's "Take the photo again" on this review
+    again = live_server.post(f"/api/reveals/{review['id']}/recapture", {})["review"]
     assert again["id"] != review["id"]
     expect(page.locator("#settled-elsewhere")).to_contain_text(
         "The photo was taken again on another screen before your change was sent; "
@@ -247,8 +249,12 @@ def test_a_change_to_a_reading_taken_again_elsewhere_is_not_dropped_silently(
     # taken again from this phone, nothing is said: the player asked for it
     page.click("#dismiss-notice")
     change_the_unsure_die(page)
-    page.click("#recapture")
+    page.click("#recapture")  # this review's own "take again" (a plain capture is refused)
     expect(page.locator("#confirm")).to_have_text("Confirm this reading")
+    deadline = time.monotonic() + 5
+    while live_server.table.state()["review"]["id"] == again["id"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live_server.table.state()["review"]["id"] not in (review["id"], again["id"])
     page.wait_for_timeout(500)
     expect(page.locator("#settled-elsewhere")).to_have_count(0)
 

@@ -464,3 +464,26 @@ def test_a_capture_that_reads_nothing_is_refused_and_the_reveal_still_waits(
         assert state["messages"][-1]["text"] == said
     finally:
         table.close()
+
+
+def test_a_capture_naming_no_review_does_not_throw_away_one_that_waits(
+    client: FlaskClient, reader: StubReader
+) -> None:
+    """Two screens (or a screen and the panel) press capture together: the second waited for
+    the first's reading, then read again and discarded the review the first had left. Only
+    "take the photo again" on that review replaces it."""
+    play_to_reveal(client)
+    reader.hands = {**HANDS, "Cho": [2, 3, 5, 6, 4]}
+    reader.uncertain = {("Cho", 4)}
+    review = post(client, "/api/reveal/capture").json["review"]
+    calls = len(reader.calls)
+    again = post(client, "/api/reveal/capture")
+    assert again.status_code == 409 and again.json["error"]["rule"] == "camera"
+    assert again.json["error"]["message"] == (
+        f"reveal {review['id']} waits for review: confirm or correct it, or take the photo "
+        "again from the review page")
+    assert len(reader.calls) == calls  # the camera was not read
+    assert client.get("/api/state").json["review"]["id"] == review["id"]
+    reader.hands, reader.uncertain = HANDS, set()
+    taken_again = post(client, f"/api/reveals/{review['id']}/recapture")
+    assert taken_again.status_code == 200 and taken_again.json["review"] is None

@@ -46,7 +46,8 @@ export function renderCardReview(root, state, { onDone, redraw }) {
   };
   const recapture = async () => {
     busy = true; error = ""; rerender();
-    try { await api("POST", "/api/reveal/capture", {}); } catch (e) {
+    // this reading, by name: a capture that names none is refused while one waits for review
+    try { await api("POST", `/api/reveals/${encodeURIComponent(review.id)}/recapture`, {}); } catch (e) {
       error = describeError(e);
       announce(error, { urgent: true });
     }

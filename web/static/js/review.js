@@ -413,7 +413,9 @@ function recapture() {
   // answer and the live stream comes first
   const id = working ? working.id : null;
   sending = id;
-  return act(() => api("POST", "/api/reveal/capture", {}).catch((e) => {
+  // this reading, by name: a capture that names none is refused while one waits for review
+  const url = id ? `/api/reveals/${encodeURIComponent(id)}/recapture` : "/api/reveal/capture";
+  return act(() => api("POST", url, {}).catch((e) => {
     if (sending === id) sending = null;
     throw e;
   }));
