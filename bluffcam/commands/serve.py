@@ -373,14 +373,22 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
 
     def stop() -> None:
         watch_stop.set()
-        if stop_panel is not None:
-            stop_panel()
-        if panel is not None:
-            panel.close()
-        # the table first: a reading under way then takes no more frames, and the camera,
-        # once closed, is not opened again by it
-        table.close()
-        if camera is not None:
-            camera.close()
+        stop_table(table, stop_panel, panel, camera)
 
     return serve_until_interrupted(server, on_stop=stop)
+
+
+def stop_table(table: Any, stop_panel: Callable[[], None] | None, panel: Any,
+               camera: Any) -> None:
+    """Close what `serve` opened, in the one order that lets each part end cleanly. The
+    table first: a reading under way (a panel's OK, a phone's capture) takes no more frames
+    and ends, so the panel's thread, waiting on it, ends before its pins are closed (closed
+    under it, gpiozero raised as the reading's result was shown), and a closed camera is
+    not opened again by that reading."""
+    table.close()
+    if stop_panel is not None:
+        stop_panel()
+    if panel is not None:
+        panel.close()
+    if camera is not None:
+        camera.close()

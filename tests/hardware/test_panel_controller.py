@@ -356,3 +356,122 @@ def test_serve_stops_the_panels_thread_before_its_pins_are_closed(
         threading.excepthook = previous_hook
         table.close()
     assert failures == []
+
+
+def test_a_new_game_starts_the_panels_bid_afresh(mock_factory: MockFactory,
+                                                 tmp_path: Path) -> None:
+    """A new game with the same starter looks like the old game's start in every field but
+    its number: the bid composed for the old one (5x2, unseen: the panel has no display)
+    was the new game's first bid at BID."""
+    from bluffcam.table import Table
+
+    table = Table(tmp_path / "journal.sqlite")
+    setup = {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"}
+    table.new_game(setup)
+    rig = Rig(mock_factory, table)
+    try:
+        for _ in range(4):
+            rig.press(Key.UP)
+        assert str(rig.controller.draft) == "5x2"
+        table.new_game(setup)  # from the dashboard
+        rig.controller.refresh()
+        assert str(rig.controller.draft) == "1x2"
+        assert rig.press(Key.BID)
+        assert table.state()["game"]["bid"] == "1x2"
+    finally:
+        rig.panel.close()
+        table.close()
+
+
+def test_ok_while_another_screens_capture_reads_is_refused(mock_factory: MockFactory,
+                                                          tmp_path: Path) -> None:
+    """A phone's capture is reading when OK is pressed: the press ran a second reading once
+    the first ended and threw away the review it had left."""
+    import threading
+
+    from bluffcam.table import Table
+
+    table = Table(tmp_path / "journal.sqlite")
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
+    table.submit({"player": "Ann", "bid": "1x2"})
+    table.submit({"player": "Ben", "challenge": True})
+    rig = Rig(mock_factory, table)
+    reading, finish = threading.Event(), threading.Event()
+
+    def phone_capture() -> None:
+        reading.set()
+        assert finish.wait(10)
+
+    phone = threading.Thread(target=table.on_reading_thread, args=(phone_capture,))
+    phone.start()
+    try:
+        assert reading.wait(10)
+        rig.controller.refresh()
+        assert not rig.press(Key.OK)
+        assert rig.messages[-1].endswith("the camera is already reading the dice")
+    finally:
+        finish.set()
+        phone.join(10)
+        rig.panel.close()
+        table.close()
+
+
+def test_serve_stops_cleanly_while_the_panels_ok_waits_on_a_camera_reading(
+        mock_factory: MockFactory, tmp_path: Path) -> None:
+    """OK pressed, the camera reading, then serve stops. The panel's thread waited on the
+    reading past its join, its pins were closed under it, and gpiozero raised twice as the
+    reading's refusal was shown; the reading had reopened the closed camera as well."""
+    import threading
+    import time
+
+    import numpy as np
+
+    from bluffcam.commands.serve import start_panel, stop_table
+    from bluffcam.table import Table
+    from bluffcam.vision_adapter import RevealReading
+
+    class EndlessCamera:
+        """A live camera: a frame every 50 ms for as long as it is read."""
+
+        spec, status = "endless", "ok"
+        read_after_close = False
+        closed = False
+
+        def frames(self) -> Iterator[Any]:
+            while True:
+                time.sleep(0.05)
+                EndlessCamera.read_after_close |= EndlessCamera.closed
+                yield np.zeros((48, 64, 3), np.uint8)
+
+        def close(self) -> None:
+            EndlessCamera.closed = True
+
+    reading = threading.Event()
+
+    def reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> RevealReading:
+        reading.set()
+        for _ in frames:  # up to REVEAL_MAX_FRAMES: six seconds, past the panel's join
+            pass
+        return RevealReading({}, {}, [], True, None)
+
+    table = Table(tmp_path / "journal.sqlite", camera=EndlessCamera(), reveal_reader=reader)
+    table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"})
+    table.submit({"player": "Ann", "bid": "1x2"})
+    table.submit({"player": "Ben", "challenge": True})
+    panel = ButtonPanel(pin_factory=mock_factory, feedback_s=0.0)
+    failures: list[BaseException] = []
+    previous_hook = threading.excepthook
+    threading.excepthook = lambda args: failures.append(args.exc_value or Exception())
+    try:
+        stop_panel = start_panel(panel, table)
+        ok = mock_factory.pin(DEFAULT_BUTTON_PINS[Key.OK])
+        ok.drive_low()
+        time.sleep(0.1)
+        ok.drive_high()
+        assert reading.wait(5)
+        stop_table(table, stop_panel, panel, EndlessCamera())
+        assert not any(t.name == "panel" and t.is_alive() for t in threading.enumerate())
+    finally:
+        threading.excepthook = previous_hook
+    assert failures == []
+    assert EndlessCamera.closed and not EndlessCamera.read_after_close
