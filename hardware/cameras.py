@@ -300,7 +300,7 @@ class FileCamera(CameraSource):
                 gone = self.directory if not self.directory.is_dir() else path
                 raise CameraError(f"{self.spec}: {gone} is gone (moved or deleted while "
                                   "playing)")
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            frame = _read_frame_file(path)
             if frame is not None:
                 return _as_bgr(frame, self.spec)
             if path not in self.skipped:
@@ -480,3 +480,14 @@ class ResilientCamera:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _read_frame_file(path: Path) -> Any:
+    """A recorded frame, or None where it cannot be read or decoded. Read by Python and
+    decoded in memory: OpenCV's own imread crashed the process on a path that is not valid
+    UTF-8."""
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError:
+        return None
+    return cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from vision.card_outlines import CARD_ASPECT, find_card_outlines, portrait_corners
 from vision.card_types import CardReaderParams
-from vision.io import load_image
+from vision.io import load_image, write_image
 
 Image = NDArray[np.uint8]
 
@@ -163,7 +163,7 @@ class CardLibrary:
         written = []
         for template in self.templates:
             path = folder / f"{template.kind}.png"
-            if not cv2.imwrite(str(path), template.face):
+            if not write_image(path, template.face):
                 raise OSError(f"{path}: could not be written")
             written.append(path)
         return written

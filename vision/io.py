@@ -102,6 +102,21 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def write_image(path: str | Path, image: NDArray[Any]) -> bool:
+    """Write an image as its file name's suffix says (PNG without one); False where it cannot
+    be encoded or written. Encoded in memory and written by Python: OpenCV's own imwrite
+    crashed the whole process on a path that is not valid UTF-8."""
+    target = Path(path)
+    try:
+        ok, encoded = cv2.imencode(target.suffix or ".png", image)
+        if not ok:
+            return False
+        target.write_bytes(encoded.tobytes())
+    except (cv2.error, OSError):
+        return False
+    return True
+
+
 def decode_image(data: NDArray[np.uint8]) -> NDArray[np.uint8] | None:
     """An image file's bytes as a BGR uint8 array (upright by its EXIF, transparency laid
     over `BACKDROP`), or None where they are no image OpenCV reads. OpenCV's own error

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -25,6 +24,7 @@ from calibration.geometry import Polygon, apply_homography, homography_from_poin
 from calibration.markers import quad_centre
 from hardware.cameras import CameraError, open_camera, parse_resolution
 from vision import Reading
+from vision.io import write_image
 
 DEFAULT_MARKER_IDS = (0, 1, 2, 3)
 
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"calibrate: cannot write the profile {args.out}: {exc}", file=sys.stderr)
         return 2
     picture = path.with_suffix(".png")
-    if not cv2.imwrite(str(picture), draw_profile(frame, profile, dice)):
+    if not write_image(picture, draw_profile(frame, profile, dice)):
         print(f"calibrate: could not write the picture {picture}; the profile is written",
               file=sys.stderr)
         print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice)")

@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
 
     from vision.params import ReaderParams
 
@@ -90,6 +88,7 @@ def load_reader_params(profile: str | None) -> ReaderParams:
 
 def run(args: argparse.Namespace) -> int:
     from vision import ImageLoadError, draw_reading, load_image, load_networks, read_dice
+    from vision.io import write_image
 
     try:
         params = load_reader_params(args.profile)
@@ -112,17 +111,10 @@ def run(args: argparse.Namespace) -> int:
         ms = (time.perf_counter() - t0) * 1000.0
         print(json.dumps({"image": path, "dice": reading.to_json(), "ms": round(ms, 1)}),
               flush=True)
-        if out_dir is not None and not _write(out_dir / name, draw_reading(image, reading)):
+        if out_dir is not None and not write_image(out_dir / name, draw_reading(image, reading)):
             print(f"read: {out_dir / name}: cannot write the annotated image", file=sys.stderr)
             status = 1
     return status
 
 
-def _write(target: Path, image: NDArray[np.uint8]) -> bool:
-    """cv2.imwrite, which says False (or raises) where the file cannot be written."""
-    import cv2
 
-    try:
-        return bool(cv2.imwrite(str(target), image))
-    except cv2.error:
-        return False

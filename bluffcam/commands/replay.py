@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         output, code = run_script(script)
         if args.history and "players" in output:
             game = game_from_setup(script)
-            for obj in script["actions"][: output.get("error", {}).get("index")]:
+            for obj in script.get("actions", [])[: output.get("error", {}).get("index")]:
                 game.apply_json(obj)
             output["history"] = [entry.to_json() for entry in game.history]
     except Exception:  # a bug in the engine, not a refused input

@@ -294,3 +294,21 @@ def test_resilient_camera_survives_a_missing_file_source(tmp_path: Path) -> None
     assert cam.read() is None
     assert "camera offline" in cam.status and "is not a folder" in cam.status
     assert list(cam.frames()) == []
+
+
+def test_frames_and_pictures_on_a_path_that_is_not_utf8_are_read_and_written(
+        tmp_path: Path) -> None:
+    """OpenCV's own imread and imwrite crashed the whole process (no message, exit 139) on
+    a file name that is not valid UTF-8, as a camera card or an old USB stick may give."""
+    import os
+
+    from vision.io import load_image, write_image
+
+    folder = tmp_path / os.fsdecode(b"frames-\xff")
+    folder.mkdir()
+    frame = np.full((24, 32, 3), 70, np.uint8)
+    assert write_image(folder / os.fsdecode(b"f\xfe.png"), frame)
+    assert load_image(folder / os.fsdecode(b"f\xfe.png"))[0, 0, 0] == 70
+    with open_camera(f"files:{folder}") as cam:
+        assert _value(next(iter(cam.frames()))) == 70
+    assert not write_image(tmp_path / "no-folder" / "x.png", frame)  # False, not a raise
