@@ -136,7 +136,8 @@ def _entry(record: Mapping[str, Any], store: RevealStore, out: Path,
         reveal_id = record["id"]
         if not REVEAL_ID.match(reveal_id):
             raise ValueError(f"{reveal_id!r} is not a reveal id")
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+        # OverflowError: a coordinate edited to 1e308 overflows as the box is rounded
         raise NotExported("its record is malformed (edited by hand?)") from None
     if source == ACCEPTED and not with_accepted:
         raise NotExported("applied at once, labelled by the reader itself (--with-accepted)")
@@ -145,6 +146,8 @@ def _entry(record: Mapping[str, Any], store: RevealStore, out: Path,
         data = store.photo_path(reveal_id).read_bytes()
     except (LookupError, FileNotFoundError):
         raise NotExported("no unmarked photo kept") from None
+    except OSError as exc:  # one photo this user may not read: the others are exported
+        raise NotExported(f"its photo cannot be read ({exc.strerror or exc})") from None
     try:
         image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_UNCHANGED)
     except cv2.error:  # a header claiming more pixels than OpenCV will allocate

@@ -142,6 +142,8 @@ def load_manifest(path: str | Path) -> tuple[Path, list[Entry]]:
         raw = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: cannot read the manifest ({exc})") from exc
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deeply to be a manifest") from None
     if not isinstance(raw, list):
         raise ValueError(f"{path}: a manifest is a JSON list of photos")
     return p.parent, [_entry(item, f"{path}: entry {k}") for k, item in enumerate(raw)]

@@ -66,6 +66,10 @@ def test_replay_history_flag_adds_verdicts(
     assert main(["replay", "--history", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["history"][0]["verdict"] == "★: 3, bid was 2 — Cho loses 1 die"
+    # a setup with no "actions" at all is a game not begun (a KeyError before)
+    path.write_text(json.dumps({"game": "bluff", "players": ["Ann", "Ben"]}), encoding="utf-8")
+    assert main(["replay", "--history", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["history"] == []
 
 
 def test_refused_action_reports_index_rule_and_state_before(

@@ -206,6 +206,10 @@ def test_bench_vision_names_a_broken_manifest(tmp_path: Path) -> None:
     (tmp_path / "manifest.json").write_text("{not json")
     done = bench(str(tmp_path / "manifest.json"))
     assert done.returncode == 2 and "cannot read the manifest" in done.stderr
+    (tmp_path / "manifest.json").write_text("[" * 100_000)  # a RecursionError's traceback
+    done = bench(str(tmp_path / "manifest.json"))
+    assert done.returncode == 2 and "nested too deeply to be a manifest" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize(("die", "field"), [

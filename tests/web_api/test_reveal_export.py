@@ -183,6 +183,8 @@ MALFORMED = "its record is malformed (edited by hand?)"
     ({"corrections": ["x"]}, True),
     ({"id": "rX"}, True),
     ({"id": 7}, True),
+    # finite, but past what a float holds once squared: an OverflowError in the box's sums
+    ({"read": {"Ann": [{"value": 2, "x": 1e308, "y": 1e308, "size": 1e308}]}}, False),
 ])
 def test_a_record_edited_into_nonsense_is_passed_over_not_a_crash(
         client: FlaskClient, reader: StubReader, tmp_path: Path, broken: dict[str, Any],
@@ -244,4 +246,32 @@ def test_a_photo_removed_while_exporting_is_passed_over_not_the_end_of_the_expor
     summary = export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
     assert summary.photos == {ACCEPTED: 1}
     assert summary.skipped == {"no unmarked photo kept": 1}
+    assert (tmp_path / "out" / "manifest.json").is_file()
+
+
+def test_a_photo_that_cannot_be_read_is_passed_over_not_the_end_of_the_export(
+        client: FlaskClient, reader: StubReader, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One photo this user may not read (left by sudo, say) ended the whole export with no
+    manifest; it is skipped, saying why, and the others are written."""
+    play_to_reveal(client)
+    reader.hands = HANDS
+    first = post(client, "/api/reveal/capture").json["last_reveal"]["id"]
+    play_to_reveal(client)
+    post(client, "/api/reveal/capture")
+    from bluffcam.reveals import RevealStore
+
+    found = RevealStore.photo_path
+
+    def unreadable_first(store: RevealStore, reveal_id: str) -> Path:
+        path = found(store, reveal_id)
+        if reveal_id == first:  # a folder where the photo is: reading it is an OSError
+            path.unlink()
+            path.mkdir()
+        return path
+
+    monkeypatch.setattr(RevealStore, "photo_path", unreadable_first)
+    summary = export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
+    assert summary.photos == {ACCEPTED: 1}
+    assert summary.skipped == {"its photo cannot be read (Is a directory)": 1}
     assert (tmp_path / "out" / "manifest.json").is_file()
