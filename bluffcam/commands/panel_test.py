@@ -8,6 +8,7 @@ Lights the seat LEDs one after another and beeps the buzzer once, then prints ev
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import queue
 import sys
@@ -47,7 +48,14 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text!r}")
+    if value > MAX_SECONDS:  # time.sleep overflows past a few centuries
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_SECONDS:.0f} seconds (a day), "
+                                         f"got {text!r}")
     return value
+
+
+#: the longest duration a panel test takes: a day
+MAX_SECONDS = 86_400.0
 
 
 def _overrides(profile_path: Path | None) -> Mapping[str, Any]:
@@ -102,35 +110,39 @@ def run(args: argparse.Namespace) -> int:
         print(f"panel-test: {exc}", file=sys.stderr)
         return 2
     wiring = panel.wiring
-    with panel:
-        print("wiring (BCM):")
-        for use, pin in wiring.pins():
-            print(f"  {use:<12} GPIO{pin}")
-        for seat in range(len(panel.leds)):
-            print(f"LED seat {seat + 1} (GPIO{wiring.leds[seat]}) on")
-            panel.show_turn(seat)
-            time.sleep(args.led_s)
-        panel.show_turn(None)
-        if panel.buzzer is not None:
-            print(f"buzzer (GPIO{wiring.buzzer}) beep")
-            panel.buzzer.on()
-            time.sleep(0.15)
-            panel.buzzer.off()
-        if args.mock and args.demo_presses and factory is not None:
-            _press_everything(factory, panel)
-        print("press buttons (Ctrl-C to stop)")
-        deadline = None if args.seconds is None else time.monotonic() + args.seconds
-        try:
-            while deadline is None or time.monotonic() < deadline:
-                try:
-                    event = panel.events.get(timeout=0.1)
-                except queue.Empty:
-                    continue
-                label = "long press" if event.is_long else "press"
-                print(f"{label}: {event.key.value}", flush=True)
-        except KeyboardInterrupt:
-            pass
+    # Ctrl-C at any point, the LED sweep too, ends the test without a traceback
+    with panel, contextlib.suppress(KeyboardInterrupt):
+        _sweep_and_listen(panel, wiring, factory, args)
     return 0
+
+
+def _sweep_and_listen(panel: ButtonPanel, wiring: Any, factory: Any,
+                      args: argparse.Namespace) -> None:
+    """Light each seat's LED in turn, beep, then print each press until the time is up."""
+    print("wiring (BCM):")
+    for use, pin in wiring.pins():
+        print(f"  {use:<12} GPIO{pin}")
+    for seat in range(len(panel.leds)):
+        print(f"LED seat {seat + 1} (GPIO{wiring.leds[seat]}) on")
+        panel.show_turn(seat)
+        time.sleep(args.led_s)
+    panel.show_turn(None)
+    if panel.buzzer is not None:
+        print(f"buzzer (GPIO{wiring.buzzer}) beep")
+        panel.buzzer.on()
+        time.sleep(0.15)
+        panel.buzzer.off()
+    if args.mock and args.demo_presses and factory is not None:
+        _press_everything(factory, panel)
+    print("press buttons (Ctrl-C to stop)")
+    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+    while deadline is None or time.monotonic() < deadline:
+        try:
+            event = panel.events.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        label = "long press" if event.is_long else "press"
+        print(f"{label}: {event.key.value}", flush=True)
 
 
 def _press_everything(factory: Any, panel: ButtonPanel) -> None:

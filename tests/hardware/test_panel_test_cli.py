@@ -14,7 +14,7 @@ from bluffcam.commands import panel_test
 
 
 @pytest.mark.parametrize("option", ["--led-s", "--seconds"])
-@pytest.mark.parametrize("value", ["-1", "nan", "inf", "soon"])
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "soon", "1e10"])  # 1e10: overflowed
 def test_a_bad_duration_is_refused_at_the_command_line(
     option: str, value: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -32,6 +32,16 @@ def test_panel_test_runs_on_mock_pins(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["panel-test", "--mock", "--led-s", "0", "--seconds", "0"]) == 0
     out = capsys.readouterr().out
     assert "LED seat 6 (GPIO25) on" in out and "press buttons" in out
+
+
+def test_ctrl_c_during_the_led_sweep_ends_the_test_without_a_traceback(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(panel_test.time, "sleep", interrupted)
+    assert main(["panel-test", "--mock", "--led-s", "1", "--seconds", "0"]) == 0
+    assert "LED seat 1" in capsys.readouterr().out
 
 
 def test_panel_test_names_bad_wiring_in_the_profile(
