@@ -92,7 +92,9 @@ def urls(host: str, port: int) -> list[str]:
         if lan:
             found.append(f"http://{lan}:{port}/")
         return found
-    return [f"http://{host}:{port}/"]
+    # an IPv6 address is bracketed in a URL: http://::1:8080/ opens nowhere
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return [f"http://{shown}:{port}/"]
 
 
 def make_dashboard_server(app: Any, host: str, port: int, *,

@@ -91,6 +91,10 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any]:
 def run(args: argparse.Namespace) -> int:
     from bluffcam.demo_player import RecordingError
 
+    if args.pin is not None and not args.pin.strip():  # as serve refuses it
+        print("bluffcam demo: --pin is empty: give a PIN, or leave --pin out for a random "
+              "one", file=sys.stderr)
+        return 2
     try:
         recording, profile = _load(args)
     except (RecordingError, OSError, ValueError) as exc:

@@ -83,3 +83,17 @@ def test_the_demo_player_refuses_a_speed_rather_than_playing_at_another() -> Non
 
     with pytest.raises(ValueError, match="speed must be above 0, got 0"):
         DemoPlayer(None, None, speed=0)  # type: ignore[arg-type]  # refused before use
+
+
+def test_a_blank_pin_is_refused_by_demo_as_by_serve(capsys: pytest.CaptureFixture[str]) -> None:
+    from bluffcam.cli import main
+
+    assert main(["demo", "--pin", "   ", "--once", "--port", "0"]) == 2
+    assert "--pin is empty" in capsys.readouterr().err
+
+
+def test_an_ipv6_address_is_bracketed_in_the_printed_url() -> None:
+    from bluffcam.webserver import urls
+
+    assert urls("::1", 8080) == ["http://[::1]:8080/"]  # http://::1:8080/ opens nowhere
+    assert urls("127.0.0.1", 8080) == ["http://127.0.0.1:8080/"]
