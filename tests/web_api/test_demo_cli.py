@@ -53,7 +53,7 @@ def test_the_demo_names_a_reader_that_cannot_start_before_the_game(
     broken = tmp_path / "dice_detector.onnx"
     broken.write_bytes(b"version https://git-lfs.github.com/spec/v1\n")  # an LFS pointer
     monkeypatch.setattr(detector, "NET", LazyNet(broken, "die detector", "x"))
-    args = argparse.Namespace(headless=True, recording=None, speed=1.0)
+    args = argparse.Namespace(headless=True, recording=None, speed=1.0, pin=None)
     assert demo.run(args) == 2
     err = capsys.readouterr()
     assert err.err.startswith("bluffcam demo: the dice reader cannot start: ")
