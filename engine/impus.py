@@ -403,8 +403,8 @@ class ImpusGame(Game):
             )
         if player in self.table.safe:
             raise IllegalActionError("I9", f"{_describe(action)}: {player} is safe, out of play")
-        if player != self.turn:  # I4 passes play on; I6 after a pile was taken
-            rule = "I4" if self.table.claim is not None else "I6"
+        if player != self.turn:  # I4 passes play on; I6 after a pile was taken; I3 at first
+            rule = "I4" if self.table.claim is not None else "I6" if self.history else "I3"
             raise IllegalActionError(rule, f"{_describe(action)}: it is {self.turn}'s turn")
 
     def _check_claimable(self, action: Action, kind: str, rule: str) -> None:

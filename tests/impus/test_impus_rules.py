@@ -109,6 +109,14 @@ def test_I5_a_lie_makes_the_checked_player_take_the_pile() -> None:
     assert game.to_json()["pile"] == 0 and game.claim is None
 
 
+def test_I3_names_the_starter_of_the_first_pile() -> None:
+    """Out of turn before any pile was taken is I3 (the starting player), not I6 (the
+    player after the one who took a pile)."""
+    game = impus(["Ann", "Ben", "Cho"])
+    refused(game, {"player": "Ben", "play": 2, "claim": "orc"}, "I3")
+    refused(game, {"player": "Ben", "doubt": True}, "I3")
+
+
 def test_I6_next_player_after_the_taker_starts_a_new_pile() -> None:
     game = play(
         impus(["Ann", "Ben", "Cho"]),
