@@ -4,6 +4,7 @@ places of the confirmed dice are kept on the record and become the bench's boxes
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from web_api_helpers import HANDS, StubReader, play_to_reveal, post
 
 from bluffcam.cli import main as cli_main
 from bluffcam.reveal_export import ACCEPTED, REVIEWED, export_reveals, labels
+from bluffcam.reveals import RevealStore
 from bluffcam.table import Table
 from vision.bench import load_manifest
 
@@ -222,56 +224,47 @@ def test_a_die_of_no_size_is_labelled_without_a_box(
     assert len(entry.dice) == 15 and all(d.box is None for d in entry.dice)
 
 
-def test_a_photo_removed_while_exporting_is_passed_over_not_the_end_of_the_export(
-        client: FlaskClient, reader: StubReader, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A `serve` beside the export may remove an old reveal's photo (its photo budget)
-    right after the export found it: that reveal is skipped, the others are written."""
+def _two_camera_reveals(client: FlaskClient, reader: StubReader) -> str:
+    """Two rounds the camera read, applied at once; the first one's reveal id."""
     play_to_reveal(client)
     reader.hands = HANDS
-    first = post(client, "/api/reveal/capture").json["last_reveal"]["id"]
+    first: str = post(client, "/api/reveal/capture").json["last_reveal"]["id"]
     play_to_reveal(client)
     post(client, "/api/reveal/capture")
-    from bluffcam.reveals import RevealStore
+    return first
 
+
+def _removed(path: Path) -> None:
+    path.unlink()  # the photo budget's pass, between the export's look and its read
+
+
+def _unreadable(path: Path) -> None:
+    path.unlink()  # a folder where the photo is: reading it is an OSError, as no permission
+    path.mkdir()
+
+
+@pytest.mark.parametrize(("spoil", "reason"), [
+    (_removed, "no unmarked photo kept"),
+    (_unreadable, "its photo cannot be read (Is a directory)"),
+])
+def test_a_photo_gone_or_unreadable_is_passed_over_not_the_end_of_the_export(
+        client: FlaskClient, reader: StubReader, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, spoil: Callable[[Path], None], reason: str) -> None:
+    """A `serve` beside the export may remove an old reveal's photo (its photo budget) right
+    after the export found it, and a photo left by sudo may not be readable: that reveal is
+    skipped, saying why, and the others are written (one unreadable photo ended the whole
+    export with no manifest)."""
+    first = _two_camera_reveals(client, reader)
     found = RevealStore.photo_path
 
-    def found_then_removed(store: RevealStore, reveal_id: str) -> Path:
+    def spoiled_first(store: RevealStore, reveal_id: str) -> Path:
         path = found(store, reveal_id)
         if reveal_id == first:
-            path.unlink()  # the budget's pass, between the look and the read
+            spoil(path)
         return path
 
-    monkeypatch.setattr(RevealStore, "photo_path", found_then_removed)
+    monkeypatch.setattr(RevealStore, "photo_path", spoiled_first)
     summary = export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
     assert summary.photos == {ACCEPTED: 1}
-    assert summary.skipped == {"no unmarked photo kept": 1}
-    assert (tmp_path / "out" / "manifest.json").is_file()
-
-
-def test_a_photo_that_cannot_be_read_is_passed_over_not_the_end_of_the_export(
-        client: FlaskClient, reader: StubReader, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """One photo this user may not read (left by sudo, say) ended the whole export with no
-    manifest; it is skipped, saying why, and the others are written."""
-    play_to_reveal(client)
-    reader.hands = HANDS
-    first = post(client, "/api/reveal/capture").json["last_reveal"]["id"]
-    play_to_reveal(client)
-    post(client, "/api/reveal/capture")
-    from bluffcam.reveals import RevealStore
-
-    found = RevealStore.photo_path
-
-    def unreadable_first(store: RevealStore, reveal_id: str) -> Path:
-        path = found(store, reveal_id)
-        if reveal_id == first:  # a folder where the photo is: reading it is an OSError
-            path.unlink()
-            path.mkdir()
-        return path
-
-    monkeypatch.setattr(RevealStore, "photo_path", unreadable_first)
-    summary = export_reveals(tmp_path / "reveals", tmp_path / "out", with_accepted=True)
-    assert summary.photos == {ACCEPTED: 1}
-    assert summary.skipped == {"its photo cannot be read (Is a directory)": 1}
+    assert summary.skipped == {reason: 1}
     assert (tmp_path / "out" / "manifest.json").is_file()
