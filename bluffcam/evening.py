@@ -178,8 +178,7 @@ class Evening:
 
     def standings(self, game: Game | None, game_id: int | None) -> dict[str, Any] | None:
         """The state's ``evening``: the earlier games' results and the current game's."""
-        current = result_of(game, game_id, self.started)
-        return standings(this_evening([*self._results, current],
+        return standings(this_evening([*self._results, self.result(game, game_id)],
                                       self.started or datetime.now(UTC), self._after))
 
     def _started(self, game_id: int | None) -> datetime | None:

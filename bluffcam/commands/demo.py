@@ -89,11 +89,11 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bluffcam.commands.serve import EMPTY_PIN, empty_pin
     from bluffcam.demo_player import RecordingError
 
-    if args.pin is not None and not args.pin.strip():  # as serve refuses it
-        print("bluffcam demo: --pin is empty: give a PIN, or leave --pin out for a random "
-              "one", file=sys.stderr)
+    if empty_pin(args.pin):  # as serve refuses it
+        print(f"bluffcam demo: {EMPTY_PIN}", file=sys.stderr)
         return 2
     try:
         recording, profile = _load(args)

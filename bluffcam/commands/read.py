@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-
     from vision.params import ReaderParams
 
 
@@ -115,6 +114,3 @@ def run(args: argparse.Namespace) -> int:
             print(f"read: {out_dir / name}: cannot write the annotated image", file=sys.stderr)
             status = 1
     return status
-
-
-

@@ -250,6 +250,15 @@ def start_panel(panel: Any, table: Any) -> Callable[[], None]:
     return stop_panel
 
 
+#: what `serve` and `demo` say of a --pin of spaces
+EMPTY_PIN = "--pin is empty: give a PIN, or leave --pin out for a random one"
+
+
+def empty_pin(pin: str | None) -> bool:
+    """Whether --pin was given with nothing in it (a PIN of spaces no one could type)."""
+    return pin is not None and not pin.strip()
+
+
 def load_reader(profile: Any) -> str | None:
     """Read the dice reader's networks now, not at the first reveal (which then takes its
     usual time); the problem in words where they cannot be read, else ``None``."""
@@ -268,9 +277,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"bluffcam serve: --data {data_dir} is a file, not a folder: give a folder "
               "(it is made if missing)", file=sys.stderr)
         return 2
-    if args.pin is not None and not args.pin.strip():
-        print("bluffcam serve: --pin is empty: give a PIN, or leave --pin out for a random "
-              "one", file=sys.stderr)
+    if empty_pin(args.pin):
+        print(f"bluffcam serve: {EMPTY_PIN}", file=sys.stderr)
         return 2
     try:
         data_dir.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,13 @@
 
 const PIN_KEY = "bluffcam.pin";
 
+/** Where a camera capture goes: with a reading waiting for review (``reviewId``), that
+ * reading taken again by name; a capture naming none is refused while one waits, lest it
+ * throw away a review another screen left. */
+export function captureUrl(reviewId) {
+  return reviewId ? `/api/reveals/${encodeURIComponent(reviewId)}/recapture` : "/api/reveal/capture";
+}
+
 /** An API refusal: the server's rule id (when it names one) and its message. */
 export class ApiError extends Error {
   constructor(message, { rule = null, status = 0 } = {}) {

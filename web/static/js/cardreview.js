@@ -2,7 +2,7 @@
 // the doubted batch (prefilled with what the camera named; "?" where it was unsure) and a
 // confirm that sends {"seats": {"cards": [...]}} to the same endpoint the dice use.
 
-import { api, describeError } from "./api.js";
+import { api, captureUrl, describeError } from "./api.js";
 import { announce, el, fill } from "./ui.js";
 
 let cards = null;      // [kind or ""] for the review being checked
@@ -46,8 +46,7 @@ export function renderCardReview(root, state, { onDone, redraw }) {
   };
   const recapture = async () => {
     busy = true; error = ""; rerender();
-    // this reading, by name: a capture that names none is refused while one waits for review
-    try { await api("POST", `/api/reveals/${encodeURIComponent(review.id)}/recapture`, {}); } catch (e) {
+    try { await api("POST", captureUrl(review.id), {}); } catch (e) {
       error = describeError(e);
       announce(error, { urgent: true });
     }

@@ -1,7 +1,7 @@
 // The control page: one thumb on a phone sets up a game and plays every action for
 // whoever's turn it is. All changes go through the JSON API with the table PIN.
 
-import { api, ApiError, describeError, followState, getPin, setPin } from "./api.js";
+import { api, ApiError, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
 import {
   el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
   eveningText, announce, redrawKeepingFocus, readingWords,
@@ -480,7 +480,7 @@ function impusRevealCard() {
       onclick: () => act({ reveal: handReveal.slice() }, "Cards turned up") }, "These were turned up"),
     state.camera && state.camera.status && state.camera.status !== "none"
       ? el("button", { type: "button", class: "btn big", id: "capture", disabled: blocked(),
-        onclick: () => send("POST", captureUrl(), {}, { note: "Cards read by the camera" }) },
+        onclick: () => send("POST", captureUrl(state.review && state.review.id), {}, { note: "Cards read by the camera" }) },
       state.camera.reading ? readingWords(state.game) : "Read the cards with the camera") : null,
     errorSlot());
 }
@@ -514,7 +514,7 @@ function revealCard() {
   const hasCamera = state.camera && state.camera.status && state.camera.status !== "none";
   items.push(hasCamera ? el("button", { type: "button", class: `btn big ${state.review ? "" : "primary"}`, id: "capture", disabled: blocked(),
     onclick: async () => {
-      const result = await send("POST", captureUrl(), {}, { note: "Reveal captured" });
+      const result = await send("POST", captureUrl(state.review && state.review.id), {}, { note: "Reveal captured" });
       const review = result && (result.review || (result.id && result.image_url ? result : null));
       if (review && review.id) window.location.href = `/review/${encodeURIComponent(review.id)}`;
     } }, state.camera.reading ? readingWords(state.game) : "Capture with the camera")
@@ -759,12 +759,6 @@ function setupCard() {
       + `action${state.actions_count === 1 ? "" : "s"}); it stays in the journal, but only its export brings it back. `
       + "Tap again to start the new game.") : null,
     errorSlot());
-}
-
-/** Where a capture goes: with a reading waiting for review, that reading taken again (a
- * capture naming none is refused then, lest it throw away a review another screen left). */
-function captureUrl() {
-  return state.review ? `/api/reveals/${encodeURIComponent(state.review.id)}/recapture` : "/api/reveal/capture";
 }
 
 /** Whether starting the form's game would end a game that is under way (actions taken). */

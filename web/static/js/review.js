@@ -1,7 +1,7 @@
 // The reveal review page: the photo with every die marked. Tap a die to change or remove
 // it, tap the photo to add one, then confirm; the verdict applies only after that.
 
-import { api, describeError, followState } from "./api.js";
+import { api, captureUrl, describeError, followState } from "./api.js";
 import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce } from "./ui.js";
 import { isCardReview, renderCardReview } from "./cardreview.js";
 
@@ -413,9 +413,7 @@ function recapture() {
   // answer and the live stream comes first
   const id = working ? working.id : null;
   sending = id;
-  // this reading, by name: a capture that names none is refused while one waits for review
-  const url = id ? `/api/reveals/${encodeURIComponent(id)}/recapture` : "/api/reveal/capture";
-  return act(() => api("POST", url, {}).catch((e) => {
+  return act(() => api("POST", captureUrl(id), {}).catch((e) => {
     if (sending === id) sending = null;
     throw e;
   }));
