@@ -11,12 +11,33 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bluffcam.table_error import TableError
 
-if TYPE_CHECKING:
-    from bluffcam.vision_adapter import RevealReading
+
+@dataclass
+class RevealReading:
+    """One reveal as vision saw it, as JSON-ready values.
+
+    ``seats[name]`` lists every die of that player (the cup's zone first, then the dice set
+    aside in front of it, marked ``"set_aside": true``): the engine's reveal wants them all.
+    """
+
+    seats: dict[str, list[dict[str, Any]]]
+    set_aside: dict[str, list[int]]
+    problems: list[dict[str, Any]]
+    needs_review: bool
+    annotated_jpeg: bytes | None
+    #: what to fix about the picture (``vision.frame_check``), as JSON
+    advice: list[dict[str, str]] = field(default_factory=list)
+    #: how many frames the vote read (0: not known, e.g. a stand-in reader)
+    frames_voted: int = 0
+    #: the frame read, without the reading's marks (the review page's close-ups)
+    photo_jpeg: bytes | None = None
+
+    def values(self) -> dict[str, list[int]]:
+        return {seat: [int(d["value"]) for d in dice] for seat, dice in self.seats.items()}
 
 
 @dataclass

@@ -7,40 +7,15 @@ and so tests can hand the Table a stand-in reader with the same shape.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
 import numpy as np
 
-from bluffcam.reviews import disagreements
+from bluffcam.reviews import RevealReading, disagreements
 
 #: quality of the stored annotated reveal photos
 REVEAL_JPEG_QUALITY = 88
-
-
-@dataclass
-class RevealReading:
-    """One reveal as vision saw it, as JSON-ready values.
-
-    ``seats[name]`` lists every die of that player (the cup's zone first, then the dice set
-    aside in front of it, marked ``"set_aside": true``): the engine's reveal wants them all.
-    """
-
-    seats: dict[str, list[dict[str, Any]]]
-    set_aside: dict[str, list[int]]
-    problems: list[dict[str, Any]]
-    needs_review: bool
-    annotated_jpeg: bytes | None
-    #: what to fix about the picture (``vision.frame_check``), as JSON
-    advice: list[dict[str, str]] = field(default_factory=list)
-    #: how many frames the vote read (0: not known, e.g. a stand-in reader)
-    frames_voted: int = 0
-    #: the frame read, without the reading's marks (the review page's close-ups)
-    photo_jpeg: bytes | None = None
-
-    def values(self) -> dict[str, list[int]]:
-        return {seat: [int(d["value"]) for d in dice] for seat, dice in self.seats.items()}
 
 
 class NoProfileError(RuntimeError):
@@ -118,3 +93,7 @@ def read_front_of_cup(
 
     result = read_set_aside(frames, seat, profile.zones, profile.reader_params)
     return result.values, [p.message for p in result.problems]
+
+
+__all__ = ["NoProfileError", "RevealReading", "check_against_truth", "encode_jpeg",
+           "note_on_photo", "read_front_of_cup", "read_reveal"]

@@ -8,15 +8,33 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import Point, Polygon, contains, homography_from_points
 
-if TYPE_CHECKING:
-    from calibration.profile import MarkerConfig
+
+@dataclass(frozen=True, slots=True)
+class MarkerConfig:
+    """ArUco markers at the mat's corners.
+
+    ``mat_points`` are the marker centres in mat coordinates (any unit, e.g. mm), in the
+    order of ``ids``; ``image_points`` are where they were seen at calibration time (pixels),
+    used when a frame shows too few markers.
+    """
+
+    dictionary: str
+    ids: tuple[int, ...]
+    mat_points: tuple[Point, ...]
+    image_points: tuple[Point, ...]
+
+    @property
+    def calibration_homography(self) -> NDArray[np.float64]:
+        """Mat -> image as the camera stood at calibration time."""
+        return homography_from_points(self.mat_points, self.image_points)
 
 
 @functools.cache

@@ -28,10 +28,9 @@ from calibration.geometry import (
     area,
     as_polygon,
     first_crossing,
-    homography_from_points,
     sector,
 )
-from calibration.markers import known_dictionaries
+from calibration.markers import MarkerConfig, known_dictionaries
 from calibration.zones import SeatZone, SeatZones
 
 if TYPE_CHECKING:
@@ -42,26 +41,6 @@ MAX_SEATS = 6
 
 class ProfileError(ValueError):
     """A profile is missing a key or holds a bad value; the message names which and why."""
-
-
-@dataclass(frozen=True, slots=True)
-class MarkerConfig:
-    """ArUco markers at the mat's corners.
-
-    ``mat_points`` are the marker centres in mat coordinates (any unit, e.g. mm), in the
-    order of ``ids``; ``image_points`` are where they were seen at calibration time (pixels),
-    used when a frame shows too few markers.
-    """
-
-    dictionary: str
-    ids: tuple[int, ...]
-    mat_points: tuple[Point, ...]
-    image_points: tuple[Point, ...]
-
-    @property
-    def calibration_homography(self) -> NDArray[np.float64]:
-        """Mat -> image as the camera stood at calibration time."""
-        return homography_from_points(self.mat_points, self.image_points)
 
 
 @dataclass(frozen=True)

@@ -269,10 +269,25 @@ class Game(ABC):
         return Game.from_script(self.export())
 
 
+#: game kinds by name, filled by `engine.registry` (which imports the game modules: a game
+#: module imports this one, so this one cannot import them)
+GAMES: dict[str, type[Game]] = {}
+
+
+def new_game(
+    kind: str,
+    players: Sequence[str],
+    starter: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Game:
+    """A fresh game of ``kind``; SetupError names what is wrong with the setup."""
+    if not isinstance(kind, str) or kind not in GAMES:
+        raise SetupError("format", f"unknown game {kind!r}; known: {', '.join(sorted(GAMES))}")
+    return GAMES[kind](players, starter, options)
+
+
 def game_from_setup(setup: Mapping[str, Any]) -> Game:
     """A fresh game from a script's setup keys (``game``, ``players``, ``starter``, ``options``)."""
-    from engine.registry import new_game  # the registry imports the game modules
-
     if not isinstance(setup, Mapping):
         raise SetupError("format", f"a script must be a JSON object, not {setup!r}")
     unknown = sorted(set(setup) - SCRIPT_KEYS)
