@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bluffcam.reveals import RevealStore
+from bluffcam.table.reveal_store import RevealStore
 
 
 def corrected_dice(record: Mapping[str, Any]) -> int:

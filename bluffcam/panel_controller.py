@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bluffcam.seating import SEATS_KEY, seat_index
+from bluffcam.table.seating import SEATS_KEY, seat_index
 from hardware.panel import Key, PanelEvent
 
 log = logging.getLogger(__name__)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from bluffcam.table import Table
-from bluffcam.vision_adapter import RevealReading
+from bluffcam.table.vision_bridge import RevealReading
 from engine import Journal
 
 SETUP = {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",

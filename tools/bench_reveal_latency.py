@@ -115,10 +115,10 @@ def main() -> None:
     from bluffcam.commands.serve import load_reader
     from bluffcam.demo_player import RecordedCamera, load_recording
     from bluffcam.table import Table
-    from bluffcam.webserver import make_dashboard_server
     from calibration import load_profile
     from hardware.cameras import list_frame_files
     from web import create_app
+    from web.server import make_dashboard_server
 
     recording = load_recording()
     assert recording.profile_path is not None, "the demo recording names its profile"

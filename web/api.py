@@ -29,8 +29,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from bluffcam.camera_record import camera_record_of
 from bluffcam.photo_budget import MB, photo_usage
-from bluffcam.reveals import UnknownRevealError, UnreadableRevealError
 from bluffcam.table import Table, TableError
+from bluffcam.table.reveal_store import UnknownRevealError, UnreadableRevealError
 from engine import EngineError, SetupError
 from web.join import control_url, join_qr_svg, lan_address
 from web.security import Refused, csrf_token, guard_change, is_loopback

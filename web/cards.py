@@ -3,14 +3,14 @@
 ``GET /api/cards`` lists the registered kinds (and the kinds the current game deals);
 ``POST /api/cards/<kind>`` registers one photo (multipart ``image``, with the PIN and the
 CSRF token like every upload); ``DELETE /api/cards/<kind>`` forgets one. The faces live in
-``<data>/cards/`` (`bluffcam.card_reveals.CardArtStore`).
+``<data>/cards/`` (`bluffcam.table.card_reveals.CardArtStore`).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from bluffcam.card_reveals import card_store
+from bluffcam.table.card_reveals import card_store
 from engine.cards import DEFAULT_KINDS, POLYMORPH
 from vision.card_library import CardRegistrationError
 from web.api import decode_image, table

@@ -21,7 +21,7 @@ from bluffcam.table import Table
 from web.security import Refused
 
 bp = Blueprint("events", __name__, url_prefix="/api")
-#: live streams open at once: each holds a connection (`bluffcam.webserver.MAX_CONNECTIONS`),
+#: live streams open at once: each holds a connection (`web.server.MAX_CONNECTIONS`),
 #: and some must stay for the requests that change the game
 MAX_STREAMS = 64
 #: the state JSON starts with its version (build_state puts it first)

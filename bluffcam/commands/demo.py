@@ -61,7 +61,7 @@ def play_on(player: Any, table: Any, stop: threading.Event, *, speed: float,
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from bluffcam.webserver import port
+    from web.server import port
 
     parser.add_argument("--port", type=port, default=DEFAULT_PORT,
                         help=f"dashboard port (default: {DEFAULT_PORT}; 0 picks a free one)")
@@ -185,9 +185,9 @@ class _ToldGames:
 def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespace) -> int:
     from bluffcam.demo_player import DemoPlayer
     from bluffcam.table import Table
-    from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
     from web import allowed_hosts, create_app
     from web.join import phones_can_reach
+    from web.server import make_dashboard_server, serve_until_interrupted, urls
 
     table = Table(data / "journal.sqlite", None, profile, data_dir=data)
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data),

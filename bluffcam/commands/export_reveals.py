@@ -1,5 +1,5 @@
 """`bluffcam export-reveals [DATA] --out DIR`: a table's settled reveals as labelled photos
-for `bluffcam bench-vision` (`bluffcam.reveal_export`)."""
+for `bluffcam bench-vision` (`bluffcam.labelled_photos`)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bluffcam.commands.serve import default_data_dir
-    from bluffcam.reveal_export import export_reveals
+    from bluffcam.labelled_photos import export_reveals
 
     data: Path = args.data or default_data_dir()
     try:

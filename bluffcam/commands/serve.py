@@ -40,7 +40,7 @@ def default_data_dir() -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from bluffcam.webserver import port
+    from web.server import port
 
     parser.add_argument("--profile", metavar="FILE",
                         help="table calibration profile (TOML): seat zones, reader, panel wiring")
@@ -298,10 +298,10 @@ def run(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     """`run` with the data folder locked: open the profile, panel, camera and table, serve."""
     from bluffcam.commands.panel_test import PanelOpenError
-    from bluffcam.table_opening import JournalUnavailable, open_table
-    from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
+    from bluffcam.table.opening import JournalUnavailable, open_table
     from web import allowed_hosts, create_app
     from web.join import phones_can_reach
+    from web.server import make_dashboard_server, serve_until_interrupted, urls
 
     profile = None
     if args.profile:

@@ -90,7 +90,7 @@ class DimSceneCamera(SceneCamera):
 
 def misreading_reader(frames: Iterator[Any], expected: Mapping[str, Any]) -> Any:
     """Reads the scene's dice, one of them wrongly and with low confidence."""
-    from bluffcam.vision_adapter import RevealReading
+    from bluffcam.table.vision_bridge import RevealReading
 
     frame = next(iter(frames))
     seats: dict[str, list[dict[str, Any]]] = {name: [] for name in expected}

@@ -599,7 +599,7 @@ def test_an_unsure_card_reading_is_fixed_on_the_review_page(
         phone: Any, live_server: LiveServer, tmp_path: Path, screenshot_dir: Path) -> None:
     import shutil
 
-    from bluffcam.card_reveals import card_store
+    from bluffcam.table.card_reveals import card_store
     from hardware.cameras import FileCamera
     from vision.io import load_image
 

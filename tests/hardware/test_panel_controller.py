@@ -428,7 +428,7 @@ def test_serve_stops_cleanly_while_the_panels_ok_waits_on_a_camera_reading(
 
     from bluffcam.commands.serve import start_panel, stop_table
     from bluffcam.table import Table
-    from bluffcam.vision_adapter import RevealReading
+    from bluffcam.table.vision_bridge import RevealReading
 
     class EndlessCamera:
         """A live camera: a frame every 50 ms for as long as it is read."""

@@ -14,7 +14,7 @@ from flask import Flask
 from reliability_helpers import PIN, EventReader, Server, next_action
 
 from bluffcam.table import Table
-from bluffcam.table_news import SUBSCRIBER_BACKLOG
+from bluffcam.table.news import SUBSCRIBER_BACKLOG
 from engine import Game, Journal, action_to_json, parse_action
 
 SETUP = {"game": "bluff", "players": ["Ann", "Ben", "Cho", "Dee"], "starter": "Ann",

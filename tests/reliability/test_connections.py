@@ -1,6 +1,6 @@
 """Connections that never finish: a phone that leaves the Wi-Fi halfway through a request, or a
 board that stops reading its live stream, must not hold a server thread for the rest of the
-evening (the dashboard server's socket timeout, `bluffcam.webserver.SOCKET_TIMEOUT_S`)."""
+evening (the dashboard server's socket timeout, `web.server.SOCKET_TIMEOUT_S`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from bluffcam import webserver
-from bluffcam.webserver import make_dashboard_server
+from web import server as webserver
+from web.server import make_dashboard_server
 
 TIMEOUT_S = 0.5
 

@@ -25,8 +25,8 @@ from test_faults import HANDS, PLAYERS, ScriptedSource, messages, noisy, post, t
 
 from bluffcam.commands.serve import DataFolderInUse, lock_data_folder
 from bluffcam.table import Table
-from bluffcam.table_opening import JournalUnavailable, open_table
-from bluffcam.vision_adapter import RevealReading
+from bluffcam.table.opening import JournalUnavailable, open_table
+from bluffcam.table.vision_bridge import RevealReading
 from engine import Journal, JournalError
 from hardware.cameras import ResilientCamera
 from web import create_app

@@ -336,7 +336,7 @@ def test_a_full_disk_during_a_reveal_keeps_the_review_pending(
         def disk_full(self: Any, path: Path, data: bytes) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr("bluffcam.reveals.RevealStore._write", disk_full)
+        monkeypatch.setattr("bluffcam.table.reveal_store.RevealStore._write", disk_full)
         response = post(client, f"/api/reveals/{review['id']}/confirm", {"seats": HANDS})
         assert response.status_code == 503
         assert "No space left on device" in response.json["error"]["message"]
@@ -458,7 +458,7 @@ def test_a_full_disk_during_a_capture_is_a_message_and_the_reveal_is_entered_by_
         def disk_full(self: Any, path: Path, data: bytes) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr("bluffcam.reveals.RevealStore._write", disk_full)
+        monkeypatch.setattr("bluffcam.table.reveal_store.RevealStore._write", disk_full)
         response = post(client, "/api/reveal/capture")
         assert response.status_code == 503, response.get_data(as_text=True)[:300]
         assert "No space left on device" in response.json["error"]["message"]
@@ -488,7 +488,7 @@ def test_when_only_the_reveal_record_cannot_be_written_the_journalled_change_sti
         def disk_full(self: Any, path: Path, data: bytes) -> None:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr("bluffcam.reveals.RevealStore._write", disk_full)
+        monkeypatch.setattr("bluffcam.table.reveal_store.RevealStore._write", disk_full)
         if how == "undo":
             response = post(client, "/api/undo")
         else:

@@ -93,7 +93,7 @@ def test_a_blank_pin_is_refused_by_demo_as_by_serve(capsys: pytest.CaptureFixtur
 
 
 def test_an_ipv6_address_is_bracketed_in_the_printed_url() -> None:
-    from bluffcam.webserver import urls
+    from web.server import urls
 
     assert urls("::1", 8080) == ["http://[::1]:8080/"]  # http://::1:8080/ opens nowhere
     assert urls("127.0.0.1", 8080) == ["http://127.0.0.1:8080/"]

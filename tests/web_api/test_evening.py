@@ -11,8 +11,8 @@ from pathlib import Path
 from flask.testing import FlaskClient
 from web_api_helpers import post
 
-from bluffcam.evening import EVENING, GameResult, standings
 from bluffcam.table import Table
+from bluffcam.table.evening import EVENING, GameResult, standings
 from engine.journal import _encode
 
 ONE_DIE = {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",

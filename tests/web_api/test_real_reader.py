@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import pytest
 
-from bluffcam.reveal_export import export_reveals
+from bluffcam.labelled_photos import export_reveals
 from bluffcam.table import Table
 from vision import ReaderParams
 from vision.bench import in_grown_box, load_manifest

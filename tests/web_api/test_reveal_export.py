@@ -15,9 +15,9 @@ from flask.testing import FlaskClient
 from web_api_helpers import HANDS, StubReader, play_to_reveal, post
 
 from bluffcam.cli import main as cli_main
-from bluffcam.reveal_export import ACCEPTED, REVIEWED, export_reveals, labels
-from bluffcam.reveals import RevealStore
+from bluffcam.labelled_photos import ACCEPTED, REVIEWED, export_reveals, labels
 from bluffcam.table import Table
+from bluffcam.table.reveal_store import RevealStore
 from vision.bench import load_manifest
 
 SIZE = 8.0

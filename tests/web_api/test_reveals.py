@@ -12,8 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 from web_api_helpers import HANDS, SETUP, StubCamera, StubReader, play_to_reveal, post
 
-from bluffcam import reveals
 from bluffcam.table import Table, TableError
+from bluffcam.table import reveal_store as reveals
 
 
 def test_confident_reading_applies_the_verdict(client: FlaskClient, reader: StubReader) -> None:
@@ -66,7 +66,7 @@ def test_closing_the_table_ends_a_reading_under_way_and_never_waits_for_it(
     import threading
     import time
 
-    from bluffcam.vision_adapter import RevealReading
+    from bluffcam.table.vision_bridge import RevealReading
     from vision.reveal import DEFAULT_STILLNESS
 
     class Restless:
@@ -443,7 +443,7 @@ def test_a_reveal_whose_photo_was_not_kept_offers_no_photo(
 ])
 def test_a_capture_that_reads_nothing_is_refused_and_the_reveal_still_waits(
         tmp_path: Path, fault: str, said: str) -> None:
-    from bluffcam.vision_adapter import RevealReading
+    from bluffcam.table.vision_bridge import RevealReading
 
     def reader(frames: Any, expected: Any) -> RevealReading:
         if fault == "raise":

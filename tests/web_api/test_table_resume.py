@@ -1,13 +1,13 @@
-"""`bluffcam.table_resume.resume` on its own: what a table takes back from its data folder at
+"""`bluffcam.table.resume.resume` on its own: what a table takes back from its data folder at
 start (the table-level tests cover it through `Table`; these name its parts directly)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bluffcam.reveals import RevealStore
 from bluffcam.table import Table
-from bluffcam.table_resume import resume
+from bluffcam.table.resume import resume
+from bluffcam.table.reveal_store import RevealStore
 from engine import Journal, Phase
 
 SETUP = {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"}

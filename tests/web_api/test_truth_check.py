@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from bluffcam.vision_adapter import RevealReading, check_against_truth
+from bluffcam.table.vision_bridge import RevealReading, check_against_truth
 
 
 def _reading(seats: dict[str, list[int]]) -> RevealReading:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from flask.testing import FlaskClient
 
-from bluffcam.vision_adapter import RevealReading
+from bluffcam.table.vision_bridge import RevealReading
 
 PIN = "2468"
 SETUP = {"game": "bluff", "players": ["Ann", "Ben", "Cho"], "starter": "Ann"}

@@ -314,7 +314,7 @@ export function gameOverHeadline(game) {
 }
 
 /** The evening's standings in a line ("Tonight, 3 games: Ben 2 wins · Ann 1 win, 1 loss"),
- *  or null before a game of the evening has ended (state.evening, bluffcam/evening.py). */
+ *  or null before a game of the evening has ended (state.evening, bluffcam/table/evening.py). */
 export function eveningText(evening) {
   if (!evening || !evening.games) return null;
   const count = (n, word) => `${n} ${word}${n === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;

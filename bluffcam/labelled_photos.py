@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from bluffcam.camera_record import corrected_dice, is_dice_record
-from bluffcam.reveals import REVEAL_ID, RevealStore, pixels
+from bluffcam.table.reveal_store import REVEAL_ID, RevealStore, pixels
 
 REVIEWED, ACCEPTED = "reviewed", "accepted"
 #: where the photos go, beside the manifest

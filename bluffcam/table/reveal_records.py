@@ -1,7 +1,7 @@
 """What a reveal record means to the table: the review it waits for, the board's panel of
 the last reveal, and the words said about them.
 
-Pure: records in, values out. The `Table` stores the records (`bluffcam.reveals`) and
+Pure: records in, values out. The `Table` stores the records (`bluffcam.table.reveal_store`) and
 decides when a review is held, settled or dropped; a person's confirmed seats are checked
 here before anything is applied.
 """
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bluffcam.table_error import TableError
+from bluffcam.table.errors import TableError
 
 
 @dataclass

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bluffcam.seating import SEATS_KEY
+from bluffcam.table.seating import SEATS_KEY
 from engine import EngineError, Game, Journal, JournalError, Phase, parse_action
 from engine.game import game_from_setup
 

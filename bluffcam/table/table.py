@@ -16,9 +16,10 @@ reading for review (`reopen_reveal`), so its photo and record stay with it.
 
 Reveals: `capture_reveal` reads frames from the camera outside the lock, runs
 `vision.reveal.capture_reveal` with the engine's expected dice per seat (players map to the
-profile's seats in order), stores the annotated JPEG and a record (see `bluffcam.reveals`),
-then either applies the reveal (confident, counts match) or leaves a pending review that
-only `confirm_review` (journalled with its corrections) or a re-capture resolves.
+profile's seats in order), stores the annotated JPEG and a record (see
+`bluffcam.table.reveal_store`), then either applies the reveal (confident, counts match) or
+leaves a pending review that only `confirm_review` (journalled with its corrections) or a
+re-capture resolves.
 """
 
 from __future__ import annotations
@@ -34,12 +35,14 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
-from bluffcam.evening import Evening
-from bluffcam.player_names import PlayerNameError, check_player_names
-from bluffcam.reading_thread import ReadingThread, T
-from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
-from bluffcam.reviews import (
+from bluffcam.table import card_reveals  # Impus: the turned-up cards of a doubted batch
+from bluffcam.table.errors import TableError
+from bluffcam.table.evening import Evening
+from bluffcam.table.news import Message, Subscribers
+from bluffcam.table.player_names import PlayerNameError, check_player_names
+from bluffcam.table.reading_thread import ReadingThread, T
+from bluffcam.table.resume import resume
+from bluffcam.table.reveal_records import (
     COUNT_MISMATCH,
     PendingReview,
     counts_match,
@@ -49,7 +52,13 @@ from bluffcam.reviews import (
     review_from_record,
     seat_values,
 )
-from bluffcam.seating import (
+from bluffcam.table.reveal_store import (
+    RevealStore,
+    UnknownRevealError,
+    confirmed_positions,
+    corrections,
+)
+from bluffcam.table.seating import (
     DEFAULT_SEAT_COUNT,
     SEATS_KEY,
     SeatingError,
@@ -57,11 +66,8 @@ from bluffcam.seating import (
     seat_index,
     seat_map,
 )
-from bluffcam.table_error import TableError
-from bluffcam.table_news import Message, Subscribers
-from bluffcam.table_resume import resume
-from bluffcam.table_state import build_state
-from bluffcam.vision_adapter import (
+from bluffcam.table.state import build_state
+from bluffcam.table.vision_bridge import (
     RevealReading,
     check_against_truth,
     read_front_of_cup,
@@ -165,7 +171,7 @@ class Table:
         self._recall_evening()  # the evening's earlier games count all the same
 
     def _recall_evening(self) -> None:
-        """The evening's earlier results, replayed from the journal (`bluffcam.evening`)."""
+        """The evening's earlier results, replayed from the journal (`bluffcam.table.evening`)."""
         self._evening.recall(self._journal_game_id())
 
     def new_evening(self) -> dict[str, Any]:
@@ -523,7 +529,7 @@ class Table:
         for a die the camera was sure of and got wrong, seen on the board before the next
         round starts. The journal drops the reveal first; were the power to go before the
         record says so, the resumed table finds an applied record the journal lacks and
-        offers it for review all the same (`bluffcam.table_resume`)."""
+        offers it for review all the same (`bluffcam.table.resume`)."""
         with self._lock:
             self._require_game()
             if self.reopenable() != reveal_id:

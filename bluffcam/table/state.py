@@ -60,7 +60,7 @@ def build_state(
         # the camera reveal a player may still send back to review (the last round's, until
         # the next action): POST /api/reveals/<id>/reopen
         "reopen": reopen,
-        # the evening's standings (`bluffcam.evening.standings`): games ended tonight and each
+        # the evening's standings (`bluffcam.table.evening.standings`): games ended tonight and each
         # player's wins (and Impus Bluff losses); null before the first game ends
         "evening": evening,
     }

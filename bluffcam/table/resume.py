@@ -13,15 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bluffcam.evening import stored_game
-from bluffcam.reveals import RevealStore
-from bluffcam.reviews import (
+from bluffcam.table.evening import stored_game
+from bluffcam.table.reveal_records import (
     PendingReview,
     last_reveal_json,
     needs_a_look,
     review_from_record,
     unreadable_text,
 )
+from bluffcam.table.reveal_store import RevealStore
 from engine import EngineError, Game, Journal, Phase, parse_action
 
 

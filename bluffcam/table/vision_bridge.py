@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from bluffcam.reviews import RevealReading, disagreements
+from bluffcam.table.reveal_records import RevealReading, disagreements
 
 #: quality of the stored annotated reveal photos
 REVEAL_JPEG_QUALITY = 88

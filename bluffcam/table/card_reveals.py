@@ -18,8 +18,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bluffcam.reviews import PendingReview
-from bluffcam.table_error import TableError
+from bluffcam.table.errors import TableError
+from bluffcam.table.reveal_records import PendingReview
 from engine import action_to_json, parse_action
 from vision.card_library import CardLibrary, CardRegistrationError
 from vision.card_reveal import CardRevealCheck, check_card_reveal
@@ -121,7 +121,7 @@ def read_card_frames(frames: Iterator[Any], library: CardLibrary, expected: int,
 
 def capture_card_reveal(table: Table, *, replacing: str | None = None) -> dict[str, Any]:
     """The card version of `Table.capture_reveal` (it calls this when cards are due)."""
-    from bluffcam.vision_adapter import encode_jpeg
+    from bluffcam.table.vision_bridge import encode_jpeg
 
     with table._capture_lock:
         with table._lock:
