@@ -2,7 +2,7 @@
 
 A finger resting on the table, a sleeve or a cup's rim over half a die leaves part of its
 face to read, and the visible pips of a half-hidden 5 look like a sure 2. This small colour
-network (``vision/models/dice_cover_check.onnx``, trained by ``tools/train_cover_check.py``
+network (``vision/models/dice_cover_check.onnx``, trained by ``tools/train/train_cover_check.py``
 on photos and renders with fingers, hands, cloth, cups and cards drawn over their dice, and
 on rendered reveals with cups set down against the dice or held over them)
 looks at each die a reveal read, at twice its size, and says how likely it is that
@@ -26,7 +26,7 @@ CROP_PX = 40
 #: a crop spans this many times the die's size: enough to see what lies over its edge
 CROP_SPAN = 2.0
 
-NET = LazyNet(MODEL_PATH, "cover check", "tools/train_cover_check.py")
+NET = LazyNet(MODEL_PATH, "cover check", "tools/train/train_cover_check.py")
 
 
 def covered_odds(image: NDArray[np.uint8], dice: list[tuple[float, float, float]]

@@ -1,7 +1,7 @@
 """The learned die detector: where the dice are, how big, and what they probably show.
 
 A small fully convolutional network (``vision/models/dice_detector.onnx``, trained by
-``tools/train_dice_detector.py``) looks at the whole frame at a fixed working size and
+``tools/train/train_dice_detector.py``) looks at the whole frame at a fixed working size and
 paints, at a quarter of that resolution, a heat map of die centres, the odds of each face
 value and the top face's size. Peaks of the heat map are dice. A second network of the same
 design with wider deep stages (``dice_detector_wide.onnx``, session 25) paints the same maps,
@@ -103,9 +103,9 @@ def pixel_to_cell(p: float) -> float:
     return (p - (STRIDE - 1) / 2) / STRIDE
 
 
-NET = LazyNet(MODEL_PATH, "die detector", "tools/train_dice_detector.py")
+NET = LazyNet(MODEL_PATH, "die detector", "tools/train/train_dice_detector.py")
 WIDE_NET = LazyNet(WIDE_MODEL_PATH, "wide die detector",
-                   "tools/train_dice_detector.py --deep-widths 128 192")
+                   "tools/train/train_dice_detector.py --deep-widths 128 192")
 #: how many detector networks a read averages unless told otherwise (``ReaderParams``)
 NETWORKS = 2
 

@@ -1,7 +1,7 @@
 """Is this camera picture good enough to read dice from? Advice for the calibration page.
 
 The reader copes with a lot, but not with everything equally (BENCHMARKS.md, "Conditions",
-``tools.bench_conditions``): held-out photos made dark, blown out or grainy are read worse,
+``tools.bench.bench_conditions``): held-out photos made dark, blown out or grainy are read worse,
 and only under those conditions did dice read sure and wrong appear. A table host can fix
 all three in a minute (a lamp, the camera's exposure, more light) if told, so the
 calibration page's test read says which one it sees, with the figure it saw.
@@ -10,7 +10,8 @@ The thresholds sit between the shared photos as shot and the same photos under e
 condition: the webcam photos' median grey is 140-161 (under-exposed: 40-55), no pixel is
 clipped (over-exposed: 1-17% white), their noise is under 1 grey level (with sensor noise of
 sd 12 added: 9). Most shared phone photos carry the dataset's salt-and-pepper specks and are
-called grainy: rightly, they read 0.74 against 0.95 for the clean ones (``tools.bench_impulse``).
+called grainy: rightly, they read 0.74 against 0.95 for the clean ones
+(``tools.bench.bench_impulse``).
 
 With a reading, it also names dice too small for the reader (session 17): what the host fixes
 then is where the camera is, not the light.
@@ -45,7 +46,7 @@ NOISE_WINDOW = 512
 #: along the longer side
 SAMPLE_SIDE = 640
 #: dice whose median face the reader sees under this many pixels at its working size are
-#: small for it. Per frame, by that median (``python -m tools.bench_dice_size``): the shared
+#: small for it. Per frame, by that median (``python -m tools.bench.bench_dice_size``): the shared
 #: table photos read 0.79 of their dice right where they are small and 0.94 elsewhere (sure
 #: and right: 0.32 against 0.77); 300 unseen renders 0.75 against 0.93 (0.40 against 0.69).
 #: The webcam photos' dice are 14-40 px there, the demo's 22-24 px; a third of the phone

@@ -2,7 +2,7 @@
 
 The learned detector (``vision.detector``) or the classical reader (``vision.reader``)
 finds dice; this module names the value of a die from a square crop around it with tiny
-CNNs (``vision/models/dice_value*.onnx``, trained by ``tools/train_dice_classifier.py``;
+CNNs (``vision/models/dice_value*.onnx``, trained by ``tools/train/train_dice_classifier.py``;
 each network reads every crop as is and mirrored, in the quarter turn that is the photo's
 up). Class 0 is "not a die", classes 1..6 are the face values. Runtime: numpy, and ONNX
 Runtime or OpenCV's dnn (``vision.onnx_net``).
@@ -42,7 +42,7 @@ NOT_A_DIE = 0
 CROP_SCALE = 1.6
 #: the classifier's probability above which it may override or drop
 CONFIDENT = 0.9
-#: the networks are upright looks (``tools/train_dice_classifier.py --upright``): trained on
+#: the networks are upright looks (``tools/train/train_dice_classifier.py --upright``): trained on
 #: crops that keep the photo's up, they tell a die's top face from the side face below it in
 #: a photo taken at a slant, where looks trained in every turn read whichever face shows most
 #: (held-out phone photos: 0.790 -> 0.825 of dice right, BENCHMARKS.md "Upright looks"). A
@@ -58,7 +58,8 @@ TURNS = 4
 #: ones better (BENCHMARKS.md, "The as-shot margin lowered")
 AS_SHOT_MARGIN = 0.25
 
-NETS = [LazyNet(path, "die classifier", "tools/train_dice_classifier.py") for path in MODEL_PATHS]
+NETS = [LazyNet(path, "die classifier", "tools/train/train_dice_classifier.py")
+        for path in MODEL_PATHS]
 
 
 def held_out_photos() -> frozenset[str]:

@@ -10,7 +10,7 @@ summed outer products of the grey-level gradients) are the gradient energy along
 strongest and the weakest direction, and their ratio, the *gradient balance*, is near 1 for
 a die in focus and falls towards 0 for one smeared along a line.
 
-Measured (BENCHMARKS.md, "Smeared dice"; ``tools.bench_motion_blur``): on held-out photos
+Measured (BENCHMARKS.md, "Smeared dice"; ``tools.bench.bench_motion_blur``): on held-out photos
 smeared by 13 px at a random angle (a webcam die is 60-80 px) the webcam dice read sure and
 wrong fall from 14 to 1; on the same photos in focus, the two webcam dice sent to review
 were the two read sure and wrong, and 2 of 129 sure phone-photo dice go to review for nothing.

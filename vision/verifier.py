@@ -3,7 +3,7 @@
 The detector (``vision.detector``) reads a frame at a small working size, where a small
 coloured die on a busy printed board is only a faint peak of its heat map (0.1-0.4), no
 stronger than the board's own die-sized pieces. This small colour network
-(``vision/models/dice_verifier.onnx``, trained by ``tools/train_dice_verifier.py`` on the
+(``vision/models/dice_verifier.onnx``, trained by ``tools/train/train_dice_verifier.py`` on the
 detector's own proposals, hard negatives included) looks at each faint proposal at full
 resolution and says how likely it is to be a die. Runtime: numpy, and ONNX Runtime or
 OpenCV (``vision.onnx_net``).
@@ -26,7 +26,7 @@ CROP_PX = 40
 #: a crop spans this many times the proposal's face size (context: a die's edges and shadow)
 CROP_SPAN = 2.0
 
-NET = LazyNet(MODEL_PATH, "die verifier", "tools/train_dice_verifier.py")
+NET = LazyNet(MODEL_PATH, "die verifier", "tools/train/train_dice_verifier.py")
 
 
 def die_odds(image: NDArray[np.uint8], proposals: list[tuple[float, float, float]]

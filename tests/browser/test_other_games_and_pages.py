@@ -415,7 +415,7 @@ def test_calibration_says_what_to_fix_about_a_dark_photo(phone: Any, tmp_path: P
 def test_calibration_says_when_something_lies_over_a_die(phone: Any, tmp_path: Path) -> None:
     """A hand left over a die at setup: the test read says a reveal would go to review."""
     from tests.web_api.test_calibration_cover import _reroll_frame
-    from tools.occluders import occlude
+    from tools.render.occluders import occlude
 
     frame, die = _reroll_frame()
     finger, _ = occlude(frame, die["x"], die["y"], die["size_px"], "finger",

@@ -1,11 +1,12 @@
-"""The settlers-style board and the detector renders' board family (tools.detector_renders)."""
+"""The settlers-style board and the detector renders' board family
+(tools.render.detector_renders)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tools.detector_renders import board_scene, entry_for
+from tools.render.detector_renders import board_scene, entry_for
 from tools.render.generate import random_table
 from tools.render.renderer import render
 from tools.render.textures import EXTRA_KINDS, TABLE_KINDS, table_texture

@@ -1,10 +1,11 @@
-"""tools.bench_conditions: the conditions it makes from a photo, and its labels kept in step."""
+"""tools.bench.bench_conditions: the conditions it makes from a photo, and its labels kept in
+step."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tools.bench_conditions import CONDITIONS, ramp, scaled, shadow
+from tools.bench.bench_conditions import CONDITIONS, ramp, scaled, shadow
 from vision.bench import Entry, LabelledDie
 
 

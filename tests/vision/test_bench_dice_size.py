@@ -1,4 +1,4 @@
-"""tools.bench_dice_size: frames are bucketed by how big their dice are where the reader reads
+"""tools.bench.bench_dice_size: frames are bucketed by how big their dice are where the reader reads
 them, and each bucket counts its labelled dice read right and read sure."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.bench_dice_size import (
+from tools.bench.bench_dice_size import (
     NONE_FOUND,
     FrameScore,
     Tally,

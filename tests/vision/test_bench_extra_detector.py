@@ -1,4 +1,5 @@
-"""tools.bench_extra_detector: a file given joins the reader's average of detector networks."""
+"""tools.bench.bench_extra_detector: a file given joins the reader's average of detector
+networks."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.bench_extra_detector import add_members
+from tools.bench.bench_extra_detector import add_members
 from vision import detector, load_image
 
 DATA = Path(__file__).resolve().parents[1] / "data"

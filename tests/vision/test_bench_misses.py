@@ -1,4 +1,4 @@
-"""tools.bench_misses: each die not read right lands in the category of the last stage that
+"""tools.bench.bench_misses: each die not read right lands in the category of the last stage that
 saw it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.bench_misses import (
+from tools.bench.bench_misses import (
     TILE,
     Loss,
     box_heat,

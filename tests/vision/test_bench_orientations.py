@@ -1,11 +1,12 @@
-"""tools.bench_orientations: a photo's labelled boxes follow it when it is turned or mirrored."""
+"""tools.bench.bench_orientations: a photo's labelled boxes follow it when it is turned or
+mirrored."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tools.bench_orientations import ORIENTATIONS, oriented
+from tools.bench.bench_orientations import ORIENTATIONS, oriented
 from vision.bench import Entry, LabelledDie
 
 

@@ -1,7 +1,7 @@
 """The cover check: a die with something over part of it goes to review, a die in plain view
 does not.
 
-The occluders are drawings (``tools.occluders``) over the project's committed renders and
+The occluders are drawings (``tools.render.occluders``) over the project's committed renders and
 the recorded demo's frames; no photo of a real hand over a die was available to test on.
 """
 
@@ -18,9 +18,9 @@ import pytest
 from calibration import load_profile
 from engine import Game
 from tests.vision.test_verifier import TABLES, rendered
-from tools.bench_covered import DEMO, game_before, still_frame
-from tools.occluders import KINDS, hidden_share, occlude
+from tools.bench.bench_covered import DEMO, game_before, still_frame
 from tools.render.cover_scenes import rendered_die
+from tools.render.occluders import KINDS, hidden_share, occlude
 from vision import read_dice
 from vision.cover_check import covered_odds
 from vision.params import ReaderParams
@@ -80,7 +80,7 @@ def _sure_odds_by_visibility(case: str) -> tuple[list[float], list[tuple[float, 
 
 
 def test_dice_right_beside_a_cup_are_not_doubted() -> None:
-    """Three cups set down against their seats' dice (``tools.bench_cover_scenes``' scene
+    """Three cups set down against their seats' dice (``tools.bench.bench_cover_scenes``' scene
     50158; the check trained before session 35 doubted two of these dice)."""
     plain, covered = _sure_odds_by_visibility("reveal/cups_beside_dice")
     assert len(plain) >= 8 and not covered
@@ -129,7 +129,7 @@ def test_no_die_of_a_clear_reveal_is_doubted() -> None:
 ])
 def test_a_die_read_surely_and_wrongly_under_a_finger_goes_to_review(
         reveal_index: int, kind: str, reach: float, die_index: int) -> None:
-    """Cases found by ``tools.bench_covered``: without the check each reveal was applied on
+    """Cases found by ``tools.bench.bench_covered``: without the check each reveal was applied on
     a wrong reading (the audit of session 33 found the same with a thumb over a 5)."""
     reveal, game, still = _demo_reveal(reveal_index)
     die = reveal["dice"][die_index]

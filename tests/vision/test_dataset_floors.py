@@ -97,7 +97,7 @@ def test_reader_holds_its_floor_on_all_photos(
         assert got[metric] >= floor, f"{group} {metric} {got[metric]} fell below {floor}"
 
 
-#: held-out photos tiled into camera-sized frames (tools/bench_camera_frames.py): the same
+#: held-out photos tiled into camera-sized frames (tools/bench/bench_camera_frames.py): the same
 #: dice in a frame 2-3 times bigger must read about as well as the photos themselves
 CAMERA_FRAME_FLOORS = {
     "matteo2x2/table": {"accuracy": 0.95, "sure_precision": 0.97},
@@ -109,7 +109,7 @@ CAMERA_FRAME_FLOORS = {
 def test_reader_holds_its_floor_on_camera_sized_frames(
     shared_datasets: Path, tmp_path: Path
 ) -> None:
-    from tools.bench_camera_frames import write_mosaics
+    from tools.bench.bench_camera_frames import write_mosaics
 
     root, entries = load_manifest(write_mosaics(shared_datasets / "manifest.json", tmp_path))
     wanted = [e for e in entries if f"{e.source}/{e.subset}" in CAMERA_FRAME_FLOORS]
@@ -120,7 +120,7 @@ def test_reader_holds_its_floor_on_camera_sized_frames(
             assert value >= floor, f"camera-sized {group} {metric} {value} fell below {floor}"
 
 
-#: held-out webcam photos enlarged four times (tools/bench_conditions.py, "four times the
+#: held-out webcam photos enlarged four times (tools/bench/bench_conditions.py, "four times the
 #: size"): read at the larger working size they lost precision to print and pips (0.849);
 #: read again at the usual size where their dice all look big, they read as shot (0.980)
 ENLARGED_FLOORS = {"accuracy": 0.97, "precision": 0.96, "image_exact": 0.90,
@@ -144,7 +144,7 @@ def assert_floors(frames: list[tuple[Entry, NDArray[np.uint8]]], group: str,
 
 def test_reader_holds_its_floor_on_enlarged_webcam_photos(
         held_out_tables: list[tuple[Entry, NDArray[np.uint8]]]) -> None:
-    from tools.bench_conditions import enlarged, scaled
+    from tools.bench.bench_conditions import enlarged, scaled
 
     photos = [(scaled(e, 4.0), enlarged(image, 4))
               for e, image in held_out_tables if e.source == "matteo"]
@@ -162,7 +162,7 @@ HALF_TURNED_FLOORS = {"accuracy": 0.84, "precision": 0.865, "image_exact": 0.60,
 
 def test_reader_holds_its_floor_on_half_turned_phone_photos(
         held_out_tables: list[tuple[Entry, NDArray[np.uint8]]]) -> None:
-    from tools.bench_orientations import oriented
+    from tools.bench.bench_orientations import oriented
 
     turned = (oriented(image, e, 2, False) for e, image in held_out_tables
               if e.source == "epanemu")

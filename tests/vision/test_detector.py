@@ -156,7 +156,7 @@ def test_sure_dice_on_rendered_tables_are_right() -> None:
 
 
 def test_a_missing_model_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    absent = LazyNet(tmp_path / "absent.onnx", "die detector", "tools/train_dice_detector.py")
+    absent = LazyNet(tmp_path / "absent.onnx", "die detector", "tools/train/train_dice_detector.py")
     monkeypatch.setattr(detector, "NET", absent)
     with pytest.raises(FileNotFoundError, match="train_dice_detector"):
         find_candidates(np.zeros((64, 64, 3), np.uint8), side=320, min_score=0.2)
@@ -164,7 +164,8 @@ def test_a_missing_model_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 def test_a_missing_wide_model_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
                                                tmp_path: Path) -> None:
-    absent = LazyNet(tmp_path / "absent.onnx", "wide die detector", "tools/train_dice_detector.py")
+    absent = LazyNet(tmp_path / "absent.onnx", "wide die detector",
+                     "tools/train/train_dice_detector.py")
     monkeypatch.setattr(detector, "WIDE_NET", absent)
     image = np.zeros((64, 64, 3), np.uint8)
     with pytest.raises(FileNotFoundError, match="absent.onnx"):

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from tests.vision.test_reader import _scene
-from tools.bench_motion_blur import smeared
+from tools.bench.bench_motion_blur import smeared
 from vision import Die, ReaderParams, Reading, load_image, read_dice
 from vision.dice.detected import square_outline
 from vision.frame_check import SMALL_DICE_PX, frame_advice, noise_sd, small_dice_advice

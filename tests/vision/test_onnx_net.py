@@ -69,7 +69,7 @@ def loads(monkeypatch: pytest.MonkeyPatch, loader: str) -> list[Path]:
 @needs_onnxruntime
 def test_one_session_serves_every_input_size(monkeypatch: pytest.MonkeyPatch) -> None:
     opened = loads(monkeypatch, "open_session")
-    net = onnx_net.LazyNet(DETECTOR, "die detector", "tools/train_dice_detector.py")
+    net = onnx_net.LazyNet(DETECTOR, "die detector", "tools/train/train_dice_detector.py")
     small = np.random.default_rng(1).normal(size=(1, 3, 64, 64)).astype(np.float32)
     first = net.run(small)
     net.run(np.zeros((2, 3, 128, 96), np.float32))
@@ -83,7 +83,8 @@ def test_one_session_serves_every_input_size(monkeypatch: pytest.MonkeyPatch) ->
 def test_a_missing_model_is_named_with_the_script_that_makes_it(
         runtime: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     use_runtime(runtime, monkeypatch)
-    net = onnx_net.LazyNet(tmp_path / "gone.onnx", "die verifier", "tools/train_dice_verifier.py")
+    net = onnx_net.LazyNet(tmp_path / "gone.onnx", "die verifier",
+                           "tools/train/train_dice_verifier.py")
     with pytest.raises(FileNotFoundError, match="verifier model is missing.*train_dice_verifier"):
         net.run(np.zeros((1, 3, 40, 40), np.float32))
 
@@ -96,7 +97,7 @@ def test_a_network_opencv_cannot_read_is_named_with_what_to_install(tmp_path: Pa
     with pytest.raises(RuntimeError, match=rf"broken.onnx: OpenCV {cv2.__version__} cannot "
                                            r"read the die detector network .*install "
                                            r"onnxruntime .* or a newer OpenCV"):
-        onnx_net.read_onnx(broken, "die detector", "tools/train_dice_detector.py")
+        onnx_net.read_onnx(broken, "die detector", "tools/train/train_dice_detector.py")
 
 
 @needs_engines
@@ -129,7 +130,7 @@ def test_a_net_keeps_one_copy_per_input_size(monkeypatch: pytest.MonkeyPatch) ->
     past ``MAX_SHAPES``."""
     monkeypatch.setattr(onnx_net, "RUNTIME", "opencv")
     reads = loads(monkeypatch, "read_onnx")
-    net = onnx_net.LazyNet(DETECTOR, "die detector", "tools/train_dice_detector.py")
+    net = onnx_net.LazyNet(DETECTOR, "die detector", "tools/train/train_dice_detector.py")
     small = np.random.default_rng(1).normal(size=(1, 3, 64, 64)).astype(np.float32)
     big = np.zeros((2, 3, 128, 96), np.float32)
     first = net.run(small)
@@ -172,11 +173,12 @@ def test_load_reads_the_network_before_its_first_run(
         runtime: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     use_runtime(runtime, monkeypatch)
     opened = loads(monkeypatch, "open_session")
-    net = onnx_net.LazyNet(VERIFIER, "die verifier", "tools/train_dice_verifier.py")
+    net = onnx_net.LazyNet(VERIFIER, "die verifier", "tools/train/train_dice_verifier.py")
     net.load()
     net.run(np.zeros((1, 3, 40, 40), np.float32))
     assert opened == ([VERIFIER] if runtime == "onnxruntime" else [])  # once, at load
-    gone = onnx_net.LazyNet(tmp_path / "gone.onnx", "die verifier", "tools/train_dice_verifier.py")
+    gone = onnx_net.LazyNet(tmp_path / "gone.onnx", "die verifier",
+                            "tools/train/train_dice_verifier.py")
     with pytest.raises(FileNotFoundError, match="verifier model is missing"):
         gone.load()  # a missing model is found at load, not at the first read
     broken = tmp_path / "broken.onnx"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.vision.test_reader import _scene
-from tools.train_dice_classifier import motion_blur
+from tools.train.train_dice_classifier import motion_blur
 from vision import Die, ReaderParams, Reading, read_dice
 from vision.dice.detected import square_outline
 from vision.smear import doubt_smeared, gradient_balance
@@ -72,7 +72,7 @@ def test_reader_params_check_the_balance_setting() -> None:
 
 
 def test_the_bench_smears_like_a_moving_camera() -> None:
-    from tools.bench_motion_blur import smeared
+    from tools.bench.bench_motion_blur import smeared
 
     image = _scene([(5, 300, 200)], side=SIDE)
     assert smeared(image, 0, 30) is image

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.test_reader import _scene
-from tools.bench_outlines import outline_iou
+from tools.bench.bench_outlines import outline_iou
 from vision import read_dice
 from vision.dice.detected import square_outline
 from vision.dice.top_face import FACE_SHARE, face_turn, top_face_outline, with_top_faces

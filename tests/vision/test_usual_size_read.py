@@ -2,7 +2,7 @@
 (``vision.dice.detected``): a photo from a camera of many pixels reads like the same photo
 taken with fewer, rather than finding print and pips as dice of their own.
 
-Enlarged real photos are measured by ``tools.bench_conditions`` (BENCHMARKS.md, "Enlarged
+Enlarged real photos are measured by ``tools.bench.bench_conditions`` (BENCHMARKS.md, "Enlarged
 photos"); here the rule is checked on the project's committed renders.
 """
 

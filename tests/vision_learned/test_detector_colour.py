@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.train_dice_detector import _colour
+from tools.train.train_dice_detector import _colour
 
 RED = np.zeros((32, 32, 3), np.uint8)
 RED[..., 2] = 200  # BGR

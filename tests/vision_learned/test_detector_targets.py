@@ -1,10 +1,10 @@
-"""The detector's training targets (tools.train_dice_detector.targets)."""
+"""The detector's training targets (tools.train.train_dice_detector.targets)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tools.train_dice_detector import (
+from tools.train.train_dice_detector import (
     DRAWN_FACE_PX,
     MAX_ZOOM,
     SIZE_DRAWN,

@@ -1,5 +1,5 @@
-"""tools.gpu_carry copies only the photos the networks train on (never a held-out one) for a
-lent GPU machine, and refuses a folder git would track."""
+"""tools.borrowed.gpu_carry copies only the photos the networks train on (never a held-out one)
+for a lent GPU machine, and refuses a folder git would track."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tools.gpu_carry import copy_training_photos
+from tools.borrowed.gpu_carry import copy_training_photos
 from vision.learned import held_out_photos
 
 
@@ -29,8 +29,8 @@ def test_held_out_photos_stay_behind(tmp_path: Path) -> None:
 
 def test_a_folder_git_would_track_is_refused(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-m", "tools.gpu_carry", str(tmp_path / "m.json"),
-                           "--folder", "tools/not_ignored_here"],
+    done = subprocess.run([sys.executable, "-m", "tools.borrowed.gpu_carry",
+                           str(tmp_path / "m.json"), "--folder", "tools/not_ignored_here"],
                           cwd=root, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     assert "is not ignored by git" in done.stderr

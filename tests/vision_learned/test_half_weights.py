@@ -1,5 +1,5 @@
 """The networks the project ships: within the size issue #3 allows the reader's learned part,
-stored at half precision (tools/half_weights.py) and computing what their float32 exports
+stored at half precision (tools/train/half_weights.py) and computing what their float32 exports
 compute, to the weights' rounding."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def _as_float32(source: Path, target: Path) -> None:
     onnx = pytest.importorskip("onnx")
     from onnx import numpy_helper
 
-    from tools.half_weights import weights_by_name
+    from tools.train.half_weights import weights_by_name
 
     model = onnx.load(str(source))
     casts = [n for n in model.graph.node if n.op_type == "Cast"
@@ -59,7 +59,7 @@ def _as_float32(source: Path, target: Path) -> None:
 def test_storing_at_half_precision_halves_the_file_and_keeps_the_outputs(
         tmp_path: Path, name: str, shape: tuple[int, ...]) -> None:
     pytest.importorskip("onnx")
-    from tools.half_weights import store_half
+    from tools.train.half_weights import store_half
 
     full = tmp_path / "full.onnx"
     _as_float32(MODELS / name, full)
@@ -81,7 +81,7 @@ def test_storing_at_half_precision_halves_the_file_and_keeps_the_outputs(
 
 def test_weights_by_name_gives_float32_under_the_layers_names(tmp_path: Path) -> None:
     onnx = pytest.importorskip("onnx")
-    from tools.half_weights import weights_by_name
+    from tools.train.half_weights import weights_by_name
 
     model = onnx.load(str(MODELS / "dice_verifier.onnx"))
     weights = weights_by_name(model)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.train_dice_classifier import HOLDOUT_FRACTION, HOLDOUT_SEED, split_holdout
+from tools.train.train_dice_classifier import HOLDOUT_FRACTION, HOLDOUT_SEED, split_holdout
 from vision.bench import Entry, load_manifest
 from vision.learned import HOLDOUT_PATH
 

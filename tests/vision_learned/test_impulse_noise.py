@@ -1,4 +1,4 @@
-"""Salt-and-pepper noise for the detector's training and its bench (tools.impulse_noise)."""
+"""Salt-and-pepper noise for the detector's training and its bench (tools.render.impulse_noise)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tools.bench_impulse import NOISY_SHARE
-from tools.impulse_noise import impulse_share, salt_and_pepper, switching_median
-from tools.train_dice_detector import Sample, add_impulses, training_window
+from tools.bench.bench_impulse import NOISY_SHARE
+from tools.render.impulse_noise import impulse_share, salt_and_pepper, switching_median
+from tools.train.train_dice_detector import Sample, add_impulses, training_window
 
 
 def die_like_scene() -> np.ndarray:
@@ -68,7 +68,7 @@ def _sample() -> Sample:
 
 
 def test_training_windows_get_impulses_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tools.train_dice_detector as training
+    import tools.train.train_dice_detector as training
 
     # windows at the photo's own scale: shrinking would average the specks away
     monkeypatch.setattr(training, "window_scale", lambda sample, rng, *_: sample.factor)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tools.occluders import KINDS, hidden_share, occlude
+from tools.render.occluders import KINDS, hidden_share, occlude
 
 
 def _table() -> np.ndarray:

@@ -42,7 +42,7 @@ def _photos(folder: Path) -> Path:
 def _train(manifest: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     root = Path(__file__).resolve().parents[2]
     return subprocess.run(
-        [sys.executable, "-m", "tools.train_dice_detector", str(manifest), "--steps", "6",
+        [sys.executable, "-m", "tools.train.train_dice_detector", str(manifest), "--steps", "6",
          "--batch", "2", "--workers", "1", "--threads", "1", "--export-every", "100",
          "--out", str(out / "net.onnx"), "--checkpoint", str(out / "run.pt"), *extra],
         cwd=root, capture_output=True, text=True, timeout=240)
@@ -74,8 +74,8 @@ def test_a_run_paused_and_resumed_ends_with_the_same_network(tmp_path: Path) -> 
 
 def test_a_run_resumed_with_other_workers_is_the_same_run(tmp_path: Path) -> None:
     """A leg on the development machine's CPU draws batches with one worker, a GPU leg with
-    fifteen (tools/cpu_detector_leg.sh, tools/gpu_detector_run.sh): batches are drawn by the
-    step, so the legs continue one run whatever the number of workers."""
+    fifteen (tools/borrowed/cpu_detector_leg.sh, tools/borrowed/gpu_detector_run.sh): batches
+    are drawn by the step, so the legs continue one run whatever the number of workers."""
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     manifest = _photos(tmp_path)
@@ -122,7 +122,7 @@ def test_a_run_out_of_time_pauses_with_a_checkpoint(tmp_path: Path) -> None:
 
 
 def test_a_run_starts_from_an_export_with_half_precision_weights(tmp_path: Path) -> None:
-    """Every export stores its weights at half precision (tools/half_weights.py); ``--init``
+    """Every export stores its weights at half precision (tools/train/half_weights.py); ``--init``
     reads one back and checks that the network it starts computes what the export does."""
     pytest.importorskip("torch")
     onnx = pytest.importorskip("onnx")

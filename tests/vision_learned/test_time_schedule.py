@@ -1,11 +1,11 @@
-"""The time-set learning rate schedule (tools.train_dice_detector.one_cycle_lr, ``--minutes``)
+"""The time-set learning rate schedule (tools.train.train_dice_detector.one_cycle_lr, ``--minutes``)
 follows PyTorch's OneCycleLR, so a run set by device time trains like one set by steps."""
 
 from __future__ import annotations
 
 import pytest
 
-from tools.train_dice_detector import one_cycle_lr
+from tools.train.train_dice_detector import one_cycle_lr
 
 
 def test_it_matches_pytorchs_one_cycle_at_every_step() -> None:

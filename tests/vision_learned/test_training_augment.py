@@ -1,4 +1,4 @@
-"""The classifier's training views (tools.train_dice_classifier.augment): an upright look
+"""The classifier's training views (tools.train.train_dice_classifier.augment): an upright look
 keeps the photo's up, the default turns crops all the way round."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tools.train_dice_classifier import (
+from tools.train.train_dice_classifier import (
     PATCH_PX,
     augment,
     detector_patches,

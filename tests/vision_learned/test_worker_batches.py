@@ -1,4 +1,4 @@
-"""Batches made in worker processes (tools.train_dice_detector.planned_batch): each batch
+"""Batches made in worker processes (tools.train.train_dice_detector.planned_batch): each batch
 comes from its own seed, so a run gives the same batches however many workers make them."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-import tools.train_dice_detector as training
-from tools.train_dice_detector import WINDOW, BatchPlan, Sample, planned_batch, prefetched
+import tools.train.train_dice_detector as training
+from tools.train.train_dice_detector import WINDOW, BatchPlan, Sample, planned_batch, prefetched
 
 
 def _sample(seed: int) -> Sample:

@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 from flask.testing import FlaskClient
 
-from tools.bench_covered import DEMO, still_frame
-from tools.occluders import occlude
+from tools.bench.bench_covered import DEMO, still_frame
+from tools.render.occluders import occlude
 
 
 def _reroll_frame() -> tuple[Any, dict[str, Any]]:

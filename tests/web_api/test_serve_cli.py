@@ -122,7 +122,7 @@ def test_serve_names_a_reader_that_cannot_start(monkeypatch: pytest.MonkeyPatch,
 
     def missing(params: Any) -> None:
         raise FileNotFoundError("vision/models/dice_detector.onnx: the die detector model is "
-                                "missing; run tools/train_dice_detector.py to make it")
+                                "missing; run tools/train/train_dice_detector.py to make it")
 
     monkeypatch.setattr(vision, "load_networks", missing)
     problem = load_reader(None)

@@ -4,8 +4,8 @@ A lifted cup is usually set down right beside the dice it covered, or is still h
 above them, and a hand may reach in. From above, such a cup's rim runs along a die in plain
 view (which the cover check must not doubt) or over part of one (which it must). The
 renderer knows how much of each die's top face is seen (``visible``), so these scenes give
-the check both kinds with exact truth: ``tools.bench_cover_scenes`` measures it on them and
-``tools.train_cover_check --scenes`` learns from them (other seeds).
+the check both kinds with exact truth: ``tools.bench.bench_cover_scenes`` measures it on them and
+``tools.train.train_cover_check --scenes`` learns from them (other seeds).
 """
 
 from __future__ import annotations

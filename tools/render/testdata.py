@@ -194,7 +194,7 @@ def cases() -> list[Case]:
     for k, kind in enumerate(("ok", "count_mismatch", "uncertain")):
         out.append(Case(f"reveal/{kind}", 2600 + k, _reveal(kind)))
     out.append(Case("sequences/still_after_motion", 2700, _still_sequence, still_from=3))
-    # cups beside and over the dice (the cover check): scenes of tools.bench_cover_scenes
+    # cups beside and over the dice (the cover check): scenes of tools.bench.bench_cover_scenes
     for name, seed in (("cup_over_dice", 50084), ("cups_beside_dice", 50158)):
         out.append(Case(f"reveal/{name}", seed, lambda rng, seed: [cover_reveal(seed)]))
     return out

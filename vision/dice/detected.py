@@ -57,7 +57,7 @@ CROP_FILL = 1 / 1.28
 #: where the two looks disagree (the die goes to review), the value offered is the favourite
 #: of their mean weighted this much towards the detector and the rest towards the classifier:
 #: there the classifier is right far more often (held-out photos: 89 dice against the
-#: detector's 7; unseen renders: 96% against 59% named right, ``tools.bench_value_looks``).
+#: detector's 7; unseen renders: 96% against 59% named right, ``tools.bench.bench_value_looks``).
 #: Their geometric mean, used before session 7, let a detector sure of a wrong value win;
 #: this weight reads 0.7 points more held-out table dice right (0.2-0.4 do alike) and the
 #: single-die crops as well as before, which the classifier alone does not (0.98 -> 0.96)
@@ -78,7 +78,7 @@ FAINT_NOT_A_DIE = 0.05
 #: the demo's frames and 300 unseen renders (session 11): sure and right 1,127 -> 1,467 of
 #: 2,273 dice, sure and wrong 3 -> 4 (a demo die half hidden by a hand: every look wrong);
 #: the held-out photos as shot 2 -> 2 (``bluffcam bench-vision``), turned and mirrored
-#: 13 -> 15 (``tools.bench_orientations``: one oblique die whose labelled face every look
+#: 13 -> 15 (``tools.bench.bench_orientations``: one oblique die whose labelled face every look
 #: disputes, now sure in three orientations; one fewer on a heap of 41 dice); all photos
 #: (mostly trained on) 29 -> 32. At 0.8 webcam dice became sure and wrong; at 0.95 half
 #: the gain. BENCHMARKS.md, "Two looks"

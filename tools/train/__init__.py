@@ -1,0 +1,1 @@
+"""Training the networks the reader ships (`vision/models/`), and storing their weights."""

@@ -1,0 +1,442 @@
+"""Train the die-face classifier behind ``vision.learned`` and export it to ONNX.
+
+Dev-time only (needs PyTorch: ``.venv/bin/pip install torch==2.13.0``; the runtime needs only
+OpenCV). Seeded and reproducible:
+
+    .venv/bin/python -m tools.train.train_dice_classifier ../shared/datasets/manifest.json \
+        --upright --detector-crops
+    .venv/bin/python -m tools.train.train_dice_classifier ../shared/datasets/manifest.json \
+        --upright --renders .cache/renders_a/manifest.json \
+        --renders .cache/renders_b/manifest.json --out vision/models/dice_value_renders.onnx
+
+(the first makes ``dice_value.onnx``, the second ``dice_value_renders.onnx``: the reader pools
+both, see docs/vision_learned.md; without ``--upright``, the looks of sessions 4-12, turned all
+the way round; ``--detector-crops`` cuts each photo's dice where the shipped detector proposes
+them as well, so the first is remade only with the detector it was trained beside).
+
+Training crops come from the manifest's labelled boxes (the photos are read in place, never
+copied), plus drawn synthetic dice, plus "not a die" crops from the same photos away from every
+box, plus (``--renders``) dice and background cut from the project's own renders
+(``tools.render.detector_renders``: exact truth, twelve dice styles, six tables). A fixed 20% of
+the photos of each source (by a seeded shuffle) is held out; the held-out list is written
+beside the model so that ``tools/bench/bench_refine.py`` scores only unseen photos.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tools.render.dice import pip_layout
+from tools.train.half_weights import store_half
+from vision.bench import Entry, load_manifest, matched_pairs
+from vision.detector import find_candidates
+from vision.io import load_image
+from vision.learned import (
+    CROP_PX,
+    CROP_SCALE,
+    HOLDOUT_PATH,
+    MODEL_PATH,
+    NOT_A_DIE,
+    die_crop,
+    normalise,
+)
+from vision.params import ReaderParams
+
+HOLDOUT_FRACTION = 0.2
+#: the held-out photos are drawn with this seed whatever ``--seed`` trains with: one list for
+#: every network (the detector and the verifier read it with
+#: ``vision.learned.held_out_photos``), so a run with another training seed neither trains on
+#: the photos the benches call unseen nor rewrites the list (until session 14 the training
+#: seed drew it too)
+HOLDOUT_SEED = 7
+#: patches are cached at this size, spanning PATCH_SPAN face sizes, then augmented
+PATCH_PX = 112
+PATCH_SPAN = 2.6
+#: matteo boxes hug the pips of faces 1-3; its dice are never smaller than this on the webcam
+MATTEO_MIN_FACE = 40.0
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    """A grey square around one sample, PATCH_SPAN face sizes wide; label 0 = not a die."""
+
+    pixels: NDArray[np.uint8]
+    label: int
+    source: str
+
+
+def split_holdout(entries: list[Entry], seed: int) -> set[str]:
+    """Image paths held out: HOLDOUT_FRACTION of each source, by a seeded shuffle."""
+    rng = random.Random(seed)
+    held: set[str] = set()
+    for source in sorted({e.source for e in entries}):
+        images = sorted(e.image for e in entries if e.source == source)
+        rng.shuffle(images)
+        held.update(images[: round(len(images) * HOLDOUT_FRACTION)])
+    return held
+
+
+def face_size_of(entry: Entry, box: tuple[float, float, float, float]) -> float:
+    """The top-face extent a box stands for (matteo boxes of faces 1-3 hug the pips)."""
+    side = max(box[2], box[3])
+    if entry.source == "matteo":
+        side = max(side, MATTEO_MIN_FACE)
+    elif entry.source == "epanemu":
+        side *= 0.85  # the box holds the whole visible die, sides included
+    elif entry.subset == "crop":
+        side /= CROP_SCALE * 0.8  # the whole crop is the die and a little felt
+    return side
+
+
+def _patch(grey: NDArray[np.uint8], cx: float, cy: float, face: float) -> NDArray[np.uint8]:
+    return die_crop(grey, cx, cy, PATCH_SPAN * face, out_px=PATCH_PX)
+
+
+def photo_patches(root: Path, entry: Entry, rng: np.random.Generator,
+                  detector_crops: bool = False) -> list[Patch]:
+    """The labelled dice of one photo, and as many background patches away from them; with
+    ``detector_crops``, each labelled die also where the detector places and sizes it
+    (:func:`detector_patches`)."""
+    image = load_image(root / entry.image)
+    grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image,
+                      dtype=np.uint8)
+    out: list[Patch] = []
+    centres: list[tuple[float, float, float]] = []
+    for d in entry.dice:
+        if d.box is None:
+            continue
+        x, y, bw, bh = d.box
+        face = face_size_of(entry, d.box)
+        cx, cy = x + bw / 2, y + bh / 2
+        centres.append((cx, cy, max(face, bw, bh)))
+        out.append(Patch(_patch(grey, cx, cy, face), d.value, entry.source))
+    if detector_crops:
+        out.extend(detector_patches(image, grey, entry))
+    if entry.subset == "crop" or not entry.complete or not centres:
+        return out
+    for _ in range(len(centres) + 1):
+        background = background_patch(grey, centres, entry.source, rng)
+        if background is not None:
+            out.append(background)
+    return out
+
+
+def detector_patches(image: NDArray[np.uint8], grey: NDArray[np.uint8],
+                     entry: Entry) -> list[Patch]:
+    """Each labelled die of a photo cut where the shipped detector's proposal for it lies,
+    at the size it gives (matched by the bench's rule): the crop the reader shows the
+    classifier, which on oblique phone dice sits lower and larger than the labelled box's
+    (tried in session 17; the photos network has been trained with them since session 20)."""
+    params = ReaderParams()
+    found = find_candidates(image, side=params.detector_side,
+                            min_score=params.detector_min_score,
+                            max_side=params.detector_max_side)
+    boxed = [d for d in entry.dice if d.box is not None]
+    pairs = matched_pairs(boxed, [(0, c.x, c.y) for c in found])
+    return [Patch(_patch(grey, found[k].x, found[k].y, found[k].size), boxed[i].value,
+                  entry.source) for i, k in pairs]
+
+
+def background_patch(grey: NDArray[np.uint8], dice: list[tuple[float, float, float]],
+                     source: str, rng: np.random.Generator) -> Patch | None:
+    """A "not a die" patch, die-sized, well away from every (x, y, size) in ``dice``; None
+    where 20 tries find no room."""
+    h, w = grey.shape
+    sizes = [size for _, _, size in dice]
+    for _try in range(20):
+        face = float(rng.choice(sizes)) * rng.uniform(0.7, 1.4)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if all(np.hypot(cx - a, cy - b) > 0.9 * (s + face) for a, b, s in dice):
+            return Patch(_patch(grey, cx, cy, face), NOT_A_DIE, source)
+    return None
+
+
+def render_patches(manifest: Path, limit: int, rng: np.random.Generator) -> list[Patch]:
+    """At most ``limit`` dice (and a background patch per render) cut from the project's renders.
+
+    Dice the renderer marks ``ignore`` (leaning or half hidden) are left out: their value is
+    not for the camera to read.
+    """
+    raw = json.loads(manifest.read_text())
+    dice = [(item, d) for item in raw for d in item["dice"] if not d.get("ignore")]
+    picked = rng.permutation(len(dice))[:limit]
+    chosen: dict[str, list[dict[str, Any]]] = {}
+    for k in sorted(picked.tolist()):
+        item, d = dice[k]
+        chosen.setdefault(item["image"], []).append(d)
+    out: list[Patch] = []
+    for item in raw:
+        image = load_image(manifest.parent / item["image"])
+        grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+        for d in chosen.get(item["image"], []):
+            x, y, bw, bh = d["box"]
+            out.append(Patch(_patch(grey, x + bw / 2, y + bh / 2, max(bw, bh)), d["value"],
+                             "render"))
+        placed = [(bx + bw / 2, by + bh / 2, max(bw, bh))
+                  for bx, by, bw, bh in (d["box"] for d in item["dice"])]
+        background = background_patch(grey, placed, "render", rng) if placed else None
+        if background is not None:
+            out.append(background)
+    return out
+
+
+def drawn_die(value: int, rng: np.random.Generator) -> NDArray[np.uint8]:
+    """A drawn die patch (face PATCH_PX/PATCH_SPAN wide) of random shade and pip style."""
+    face = PATCH_PX / PATCH_SPAN
+    table = int(rng.integers(0, 256))
+    body = int(rng.integers(0, 256))
+    while abs(body - table) < 40:
+        body = int(rng.integers(0, 256))
+    pip = 20 if body > 128 else 235
+    img = np.full((PATCH_PX, PATCH_PX), table, np.uint8)
+    c = PATCH_PX / 2
+    half = face / 2
+    cv2.rectangle(img, (round(c - half), round(c - half)), (round(c + half), round(c + half)),
+                  body, -1, cv2.LINE_AA)
+    r = face * rng.uniform(0.08, 0.12)
+    for px, py in pip_layout(value, rng.uniform(0.45, 0.6)):
+        cv2.circle(img, (round(c + px * half), round(c + py * half)), round(r), pip, -1,
+                   cv2.LINE_AA)
+    return img
+
+
+def drawn_die_varied(value: int, rng: np.random.Generator) -> NDArray[np.uint8]:
+    """A drawn die patch with the looks :func:`drawn_die` lacks: pips light or dark on a body
+    of any shade (a lit blue or red face with white pips is mid-grey with light pips), pips
+    of varied shade and size, a rim darker or lighter than the face (a rounded edge's shade)
+    and a light gradient across the face."""
+    face = PATCH_PX / PATCH_SPAN
+    table = int(rng.integers(0, 256))
+    body = int(rng.integers(0, 256))
+    while abs(body - table) < 30:
+        body = int(rng.integers(0, 256))
+    if body > 190:
+        light_pips = False
+    elif body < 70:
+        light_pips = True
+    else:
+        light_pips = bool(rng.random() < 0.5)
+    pip = int(rng.integers(max(body + 60, 190), 256)) if light_pips else int(
+        rng.integers(0, min(body - 60, 70) + 1))
+    img = np.full((PATCH_PX, PATCH_PX), table, np.float32)
+    c = PATCH_PX / 2
+    half = face / 2
+    corner = (round(c - half), round(c - half)), (round(c + half), round(c + half))
+    if rng.random() < 0.6:
+        rim = float(np.clip(body + rng.choice([-1, 1]) * rng.uniform(25, 80), 0, 255))
+        grow = round(face * rng.uniform(0.04, 0.12))
+        cv2.rectangle(img, (corner[0][0] - grow, corner[0][1] - grow),
+                      (corner[1][0] + grow, corner[1][1] + grow), rim, -1, cv2.LINE_AA)
+    cv2.rectangle(img, corner[0], corner[1], body, -1, cv2.LINE_AA)
+    r = face * rng.uniform(0.07, 0.13)
+    for px, py in pip_layout(value, rng.uniform(0.42, 0.62)):
+        cv2.circle(img, (round(c + px * half), round(c + py * half)), round(r), pip, -1,
+                   cv2.LINE_AA)
+    if rng.random() < 0.5:
+        ramp = np.linspace(-1, 1, PATCH_PX, dtype=np.float32)
+        angle = rng.uniform(0, 2 * np.pi)
+        gradient = np.cos(angle) * ramp[None, :] + np.sin(angle) * ramp[:, None]
+        img = img + gradient * rng.uniform(10, 45)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+DRAWN_LOOKS = {"plain": drawn_die, "varied": drawn_die_varied}
+
+
+#: an upright look (``--upright``) turns its training crops at most this many degrees
+UPRIGHT_TURN = 12.0
+
+
+def motion_blur(crop: NDArray[Any], length: float, angle: float) -> NDArray[Any]:
+    """``crop`` smeared along a line ``length`` pixels long at ``angle`` degrees: a die that
+    moved, or a hand that shook, while the shutter was open."""
+    size = int(np.ceil(length)) | 1
+    kernel = np.zeros((size, size), np.float32)
+    c = size // 2
+    dx, dy = np.cos(np.radians(angle)) * length / 2, np.sin(np.radians(angle)) * length / 2
+    cv2.line(kernel, (round(c * 16 - dx * 16), round(c * 16 - dy * 16)),
+             (round(c * 16 + dx * 16), round(c * 16 + dy * 16)), 1.0, 1, cv2.LINE_AA, shift=4)
+    kernel /= max(float(kernel.sum()), 1e-6)
+    return np.asarray(cv2.filter2D(crop.astype(np.float32), -1, kernel,
+                                   borderType=cv2.BORDER_REPLICATE))
+
+
+def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
+            upright: bool = False, motion: float = 0.0) -> NDArray[np.uint8]:
+    """One random view: rotation, scale and centre jitter, contrast, blur, noise, JPEG.
+
+    ``upright``: the crop keeps the photo's up (turned at most UPRIGHT_TURN degrees, mirrored
+    left to right half the time), so that the network may learn that a die's top face lies
+    above its side faces in a photo taken at a slant. ``motion``: the share of views smeared
+    by :func:`motion_blur` (2-7 px of the crop's 48, any direction): smeared pips must not
+    pass for more pips."""
+    face = PATCH_PX / PATCH_SPAN
+    side = CROP_SCALE * face * rng.uniform(0.8, 1.3)
+    jitter = 0.08 * face
+    cx = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
+    cy = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
+    angle = rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN) if upright else rng.uniform(0, 360)
+    crop: NDArray[Any] = die_crop(patch, cx, cy, side, angle=angle).astype(np.float32)
+    if upright and rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    crop = crop * rng.uniform(0.6, 1.3) + rng.uniform(-40, 40)
+    if rng.random() < 0.1:
+        crop = 255 - crop  # light pips on dark dice
+    if rng.random() < 0.4:
+        crop = np.asarray(cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.3)))
+    if motion and rng.random() < motion:
+        crop = motion_blur(crop, rng.uniform(2.0, 7.0), rng.uniform(0.0, 180.0))
+    if rng.random() < 0.4:
+        crop = crop + rng.normal(0, rng.uniform(2, 12), crop.shape)
+    out = np.clip(crop, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE), dtype=np.uint8)
+    return out
+
+
+#: channels of the three conv blocks and of the last conv (the shipped networks' widths)
+WIDTHS = (16, 32, 64, 96)
+
+
+def build_net(widths: tuple[int, ...] = WIDTHS) -> Any:
+    import torch.nn as nn
+
+    a, b, c, d = widths
+
+    def block(i: int, o: int) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(),
+                nn.Conv2d(o, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU(), nn.MaxPool2d(2)]
+
+    return nn.Sequential(*block(1, a), *block(a, b), *block(b, c),
+                         nn.Conv2d(c, d, 3, padding=1), nn.ReLU(),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, 7))
+
+
+def evaluate(net, patches: list[Patch], rng: np.random.Generator) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """Accuracy per source (and for 'not a die') on centred, unrotated crops of held-out photos."""
+    import torch
+
+    crops = np.stack([die_crop(p.pixels, PATCH_PX / 2, PATCH_PX / 2,
+                               CROP_SCALE * PATCH_PX / PATCH_SPAN) for p in patches])
+    net.eval()
+    with torch.no_grad():
+        pred = net(torch.from_numpy(normalise(crops))).argmax(1).numpy()
+    result: dict[str, float] = {}
+    for group in sorted({p.source for p in patches}) + ["not-a-die"]:
+        idx = [k for k, p in enumerate(patches)
+               if (p.label == NOT_A_DIE if group == "not-a-die"
+                   else p.source == group and p.label != NOT_A_DIE)]
+        if idx:
+            ok = sum(int(pred[k] == patches[k].label) for k in idx)
+            result[group] = round(ok / len(idx), 4)
+            result[f"{group}_n"] = len(idx)
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("manifest", type=Path)
+    ap.add_argument("--seed", type=int, default=7,
+                    help="training seed (the held-out photos are drawn with HOLDOUT_SEED)")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--drawn-per-value", type=int, default=150)
+    ap.add_argument("--drawn-look", choices=sorted(DRAWN_LOOKS), default="plain",
+                    help="how the drawn dice look: 'plain' (dark pips on light bodies and the "
+                    "reverse) or 'varied' (pips of either shade on mid-grey bodies, rims, light "
+                    "gradients; session 12)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--renders", type=Path, action="append", default=[],
+                    help="a manifest of tools.render.detector_renders output (repeatable)")
+    ap.add_argument("--render-dice", type=int, default=1500,
+                    help="dice taken from each renders manifest")
+    ap.add_argument("--no-photos", action="store_true",
+                    help="train on the renders and drawn dice only (the held-out photos still "
+                    "score it): a look that does not share the photos' labelling")
+    ap.add_argument("--upright", action="store_true",
+                    help="train an upright look: crops keep the photo's up instead of turning "
+                    "all the way round (session 13)")
+    ap.add_argument("--motion-blur", type=float, default=0.0,
+                    help="share of training views smeared by a straight motion blur (session "
+                    "13; 0 draws exactly as before)")
+    ap.add_argument("--detector-crops", action="store_true",
+                    help="also train on each labelled die cut where the shipped detector "
+                    "proposes it, at the size it gives (the photos network's recipe since "
+                    "session 20)")
+    ap.add_argument("--widths", type=int, nargs=4, default=list(WIDTHS),
+                    help="channels of the three conv blocks and the last conv (session 21)")
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    args = ap.parse_args()
+
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    root, entries = load_manifest(args.manifest)
+    held = split_holdout(entries, HOLDOUT_SEED)
+    train: list[Patch] = []
+    test: list[Patch] = []
+    t0 = time.time()
+    for entry in entries:
+        if entry.image in held:
+            test.extend(photo_patches(root, entry, rng))
+        elif not args.no_photos:
+            train.extend(photo_patches(root, entry, rng, args.detector_crops))
+    for value in range(1, 7):
+        train.extend(Patch(DRAWN_LOOKS[args.drawn_look](value, rng), value, "drawn")
+                     for _ in range(args.drawn_per_value))
+    for renders in args.renders:
+        train.extend(render_patches(renders, args.render_dice, rng))
+    print(f"{len(train)} training and {len(test)} held-out patches "
+          f"({time.time() - t0:.0f}s)", flush=True)
+
+    net = build_net(tuple(args.widths))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = args.epochs * ((2 * len(train)) // 128 + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    labels = np.array([p.label for p in train])
+    for epoch in range(args.epochs):
+        net.train()
+        order = rng.permutation(np.concatenate([np.arange(len(train))] * 2))
+        total, correct = 0.0, 0
+        for start in range(0, len(order), 128):
+            idx = order[start:start + 128]
+            views = [augment(train[k].pixels, rng, args.upright, args.motion_blur) for k in idx]
+            x = torch.from_numpy(normalise(np.stack(views)))
+            y = torch.from_numpy(labels[idx])
+            out = net(x)
+            loss = loss_fn(out, y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+            correct += int((out.argmax(1) == y).sum())
+        print(f"epoch {epoch + 1}: loss {total / len(order):.3f} "
+              f"train acc {correct / len(order):.3f} held-out {evaluate(net, test, rng)} "
+              f"({time.time() - t0:.0f}s)", flush=True)
+
+    net.eval()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, (torch.zeros(1, 1, CROP_PX, CROP_PX),), str(args.out),
+                      input_names=["crop"], output_names=["logits"], opset_version=17,
+                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    store_half(args.out)
+    HOLDOUT_PATH.write_text(json.dumps(sorted(held), indent=0) + "\n")
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes) and {HOLDOUT_PATH}")
+
+
+if __name__ == "__main__":
+    main()
