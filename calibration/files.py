@@ -3,7 +3,7 @@
 A profile half written stops the table from starting; a reveal record half written loses a
 round's evidence. Each is written beside its place, synced, renamed over it, and the rename
 synced too. The calibration profiles use this, and so does the table's reveal store
-(`bluffcam.reveals`), which stands on this layer.
+(`bluffcam.table.reveal_store`), which stands on this layer.
 """
 
 from __future__ import annotations
