@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bluffcam.table.seating import SEATS_KEY, seat_index
+from engine import GAMES, Game
 from hardware.panel import Key, PanelEvent
 
 log = logging.getLogger(__name__)
@@ -34,9 +35,6 @@ log = logging.getLogger(__name__)
 #: The most dice a game can have on the table (6 players × 30 dice, B2's largest option):
 #: the cap where the state does not say how many are in play.
 MAX_COUNT = 180
-#: What DOUBT means in each game.
-DOUBT_ACTION = {"bluff": "challenge", "scam": "scam", "impus": "doubt"}
-
 
 class TableLike(Protocol):
     """What the controller needs from `bluffcam.table.Table`."""
@@ -134,6 +132,11 @@ class PanelController:
         return game if isinstance(game, Mapping) else {}
 
     @staticmethod
+    def _rules(game: Mapping[str, Any]) -> type[Game] | None:
+        """The game's class, which says what the panel's keys mean in it (None: unknown)."""
+        return GAMES.get(str(game.get("game", "")))
+
+    @staticmethod
     def _lowest_raises(state: Mapping[str, Any]) -> list[Draft]:
         legal = state.get("legal") or {}
         return [Draft.parse(text) for text in legal.get("lowest_raises", [])]
@@ -165,7 +168,8 @@ class PanelController:
     def _first_card_draft(game: Mapping[str, Any]) -> CardDraft | None:
         """One card of the pile's claim (or the first claimable kind for a new pile)."""
         kinds = [str(k) for k in game.get("kinds") or []]
-        if game.get("game") != "impus" or game.get("turn") is None or not kinds:
+        rules = PanelController._rules(game)
+        if rules is None or rules.composes != "batch" or game.get("turn") is None or not kinds:
             return None
         claim = game.get("claim")
         return CardDraft(1, str(claim) if claim in kinds else kinds[0])
@@ -248,6 +252,7 @@ class PanelController:
         if not game:
             return self._refuse("no game: start one on the dashboard")
         kind = str(game.get("game", ""))
+        rules = self._rules(game)
         turn = game.get("turn")
         kinds = self._legal_kinds(state)
         key = event.key
@@ -272,17 +277,18 @@ class PanelController:
             return True
         if turn is None:
             return self._refuse(f"{key.value}: nobody's turn now (phase {game.get('phase')})")
-        if kind == "impus" and key in (Key.FACE, Key.UP, Key.DOWN, Key.BID, Key.REROLL):
+        composes = rules.composes if rules is not None else "bid"
+        if composes == "batch" and key in (Key.FACE, Key.UP, Key.DOWN, Key.BID, Key.REROLL):
             return self._impus(key, game, str(turn), kinds)
         if key in (Key.FACE, Key.UP, Key.DOWN):
             return self._compose(key, state)
         if key is Key.BID or key is Key.REROLL:
-            return self._bid(turn, reroll=key is Key.REROLL, state=state, game_kind=kind)
+            return self._bid(turn, reroll=key is Key.REROLL, state=state, game_kind=kind,
+                             rerolls=rules is not None and rules.takes_set_aside)
         if key is Key.DOUBT:
-            action = DOUBT_ACTION.get(kind)
-            if action is None or action not in kinds:
-                what = "batch" if kind == "impus" else "bid"  # Impus puts cards down, not bids
-                return self._refuse(f"DOUBT: there is no {what} to doubt")
+            action = rules.doubt_action if rules is not None else None
+            if action is None or action not in kinds:  # Impus puts down batches, not bids
+                return self._refuse(f"DOUBT: there is no {composes} to doubt")
             self.table.submit({"player": turn, action: True}, source="panel")
             self.on_message(f"{turn}: {'Scam!' if action == 'scam' else action}")
             return True
@@ -320,7 +326,8 @@ class PanelController:
         self.on_draft(f"bid: {self.draft}")
         return True
 
-    def _bid(self, turn: str, *, reroll: bool, state: Mapping[str, Any], game_kind: str) -> bool:
+    def _bid(self, turn: str, *, reroll: bool, state: Mapping[str, Any], game_kind: str,
+             rerolls: bool) -> bool:
         kinds = self._legal_kinds(state)
         if "bid" not in kinds:
             return self._refuse(f"BID: {game_kind} bids are made on the dashboard")
@@ -328,7 +335,7 @@ class PanelController:
             return self._refuse("no bid composed")
         action: dict[str, Any] = {"player": turn, "bid": str(self.draft)}
         if reroll:
-            if game_kind != "bluff":  # raise and re-roll is Bluff's alone (B8)
+            if not rerolls:  # raise and re-roll is Bluff's alone (B8)
                 return self._refuse(f"REROLL: {game_kind} has no raise and re-roll")
             if (state.get("setup") or {}).get("options", {}).get("reroll") is False:
                 return self._refuse("REROLL: raise and re-roll is switched off at this table (B8)")

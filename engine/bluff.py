@@ -88,6 +88,9 @@ class BluffGame(Game):
     end_rule = "B16"
     reveal_rule = "B10"
     starter_rule = "B3"
+    has_bid_board = True
+    takes_set_aside = True
+    doubt_action = "challenge"
 
     def __init__(
         self,

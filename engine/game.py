@@ -74,6 +74,21 @@ class Game(ABC):
     #: RULES.md id cited when the starter is not a player
     starter_rule: ClassVar[str] = "B3"
 
+    # What the app asks a game, so that no code outside the engine asks which game it is.
+    # A new game sets those that differ from these defaults (a dice game with bids).
+    #: what a reveal turns up: "dice" (each player's, read by the seat zones) or "cards"
+    #: (one batch, read off the middle of the table)
+    reveal_kind: ClassVar[str] = "dice"
+    #: whether the board page draws the game's bid ladder (Bluff's B6 track)
+    has_bid_board: ClassVar[bool] = False
+    #: whether a bid may set dice aside and re-roll the rest (Bluff's raise and re-roll, B8)
+    takes_set_aside: ClassVar[bool] = False
+    #: the action the panel's DOUBT key takes ("challenge", ...; None: the game has none)
+    doubt_action: ClassVar[str | None] = None
+    #: what the panel's FACE/UP/DOWN/BID keys compose: a "bid" (count and face) or a
+    #: "batch" (a number of cards of one kind)
+    composes: ClassVar[str] = "bid"
+
     def __init__(
         self,
         players: Sequence[str],

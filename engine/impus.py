@@ -300,6 +300,9 @@ class ImpusGame(Game):
     end_rule: ClassVar[str] = "I9"
     reveal_rule: ClassVar[str] = "I4"
     starter_rule: ClassVar[str] = "I3"
+    reveal_kind: ClassVar[str] = "cards"
+    doubt_action: ClassVar[str | None] = "doubt"
+    composes: ClassVar[str] = "batch"
 
     def __init__(
         self,

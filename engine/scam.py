@@ -47,6 +47,7 @@ class ScamGame(Game):
     turn_rule = "S2"  # "Bidding goes clockwise"
     end_rule = "S9"
     reveal_rule = "S6"
+    doubt_action = "scam"
     reveal_words = "the hidden dice must be revealed first"  # no cups in Scam (S1)
     starter_rule = "S2"
 

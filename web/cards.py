@@ -23,7 +23,7 @@ def _listing() -> dict[str, object]:
     t = table()
     game = t.game
     wanted = (list(game.to_json().get("card_kinds", [])) if game is not None
-              and game.kind == "impus" else [*DEFAULT_KINDS, POLYMORPH])
+              and game.reveal_kind == "cards" else [*DEFAULT_KINDS, POLYMORPH])
     registered = card_store(t).kinds()
     return {"registered": registered, "wanted": wanted,
             "missing": [k for k in wanted if k not in registered]}

@@ -75,7 +75,8 @@ def _check_seats_for_the_game(t: Table, seats: int) -> None:
     """Refuse zones for fewer seats than the dice game on sits its players at (a player at
     seat 3 of a 3-seat table would lose their zone, and the next reveal its camera)."""
     sitting, game = t.seating(), t.game
-    if sitting and game is not None and game.kind != "impus" and len(sitting) > seats:
+    if sitting and game is not None and game.reveal_kind == "dice" \
+            and len(sitting) > seats:
         raise Refused(409, f"the game on seats its players up to seat {len(sitting)}: fit "
                            f"{len(sitting)} seats or more, or start a new game first",
                       rule="calibration")

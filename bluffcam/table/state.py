@@ -78,7 +78,7 @@ def build_state(
         "expected_reveal": details.get("expected_reveal", {}),
     }
     state["history"] = _history(details.get("history", []), actions, reveal_ids, photographed)
-    if game.kind == "bluff":
+    if game.has_bid_board:
         state["board"] = _board(game)
     state["odds"] = _odds(game, details.get("odds"))
     _complete_last_reveal(state)

@@ -680,7 +680,7 @@ class Table:
         or a higher seat number, than the profile has seats."""
         names, sitting = self.seat_names(), self.seating()
         if not names or not sitting or len(sitting) <= len(names) or self._game is None \
-                or self._game.kind == "impus":
+                or self._game.reveal_kind != "dice":
             return ""
         return (f"the calibration profile has {len(names)} seats and this game needs "
                 f"{len(sitting)}")
