@@ -6,8 +6,8 @@ profile.zones.seat_of(x, y)  # seat index or None
 """
 
 from calibration.geometry import Point, Polygon
+from calibration.markers import MarkerConfig
 from calibration.profile import (
-    MarkerConfig,
     Profile,
     ProfileError,
     load_profile,

@@ -3,14 +3,13 @@
 ``GET /api/cards`` lists the registered kinds (and the kinds the current game deals);
 ``POST /api/cards/<kind>`` registers one photo (multipart ``image``, with the PIN and the
 CSRF token like every upload); ``DELETE /api/cards/<kind>`` forgets one. The faces live in
-``<data>/cards/`` (`bluffcam.table.card_reveals.CardArtStore`).
+``<data>/cards/`` (`Table.card_art`, a `bluffcam.table.card_reveals.CardArtStore`).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from bluffcam.table.card_reveals import card_store
 from engine.cards import DEFAULT_KINDS, POLYMORPH
 from vision.card_library import CardRegistrationError
 from web.api import decode_image, table
@@ -24,7 +23,7 @@ def _listing() -> dict[str, object]:
     game = t.game
     wanted = (list(game.to_json().get("card_kinds", [])) if game is not None
               and game.reveal_kind == "cards" else [*DEFAULT_KINDS, POLYMORPH])
-    registered = card_store(t).kinds()
+    registered = t.card_art.kinds()
     return {"registered": registered, "wanted": wanted,
             "missing": [k for k in wanted if k not in registered]}
 
@@ -42,7 +41,7 @@ def register_card(kind: str) -> Response:
         raise Refused(400, "send the photo as the multipart field 'image'", rule="format")
     photo = decode_image(upload.read())
     try:
-        card_store(table()).register(kind, photo)
+        table().card_art.register(kind, photo)
     except CardRegistrationError as exc:
         raise Refused(400, str(exc), rule="cards") from None
     return jsonify(_listing())
@@ -52,7 +51,7 @@ def register_card(kind: str) -> Response:
 def delete_card(kind: str) -> Response:
     guard_change()
     try:
-        found = card_store(table()).delete(kind)
+        found = table().card_art.delete(kind)
     except CardRegistrationError as exc:
         raise Refused(400, str(exc), rule="cards") from None
     if not found:

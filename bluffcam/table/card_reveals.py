@@ -1,11 +1,11 @@
-"""Impus Bluff at the table: the registered card art, and camera reveals of a doubted batch.
+"""Card reveals at the desk (Impus Bluff): the registered card art, and a doubted batch read.
 
 The table's card art lives in ``<data>/cards/<kind>.png`` (upright faces, registered from
 one photo per kind on the calibration page). A reveal reads a few still frames with
 `vision.cards.read_cards` and judges them with `vision.card_reveal.check_card_reveal`: a
 sure reading is applied, anything else waits as the table's pending review — the same
-record, image and confirm flow as dice, with the one "seat" ``cards``:
-``POST /api/reveals/<id>/confirm {"seats": {"cards": ["orc", "imp"]}}``.
+record, image and confirm flow as dice (`bluffcam.table.reveal_desk`), with the one "seat"
+``cards``: ``POST /api/reveals/<id>/confirm {"seats": {"cards": ["orc", "imp"]}}``.
 """
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bluffcam.table.camera_port import CameraPort
 from bluffcam.table.errors import TableError
 from bluffcam.table.reveal_records import PendingReview
-from engine import action_to_json, parse_action
+from bluffcam.table.vision_bridge import encode_jpeg
+from engine import Game
 from vision.card_library import CardLibrary, CardRegistrationError
 from vision.card_reveal import CardRevealCheck, check_card_reveal
 from vision.cards import draw_card_reading, read_cards
-
-if TYPE_CHECKING:
-    from bluffcam.table import Table
 
 #: still frames read per card reveal (they must agree)
 CARD_REVEAL_FRAMES = 3
@@ -90,21 +90,6 @@ class CardArtStore:
             return self._cached[1]
 
 
-def card_store(table: Table) -> CardArtStore:
-    """The table's card art store (one per table, made on first use)."""
-    store = getattr(table, "_card_art", None)
-    if store is None:
-        store = CardArtStore(table.data_dir / "cards")
-        table._card_art = store  # type: ignore[attr-defined]
-    return store
-
-
-def is_card_reveal_due(table: Table) -> bool:
-    game = table.game
-    reveal_due = getattr(game, "reveal_due", None)
-    return callable(reveal_due) and reveal_due() is not None
-
-
 def read_card_frames(frames: Iterator[Any], library: CardLibrary, expected: int,
                      count: int = CARD_REVEAL_FRAMES) -> tuple[CardRevealCheck, Any]:
     """Read ``count`` frames; the check and the last frame (for the annotated photo)."""
@@ -119,123 +104,83 @@ def read_card_frames(frames: Iterator[Any], library: CardLibrary, expected: int,
     return check_card_reveal(readings, expected), last
 
 
-def capture_card_reveal(table: Table, *, replacing: str | None = None) -> dict[str, Any]:
-    """The card version of `Table.capture_reveal` (it calls this when cards are due)."""
-    from bluffcam.table.vision_bridge import encode_jpeg
+@dataclass
+class CardTaken:
+    """One card reading: the frames' agreed check and the marked photo."""
 
-    with table._capture_lock:
-        with table._lock:
-            game = table._require_game()
-            table.check_replacing(replacing)
-            expected = int(game.reveal_due())  # type: ignore[attr-defined]
-            if table.camera is None:
-                raise TableError("no camera: enter the reveal by hand", rule="camera")
-            kinds = list(game.to_json().get("card_kinds", []))
-            try:
-                library = card_store(table).library(kinds)
-            except CardRegistrationError as exc:
-                raise TableError(str(exc), rule="cards") from None
-            action_index = len(table._actions)
-            previous = table._review
+    check: CardRevealCheck
+    annotated_jpeg: bytes | None
+    expected: int
+    photo_jpeg: bytes | None = None  # the unmarked frame is not kept for cards
+
+    def record(self, reveal_id: str, *, setup: Any, game: int | None,
+               action_index: int) -> dict[str, Any]:
+        return {
+            "id": reveal_id, "kind": "cards", "setup": setup, "game": game,
+            "action_index": action_index,
+            "read": {CARDS_SEAT: [_card_json(c) for c in self.check.reading.cards]},
+            "set_aside": {}, "problems": [p.to_json() for p in self.check.problems],
+            "expected": {CARDS_SEAT: self.expected}, "captured_at": time.time(),
+            "has_image": self.annotated_jpeg is not None,
+        }
+
+    def sure(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        action = self.check.action()
+        return None if action is None else {CARDS_SEAT: list(action["reveal"])}
+
+
+class CardReveals:
+    """The cards `RevealKind` of `bluffcam.table.reveal_desk`."""
+
+    settles = "pile"
+
+    def __init__(self, port: CameraPort, art: CardArtStore) -> None:
+        self._port = port
+        self._art = art
+
+    def plan(self, game: Game) -> tuple[CardLibrary, int]:
+        expected = int(getattr(game, "reveal_due", lambda: 0)() or 0)
+        kinds = list(game.to_json().get("card_kinds", []))
         try:
-            check, frame = table.on_reading_thread(
-                read_card_frames, table.camera_frames(), library, expected)
+            return self._art.library(kinds), expected
+        except CardRegistrationError as exc:
+            raise TableError(str(exc), rule="cards") from None
+
+    def read(self, plan: tuple[CardLibrary, int], truth: Any) -> CardTaken:
+        library, expected = plan
+        try:
+            check, frame = self._port.on_reading_thread(
+                read_card_frames, self._port.frames(), library, expected)
         except Exception as exc:  # a broken camera must not stop the game
-            raise table.camera_raised(exc) from None
-        jpeg = encode_jpeg(draw_card_reading(frame, check.reading))
-        with table._lock:
-            if len(table._actions) != action_index or not is_card_reveal_due(table):
-                raise TableError("the game moved on while the camera was reading; try again")
-            reveal_id = table.reveals.next_id()
-            if jpeg is not None:
-                with table._storing(f"the photo of reveal {reveal_id}"):
-                    table.reveals.save_image(reveal_id, jpeg)
-            seats = {CARDS_SEAT: [_card_json(c) for c in check.reading.cards]}
-            problems = [p.to_json() for p in check.problems]
-            record: dict[str, Any] = {
-                "id": reveal_id, "kind": "cards", "setup": table._setup,
-                "game": table._journal_game_id(), "action_index": action_index,
-                "read": seats, "set_aside": {}, "problems": problems,
-                "expected": {CARDS_SEAT: expected}, "captured_at": time.time(),
-                "has_image": jpeg is not None,
-            }
-            action = check.action()
-            if action is not None:
-                try:
-                    apply_card_reveal(table, reveal_id, record, list(action["reveal"]), "camera")
-                    table._replaced(previous, reveal_id)
-                    return table._state_unlocked()
-                except ValueError as refused:  # e.g. more orcs than can be face down
-                    problems.append({"kind": "rules", "seat": None, "x": None, "y": None,
-                                     "message": str(getattr(refused, "message", refused))})
-            record.update(status="needs_review", problems=problems)
-            with table._storing(f"reveal {reveal_id}"):
-                table.reveals.save(reveal_id, record)
-            table._review = PendingReview(
-                id=reveal_id, seats=seats, set_aside={}, problems=problems,
-                expected={CARDS_SEAT: expected}, action_index=action_index,
-            )
-            table.announce_review(reveal_id)
-            table._replaced(previous, reveal_id)
-            return table._state_unlocked()
+            raise self._port.raised(exc) from None
+        return CardTaken(check, encode_jpeg(draw_card_reading(frame, check.reading)), expected)
 
+    def confirmed(self, seats: Any, review: PendingReview) -> tuple[dict[str, Any], None]:
+        """A person's list of kinds (``{"cards": ["orc", "imp"]}``), checked."""
+        cards = seats.get(CARDS_SEAT) if isinstance(seats, Mapping) else None
+        if not isinstance(cards, list) or not all(
+            isinstance(c.get("value") if isinstance(c, Mapping) else c, str) for c in cards
+        ):
+            raise TableError('send {"seats": {"cards": ["orc", "imp"]}}: the kinds turned up',
+                             rule="format", status=400)
+        kinds = [str(c.get("value") if isinstance(c, Mapping) else c) for c in cards]
+        if not all(k.strip() for k in kinds):
+            raise TableError("a card's kind is blank: name each card turned up (orc, imp, …)",
+                             rule="format", status=400)
+        return {CARDS_SEAT: kinds}, None
 
-def is_card_review(review: PendingReview | None) -> bool:
-    return review is not None and set(review.expected) == {CARDS_SEAT}
+    def seats_of(self, reveal: Any) -> dict[str, Any]:
+        return {CARDS_SEAT: list(reveal) if isinstance(reveal, list) else []}
 
+    def reveal_of(self, seats: dict[str, Any]) -> Any:
+        return list(seats[CARDS_SEAT])
 
-def confirm_card_review(table: Table, review: PendingReview, seats: Any) -> dict[str, Any]:
-    """Apply a person's confirmed list of kinds (``{"cards": ["orc", "imp"]}``)."""
-    cards = seats.get(CARDS_SEAT) if isinstance(seats, Mapping) else None
-    if not isinstance(cards, list) or not all(
-        isinstance(c.get("value") if isinstance(c, Mapping) else c, str) for c in cards
-    ):
-        raise TableError('send {"seats": {"cards": ["orc", "imp"]}}: the kinds turned up',
-                         rule="format", status=400)
-    kinds = [str(c.get("value") if isinstance(c, Mapping) else c) for c in cards]
-    if not all(k.strip() for k in kinds):
-        raise TableError("a card's kind is blank: name each card turned up (orc, imp, …)",
-                         rule="format", status=400)
-    record = table.reveals.load(review.id)
-    apply_card_reveal(table, review.id, record, kinds, "confirmed")
-    return table._state_unlocked()
-
-
-def apply_card_reveal(table: Table, reveal_id: str, record: dict[str, Any],
-                      kinds: list[str], how: str) -> None:
-    """Journal the record, then the reveal action (the caller holds the table's lock)."""
-    game = table._require_game()
-    parsed = parse_action({"reveal": kinds})
-    game.check(parsed)  # raises IllegalActionError (a ValueError) and changes nothing
-    canonical = action_to_json(parsed)
-    read = [str(c.get("value")) for c in record.get("read", {}).get(CARDS_SEAT, [])]
-    index = len(table._actions)
-    removed = sorted((Counter(read) - Counter(kinds)).elements())
-    added = sorted((Counter(kinds) - Counter(read)).elements())
-    record.update(
-        status="applied", how=how, action=canonical, action_index=index,
-        confirmed={CARDS_SEAT: kinds},
-        corrections={CARDS_SEAT: {"removed": removed, "added": added}} if removed or added
-        else {},
-        applied_at=time.time(),
-    )
-    with table._storing(f"reveal {reveal_id}"):
-        table.reveals.save(reveal_id, record)
-        table._journal.append(canonical)
-    game.apply(parsed)
-    table._actions.append(canonical)
-    table._reveal_ids[index] = reveal_id
-    table._review = None
-    table._last_reveal = {
-        "id": reveal_id,
-        "image_url": f"/api/reveals/{reveal_id}/image" if record.get("has_image") else None,
-        "seats": record["confirmed"], "read": {CARDS_SEAT: read}, "dice": {},
-        "cards": record.get("read", {}), "corrections": record["corrections"], "how": how,
-        "action_index": index,
-    }
-    if record["corrections"]:  # in the players' words: piles, not reveal ids
-        table._post(f"pile {len(game.history)} corrected by hand", about_game=True)
-    table._changed()
+    def corrections(self, record: dict[str, Any], seats: dict[str, Any]) -> dict[str, Any]:
+        read = [str(c.get("value")) for c in record.get("read", {}).get(CARDS_SEAT, [])]
+        kinds = list(seats.get(CARDS_SEAT, []))
+        removed = sorted((Counter(read) - Counter(kinds)).elements())
+        added = sorted((Counter(kinds) - Counter(read)).elements())
+        return {CARDS_SEAT: {"removed": removed, "added": added}} if removed or added else {}
 
 
 def _card_json(card: Any) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """What the dashboard is told: the table's messages and the live boards' event queues.
 
-The `Table` decides what to say and when; this module keeps the words (each knows for how
-long it is news) and hands every new state to each live board without ever waiting for a
-slow one. Neither takes a lock: the table calls them under its own.
+The table's parts decide what to say and when; this module keeps the words (each knows for
+how long it is news) and hands every new state to each live board without ever waiting for a
+slow one. Nothing here takes a lock: the parts call it under the table's own.
 """
 
 from __future__ import annotations
@@ -10,11 +10,15 @@ from __future__ import annotations
 import contextlib
 import queue
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 #: events a slow subscriber may fall behind before its oldest are dropped
 SUBSCRIBER_BACKLOG = 32
+#: dashboard messages kept (newest last)
+MESSAGES_KEPT = 6
 
 
 @dataclass
@@ -89,3 +93,44 @@ class Subscribers:
                 except queue.Full:  # a stalled client: drop its oldest, it only needs the latest
                     with contextlib.suppress(queue.Empty):
                         q.get_nowait()
+
+
+class News:
+    """The board's messages and its live boards, and the state's version number.
+
+    ``render`` gives the state as the boards get it (SSE-ready JSON); `changed` sends it.
+    """
+
+    def __init__(self, render: Callable[[], str]) -> None:
+        self._render = render
+        self.messages: deque[Message] = deque(maxlen=MESSAGES_KEPT)
+        #: faults found at start, kept apart: the evening's other news never pushes one out
+        self.lasting: deque[Message] = deque(maxlen=MESSAGES_KEPT)
+        self.subscribers = Subscribers()
+        #: games started since the table opened: tells a message's game from the next one
+        self.games_started = 0
+        # From the clock, so it usually grows across restarts too; pages take the first state
+        # after a reconnect whatever its number (a Pi may boot with its clock behind).
+        self.version = int(time.time() * 1000)
+
+    def post(self, text: str, level: str = "info", *, about_game: bool = False,
+             review: str | None = None, before_play: bool = False,
+             lasting: bool = False) -> None:
+        """Add a message; the caller signals its change once (`changed`), with the message
+        in it, rather than one change for each."""
+        (self.lasting if lasting else self.messages).append(Message(
+            level, text, review=review,
+            game=self.games_started if about_game or lasting else None,
+            before_play=before_play, lasting=lasting))
+
+    def changed(self) -> None:
+        """Bump the version and hand the new state to every subscriber (never blocks)."""
+        self.version += 1
+        self.subscribers.publish(self._render())
+
+    def current(self, *, under_way: bool, review: str | None) -> list[dict[str, Any]]:
+        """The messages still news, oldest first (see `Message.is_news`)."""
+        return [m.to_json() for m in sorted(
+            (m for m in (*self.lasting, *self.messages) if m.is_news(
+                game=self.games_started, under_way=under_way, review=review)),
+            key=lambda m: m.at)]

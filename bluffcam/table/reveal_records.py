@@ -179,17 +179,22 @@ def review_from_record(record: dict[str, Any], index: int) -> PendingReview:
 
 
 def last_reveal_json(record: dict[str, Any]) -> dict[str, Any]:
-    """The board's last-reveal panel: ``seats`` as applied, ``read``/``dice`` as the camera saw."""
-    dice = record.get("read", {})
-    return {
+    """The board's last-reveal panel: ``seats`` as applied, ``read``/``dice`` as the camera saw
+    (a card reveal's cards under ``cards``, its ``dice`` empty)."""
+    found = record.get("read", {})
+    cards = record.get("kind") == "cards"
+    panel = {
         "id": record["id"],
         "image_url": f"/api/reveals/{record['id']}/image" if record.get("has_image") else None,
         "seats": record.get("confirmed", {}),
-        "read": {seat: [d["value"] if record.get("kind") == "cards" else int(d["value"])
-                        for d in found] for seat, found in dice.items()},
-        "dice": dice,
+        "read": {seat: [str(d.get("value")) if cards else int(d["value"]) for d in things]
+                 for seat, things in found.items()},
+        "dice": {} if cards else found,
         "corrections": record.get("corrections", {}),
         "how": record.get("how"),
         "action_index": record.get("action_index"),
         "timing": record.get("timing", {}),
     }
+    if cards:
+        panel["cards"] = found
+    return panel

@@ -599,12 +599,11 @@ def test_an_unsure_card_reading_is_fixed_on_the_review_page(
         phone: Any, live_server: LiveServer, tmp_path: Path, screenshot_dir: Path) -> None:
     import shutil
 
-    from bluffcam.table.card_reveals import card_store
     from hardware.cameras import FileCamera
     from vision.io import load_image
 
     cards = Path(__file__).resolve().parents[1] / "data" / "cards"
-    store = card_store(live_server.table)
+    store = live_server.table.card_art
     for photo in sorted((cards / "register").glob("*.jpg")):
         store.register(photo.stem, load_image(photo))
     for i in range(3):  # a still camera over two turned-up cards: orc and imp
