@@ -215,3 +215,15 @@ def test_a_service_module_importing_web_is_wrong() -> None:
     assert room("bluffcam.table") == "service" and room("bluffcam.commands.serve") == "cli"
     assert "web" not in MAY_IMPORT[room("bluffcam.demo_player")]
     assert "web" in MAY_IMPORT[room("bluffcam.cli")]
+
+
+def test_benches_never_import_each_other() -> None:
+    """A bench is run, not a library: what benches share lives in tools/bench/common.py."""
+    bench = REPO / "tools" / "bench"
+    wrong = []
+    for path in sorted(bench.glob("*.py")):
+        module = module_name(path)
+        for name, line in imported_names(module, path):
+            if name.startswith("tools.bench.bench_") and not name.startswith(module):
+                wrong.append(f"{module} imports {name} at line {line}")
+    assert not wrong, "\n".join(wrong)

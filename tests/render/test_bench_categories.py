@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from tools.bench.bench_categories import categories, score_scene, view_tilt_deg
+from tools.bench.common import categories, score_scene, view_tilt_deg
 from vision.types import Die, Reading
 
 CAMERA_DOWN = {"rotation": [[1, 0, 0], [0, -1, 0], [0, 0, -1]]}

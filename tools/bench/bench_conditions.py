@@ -17,25 +17,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from tools.bench.common import Image, jpeg, print_rows
 from vision import ReaderParams
-from vision.bench import Entry, held_out_table_photos, score_frames, summarise
-
-Image = NDArray[np.uint8]
-
-
-def jpeg(image: NDArray[Any], quality: int = 90) -> Image:
-    """``image`` clipped to 0..255 and saved and loaded as JPEG at ``quality``."""
-    clipped = np.clip(image, 0, 255).astype(np.uint8)
-    ok, buffer = cv2.imencode(".jpg", clipped, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise RuntimeError("JPEG encoding failed")
-    return np.asarray(cv2.imdecode(buffer, cv2.IMREAD_COLOR), np.uint8)
+from vision.bench import Entry, held_out_table_photos
 
 
 def ramp(shape: tuple[int, ...], angle: float) -> NDArray[np.float32]:
@@ -95,16 +84,6 @@ def scaled(entry: Entry, factor: float) -> Entry:
 
     return replace(entry, dice=tuple(d if d.box is None else replace(d, box=box(d.box))
                                      for d in entry.dice))
-
-
-def print_rows(label: str, frames: list[tuple[Entry, Image]], params: ReaderParams) -> None:
-    for s in summarise(score_frames(frames, params)):
-        if "/" not in s.name:
-            continue
-        j = s.to_json()
-        print(f"| {label} | {s.name} | {j['accuracy']:.3f} | {j['precision']:.3f} | "
-              f"{j['image_exact']:.3f} | {j['sure_share']:.3f} | {j['sure_wrong']} |",
-              flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from tools.bench.bench_categories import FIRST_UNSEEN, cached_render, nearest_pairs
+from tools.bench.common import FIRST_UNSEEN, cached_render, nearest_pairs
 from vision import ReaderParams, load_image, read_dice
 from vision.bench import load_manifest, matched_pairs
 from vision.frame_check import SMALL_DICE_PX, working_face

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tools.bench import bench_categories
+from tools.bench.common import score_unseen_renders
 from vision import detector
 from vision.bench import load_manifest, run_bench, summarise
 from vision.learned import held_out_photos
@@ -61,7 +61,7 @@ def main() -> None:
             print(f"{name} {j['name']}: {j['images']} photos, {figures} (accuracy / precision /"
                   f" image exact), {j['sure_wrong']} sure and wrong, median {j['median_ms']} ms")
     if args.renders:
-        bench_categories.main([])
+        score_unseen_renders(300)
 
 
 if __name__ == "__main__":

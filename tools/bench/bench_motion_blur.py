@@ -21,7 +21,7 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from tools.bench.bench_conditions import jpeg, print_rows
+from tools.bench.common import jpeg, print_rows
 from tools.train.train_dice_classifier import motion_blur
 from vision import ReaderParams
 from vision.bench import held_out_table_photos

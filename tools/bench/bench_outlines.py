@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tools.bench.bench_categories import (
+from tools.bench.common import (
     cached_render,
     nearest_pairs,
     unseen_renders_parser,

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from tools.bench.bench_categories import cached_render, unseen_renders_parser
+from tools.bench.common import cached_render, unseen_renders_parser
 from vision.bench import load_manifest
 from vision.detector import find_candidates
 from vision.dice.detected import classifiers_overrule
