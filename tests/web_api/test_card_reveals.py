@@ -241,3 +241,20 @@ def test_a_card_capture_the_camera_fails_is_refused_and_the_reveal_still_waits(
         "the camera's reading failed (unplugged) — capture again, or enter the reveal by hand")
     state = rig.client.get("/api/state").json
     assert state["game"]["reveal_due"] == 2 and state["review"] is None
+
+
+def test_a_card_reveal_typed_in_while_a_reading_waits_settles_that_reading(rig: Rig) -> None:
+    """A batch typed in on the control page answers the card reading waiting for review: its
+    record says so, with what the person changed, as a dice reveal's does."""
+    rig.register_all()
+    rig.doubt_a_batch(3)  # three cards doubted, but the camera sees two: held for review
+    rig.point_camera_at("reveal_orc_imp")
+    review = post(rig.client, "/api/reveal/capture").json["review"]
+    assert review is not None
+    typed = post(rig.client, "/api/action", {"reveal": ["orc", "imp", "orc"]})
+    assert typed.status_code == 200 and typed.json["review"] is None
+    record = rig.table.reveals.load(review["id"])
+    assert record["status"] == "applied" and record["how"] == "entered by hand (web)"
+    assert record["confirmed"] == {"cards": ["orc", "imp", "orc"]}
+    assert record["corrections"] == {"cards": {"removed": [], "added": ["orc"]}}
+    assert typed.json["last_reveal"]["id"] == review["id"]
