@@ -227,3 +227,14 @@ def test_benches_never_import_each_other() -> None:
             if name.startswith("tools.bench.bench_") and not name.startswith(module):
                 wrong.append(f"{module} imports {name} at line {line}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_tables_parts_never_import_the_table(graph: dict[str, dict[str, int]]) -> None:
+    """The Table is the lock and the API over its parts; a part that needed the Table back
+    would be a Table's job done outside it (the parts take the ledger and small Protocols)."""
+    face = {"bluffcam.table", "bluffcam.table.table"}
+    opener = "bluffcam.table.opening"  # opens a Table: it stands above it, not under it
+    wrong = [f"{a} imports {b}" for a, edges in graph.items()
+             if a.startswith("bluffcam.table.") and a not in face | {opener}
+             for b in edges if b in face]
+    assert not wrong, "\n".join(wrong)
