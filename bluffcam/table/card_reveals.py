@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from typing import Any
 
 from bluffcam.table.camera_port import CameraPort
 from bluffcam.table.errors import TableError
-from bluffcam.table.reveal_records import PendingReview
+from bluffcam.table.reveal_records import PendingReview, RevealRecord
 from bluffcam.table.vision_bridge import encode_jpeg
 from engine import Game
 from vision.card_library import CardLibrary, CardRegistrationError
@@ -114,15 +113,13 @@ class CardTaken:
     photo_jpeg: bytes | None = None  # the unmarked frame is not kept for cards
 
     def record(self, reveal_id: str, *, setup: Any, game: int | None,
-               action_index: int) -> dict[str, Any]:
-        return {
-            "id": reveal_id, "kind": "cards", "setup": setup, "game": game,
-            "action_index": action_index,
-            "read": {CARDS_SEAT: [_card_json(c) for c in self.check.reading.cards]},
-            "set_aside": {}, "problems": [p.to_json() for p in self.check.problems],
-            "expected": {CARDS_SEAT: self.expected}, "captured_at": time.time(),
-            "has_image": self.annotated_jpeg is not None,
-        }
+               action_index: int) -> RevealRecord:
+        return RevealRecord(
+            id=reveal_id, kind="cards", setup=setup, game=game, action_index=action_index,
+            read={CARDS_SEAT: [_card_json(c) for c in self.check.reading.cards]},
+            problems=[p.to_json() for p in self.check.problems],
+            expected={CARDS_SEAT: self.expected}, has_image=self.annotated_jpeg is not None,
+        )
 
     def sure(self, record: dict[str, Any]) -> dict[str, Any] | None:
         action = self.check.action()

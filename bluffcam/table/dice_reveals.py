@@ -19,6 +19,7 @@ from bluffcam.table.reveal_records import (
     COUNT_MISMATCH,
     PendingReview,
     RevealReading,
+    RevealRecord,
     counts_match,
     new_reveal_record,
     seat_values,
@@ -48,7 +49,7 @@ class DiceTaken:
         return self.reading.photo_jpeg
 
     def record(self, reveal_id: str, *, setup: Any, game: int | None,
-               action_index: int) -> dict[str, Any]:
+               action_index: int) -> RevealRecord:
         return new_reveal_record(reveal_id, self.reading, setup=setup, game=game,
                                  action_index=action_index, expected=self.expected,
                                  timing=self.timing)

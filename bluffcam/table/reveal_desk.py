@@ -25,6 +25,7 @@ from bluffcam.table.ledger import Ledger
 from bluffcam.table.news import News
 from bluffcam.table.reveal_records import (
     PendingReview,
+    RevealRecord,
     last_reveal_json,
     needs_a_look,
     review_from_record,
@@ -51,7 +52,7 @@ class Taken(Protocol):
         ...
 
     def record(self, reveal_id: str, *, setup: Any, game: int | None,
-               action_index: int) -> dict[str, Any]:
+               action_index: int) -> RevealRecord:
         """The reveal record (its ``problems`` list is the one `sure` adds to)."""
         ...
 
@@ -151,7 +152,7 @@ class RevealDesk:
                 if taken.photo_jpeg is not None:
                     self._store.save_photo(reveal_id, taken.photo_jpeg)
         record = taken.record(reveal_id, setup=self._ledger.setup, game=self._ledger.game_id,
-                              action_index=action_index)
+                              action_index=action_index).to_json()
         seats = taken.sure(record)
         held = seats is None
         if seats is not None:

@@ -114,27 +114,61 @@ def disagreements(
     return problems
 
 
+@dataclass
+class RevealRecord:
+    """A camera reading's record before anything is decided about it: what was read, for
+    which game and round, and how. Stored as JSON (`to_json`); its ``status`` and, once
+    applied, the verdict's fields are added to the stored record later."""
+
+    id: str
+    setup: Any
+    game: int | None
+    action_index: int
+    #: what each seat turned up, as read (dice: each player's; cards: the seat ``cards``)
+    read: dict[str, list[dict[str, Any]]]
+    #: the problems that send the reading to review (the same list the reading keeps)
+    problems: list[dict[str, Any]]
+    expected: dict[str, int]
+    has_image: bool
+    set_aside: dict[str, list[int]] = field(default_factory=dict)
+    captured_at: float = field(default_factory=time.time)
+    #: "cards" for a card reveal; a dice record says none
+    kind: str | None = None
+    #: dice only: what to fix about the picture, how the camera read it, whether the
+    #: unmarked frame was kept
+    advice: list[dict[str, str]] | None = None
+    timing: dict[str, int] | None = None
+    has_photo: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as stored; its ``problems`` stays the reading's own list."""
+        out: dict[str, Any] = {"id": self.id}
+        if self.kind is not None:
+            out["kind"] = self.kind
+        out.update(setup=self.setup, game=self.game, action_index=self.action_index,
+                   read=self.read, set_aside=self.set_aside, problems=self.problems)
+        if self.advice is not None:
+            out["advice"] = self.advice
+        out.update(expected=self.expected, captured_at=self.captured_at)
+        if self.timing is not None:
+            out["timing"] = self.timing
+        out["has_image"] = self.has_image
+        if self.has_photo is not None:
+            out["has_photo"] = self.has_photo
+        return out
+
+
 def new_reveal_record(reveal_id: str, reading: RevealReading, *, setup: Any, game: int | None,
                       action_index: int, expected: dict[str, int],
-                      timing: dict[str, int]) -> dict[str, Any]:
-    """The record of a camera reading before anything is decided about it (`status` and,
-    once applied, the verdict's fields come later): what was read, for which game and
-    round, and how."""
-    return {
-        "id": reveal_id,
-        "setup": setup,
-        "game": game,
-        "action_index": action_index,
-        "read": reading.seats,
-        "set_aside": reading.set_aside,
-        "problems": reading.problems,
-        "advice": reading.advice,
-        "expected": expected,
-        "captured_at": time.time(),
-        "timing": timing,
-        "has_image": reading.annotated_jpeg is not None,
-        "has_photo": reading.annotated_jpeg is not None and reading.photo_jpeg is not None,
-    }
+                      timing: dict[str, int]) -> RevealRecord:
+    """The record of a dice reading (see `RevealRecord`)."""
+    return RevealRecord(
+        id=reveal_id, setup=setup, game=game, action_index=action_index,
+        read=reading.seats, set_aside=reading.set_aside, problems=reading.problems,
+        advice=reading.advice, expected=expected, timing=timing,
+        has_image=reading.annotated_jpeg is not None,
+        has_photo=reading.annotated_jpeg is not None and reading.photo_jpeg is not None,
+    )
 
 
 def counts_match(reading: RevealReading, expected: Mapping[str, int]) -> bool:
