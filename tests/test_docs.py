@@ -78,7 +78,8 @@ def test_the_lab_notebook_exists() -> None:
 @pytest.mark.parametrize("page", doc_files(), ids=lambda p: str(p.relative_to(REPO_ROOT)))
 def test_docs_name_no_session_number(page: Path) -> None:
     found = session_numbers(page.read_text(encoding="utf-8"))
-    assert not found, f"{page.relative_to(REPO_ROOT)}: history belongs in docs/lab-notebook.md: {found[:5]}"
+    where = page.relative_to(REPO_ROOT)
+    assert not found, f"{where}: history belongs in docs/lab-notebook.md: {found[:5]}"
 
 
 def test_product_code_names_no_session_number() -> None:
