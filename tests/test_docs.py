@@ -103,3 +103,23 @@ def test_relative_links_lead_to_files(page: Path) -> None:
         if target and not (page.parent / target).exists()
     ]
     assert not missing, f"{page.relative_to(REPO_ROOT)} links to files that do not exist: {missing}"
+
+
+def test_readme_stays_short() -> None:
+    """What it is, two commands, where next: the rest lives under docs/."""
+    size = len((REPO_ROOT / "README.md").read_bytes())
+    assert size <= 6 * 1024, f"README.md is {size} bytes; move detail into docs/ (at most 6 KB)"
+
+
+def test_every_rule_id_the_engine_cites_is_explained() -> None:
+    """An error message ends with a rule id; docs/reference/rules.md must say what it means."""
+    cited = {
+        rule_id
+        for path in (REPO_ROOT / "engine").rglob("*.py")
+        for rule_id in re.findall(r"\b([BSI][1-9]\d?)\b", path.read_text(encoding="utf-8"))
+    }
+    rules_page = (REPO_ROOT / "docs" / "reference" / "rules.md").read_text(encoding="utf-8")
+    explained = set(re.findall(r"^\| ([BSI]\d+) \|", rules_page, re.MULTILINE))
+    assert cited, "found no rule id in engine/: the pattern no longer matches how errors cite them"
+    missing = sorted(cited - explained)
+    assert not missing, f"rule ids without a row in docs/reference/rules.md: {missing}"
