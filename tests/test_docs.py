@@ -93,7 +93,11 @@ def test_product_code_names_no_session_number() -> None:
 
 @pytest.mark.parametrize(
     "page",
-    [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").rglob("*.md"))],
+    [
+        REPO_ROOT / "README.md",
+        REPO_ROOT / "BENCHMARKS.md",
+        *sorted((REPO_ROOT / "docs").rglob("*.md")),
+    ],
     ids=lambda p: str(p.relative_to(REPO_ROOT)),
 )
 def test_relative_links_lead_to_files(page: Path) -> None:
