@@ -55,3 +55,8 @@ def refused(game: Game, obj: dict[str, Any]) -> IllegalActionError:
 
 def dice(game: Game) -> dict[str, int]:
     return {p["name"]: p["dice"] for p in game.to_json()["players"]}
+
+
+def last(game: Game) -> dict[str, Any]:
+    """The last finished round as JSON (verdict, actual, next_starter, …)."""
+    return game.history[-1].to_json()

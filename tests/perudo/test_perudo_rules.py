@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from perudo_helpers import bid, calza, dice, dudo, perudo, play, refused, reveal
+from perudo_helpers import bid, calza, dice, dudo, last, perudo, play, refused, reveal
 
 from engine import Bid, SetupError, new_game
 from engine.perudo import (
@@ -63,7 +65,7 @@ def test_unknown_and_malformed_options_are_refused() -> None:
 def test_P4_aces_count_for_number_bids() -> None:
     game = play(perudo(), bid("Ann", "4x5"), dudo("Ben"),
                 reveal(Ann=[1, 5, 2, 2, 2], Ben=[1, 3, 3, 3, 3], Cho=[5, 4, 4, 4, 4]))
-    assert game.history[-1].actual == 4
+    assert last(game)["actual"] == 4
     assert dice(game)["Ben"] == 4  # the bid held: the doubter pays
 
 
@@ -73,7 +75,7 @@ def test_P5_ace_bids_are_written_as_stars_and_count_only_aces() -> None:
     assert error.rule == "P5" and '"3*"' in error.message
     play(game, bid("Ben", "1*"), dudo("Cho"),
          reveal(Ann=[5, 5, 5, 5, 5], Ben=[2, 2, 2, 2, 2], Cho=[3, 3, 3, 3, 3]))
-    assert game.history[-1].actual == 0
+    assert last(game)["actual"] == 0
     assert dice(game)["Ben"] == 4
 
 
@@ -134,7 +136,7 @@ def test_P8_dudo_right_the_bidder_loses_one_die_whatever_the_shortfall() -> None
     game = play(perudo(), bid("Ann", "9x6"), dudo("Ben"),
                 reveal(Ann=[2, 2, 2, 2, 2], Ben=[3, 3, 3, 3, 3], Cho=[4, 4, 4, 4, 4]))
     assert dice(game) == {"Ann": 4, "Ben": 5, "Cho": 5}
-    assert game.history[-1].verdict == "6s and aces: 0, bid was 9 — dudo right: Ann loses 1 die"
+    assert last(game)["verdict"] == "6s and aces: 0, bid was 9 — dudo right: Ann loses 1 die"
 
 
 def test_P8_dudo_wrong_the_caller_loses_one_die() -> None:
@@ -166,7 +168,7 @@ def test_P10_calza_right_gives_the_caller_a_die_back() -> None:
          reveal(Ann=[4, 2, 2, 2], Ben=[1, 3, 3, 3, 3], Cho=[5, 5, 5, 5, 1]))
     # Cho has 5, the most: right, but no die to gain
     assert dice(game) == {"Ann": 4, "Ben": 5, "Cho": 5}
-    assert "already has 5" in game.history[-1].verdict
+    assert "already has 5" in last(game)["verdict"]
     assert game.turn == "Cho"
 
 
@@ -176,7 +178,8 @@ def test_P10_calza_right_below_the_start_count_gains_one() -> None:
     play(game, bid("Ann", "2x4"), bid("Ben", "3x3"), bid("Cho", "4x3"), calza("Ann"),
          reveal(Ann=[3, 2, 2, 2], Ben=[1, 3, 6, 6, 6], Cho=[5, 5, 5, 5, 3]))
     assert dice(game)["Ann"] == 5
-    assert game.history[-1].verdict == "3s and aces: 4, bid was 4 — calza right: Ann gets 1 die back"
+    assert last(game)["verdict"] == (
+        "3s and aces: 4, bid was 4 — calza right: Ann gets 1 die back")
     assert game.turn == "Ann"  # P14: after a calza, the caller starts
 
 
@@ -209,17 +212,17 @@ def test_P11_and_P14_out_player_skipped_last_one_wins() -> None:
     play(game, bid("Ben", "1x2"), dudo("Cho"), reveal(Ben=[2], Cho=[5]))
     assert game.winner == "Ben" and game.phase.value == "over"
     assert refused(game, bid("Ben", "1x2")).rule == "P11"
-    assert game.history[-1].verdict.endswith("Cho is out; Ben wins")
+    assert last(game)["verdict"].endswith("Cho is out; Ben wins")
 
 
 def test_P14_the_loser_of_a_dudo_starts() -> None:
     game = play(perudo(), bid("Ann", "2x6"), bid("Ben", "3x6"), dudo("Cho"),
                 reveal(Ann=[6] * 5, Ben=[3] * 5, Cho=[4] * 5))
-    assert game.turn == "Cho" and game.history[-1].next_starter == "Cho"
+    assert game.turn == "Cho" and last(game)["next_starter"] == "Cho"
 
 
 # -------------------------------------------------------------- palifico
-def _to_one_die(**options: object) -> PerudoGame:
+def _to_one_die(**options: Any) -> PerudoGame:
     """Ann 2 dice → Ann loses a dudo down to 1: her palifico round opens."""
     game = perudo(["Ann", "Ben", "Cho"], dice_per_player=2, **options)
     return play(game, bid("Ann", "6x6"), dudo("Ben"),
@@ -229,7 +232,7 @@ def _to_one_die(**options: object) -> PerudoGame:
 def test_P12_reduced_to_one_die_opens_a_palifico_round() -> None:
     game = _to_one_die()
     assert game.palifico_for == "Ann" and game.turn == "Ann"
-    assert "Ann opens a palifico round" in game.history[-1].verdict
+    assert "Ann opens a palifico round" in last(game)["verdict"]
     assert any("palifico round" in r for r in game.house_rules())
 
 
@@ -267,8 +270,8 @@ def test_P13_palifico_aces_are_not_wild_and_may_open() -> None:
     game = _to_one_die()
     play(game, bid("Ann", "2x4"), dudo("Ben"),
          reveal(Ann=[4], Ben=[1, 1], Cho=[3, 3]))
-    assert game.history[-1].actual == 1
-    assert game.history[-1].verdict.startswith("4s: 1, bid was 2")
+    assert last(game)["actual"] == 1
+    assert last(game)["verdict"].startswith("4s: 1, bid was 2")
     game = _to_one_die()
     play(game, bid("Ann", "1*"))
     assert game.current_bid == Bid(1)
