@@ -282,6 +282,10 @@ class PerudoGame(Game):
         """Whether this round is a palifico round (P13)."""
         return self.palifico_for is not None
 
+    def bid_order(self) -> BidOrder:
+        """The order bids rank in this round: P6, or P13's in a palifico round."""
+        return self._palifico_order if self.palifico else self._order
+
     def may_change_face(self, name: str) -> bool:
         """P13: in palifico only players down to one die may change the face."""
         return not self.palifico or self.dice[name] == 1
@@ -484,7 +488,7 @@ class PerudoGame(Game):
         if self.phase is not Phase.BIDDING:
             return []
         ceiling = self.dice_in_play() if max_count is None else min(max_count, self.dice_in_play())
-        order = self._palifico_order if self.palifico else self._order
+        order = self.bid_order()
         bids = [
             Bid(count, low.face)
             for low in self.lowest_raises()
