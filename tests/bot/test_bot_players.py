@@ -14,7 +14,7 @@ from bot.arena import play_game, wilson
 from bot.model import belief
 from bot.players import Player
 from engine import Bid, Game, new_game, parse_action
-from engine.actions import Action, Reveal
+from engine.actions import Action
 from engine.odds import bid_probability
 from engine.perudo import Calza, Dudo, probability_at_least, probability_exact
 
