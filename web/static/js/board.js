@@ -2,7 +2,7 @@
 
 import { api, followState } from "./api.js";
 import {
-  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
+  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall, computerPlayer,
   gameOverHeadline, eveningText, readingWords,
 } from "./ui.js";
 
@@ -99,6 +99,7 @@ function renderTurn(state) {
   const label = {
     bluff: game.bid ? "Raise or doubt" : "Opening bid",
     scam: game.bid ? "Raise, pass or “Scam!”" : "Opening bid",
+    perudo: game.bid ? "Raise, dudo or calza" : "Opening bid",
     impus: game.claim ? "Believe or doubt" : "Starts a new pile",
   }[game.game] || "Next";
   fill(node,
@@ -290,6 +291,7 @@ function renderPlayers(state) {
     if (game.winner === player.name) classes.push("player-winner");
     const tags = [];
     if (game.turn === player.name && game.phase === "bidding") tags.push(el("span", { class: "tag tag-turn" }, "to play"));
+    if (computerPlayer(state) === player.name) tags.push(el("span", { class: "tag tag-computer" }, "computer"));
     if (state.bidder === player.name && game.bid) tags.push(el("span", { class: "tag tag-bidder" }, `bid ${bidWords(game.bid)}`));
     const details = state.details || {};
     if (kind === "scam" && details.round_starter === player.name && game.phase !== "over") {
