@@ -44,6 +44,7 @@ def test_a_perudo_game_with_a_computer_seat_to_its_end(
         expect(cho.locator(".die.die-hidden")).to_have_count(1)  # no face is drawn
         phone.locator("#dudo").click()
     expect(phone.locator("#reveal-card")).to_be_visible()
+    expect(tv.locator("#turn .turn-sub")).to_contain_text("called dudo on")
     # the hand entry asks for Ann's die only: Cho's is the Pi's
     phone.locator("#hand-reveal summary").click()
     expect(phone.locator(".seat-entry")).to_have_count(1)

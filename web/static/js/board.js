@@ -480,7 +480,12 @@ function fitPhotoBox(event) {
 }
 
 /** What the player who ended the bidding did (to ``bid``), in the game's words (S5: "Scam!"). */
-function doubtWord(state, bid = "") {
+function doubtWord(state, bid = "", round = null) {
+  if (gameKind(state) === "perudo") {  // dudo or calza (P8, P10): the round's verdict says which
+    const call = round ? (/calza/.test(round.verdict || "") ? "calza" : "dudo")
+      : ((state.details || {}).call || "dudo");
+    return bid ? `called ${call} on ${bid}` : `called ${call}`;
+  }
   const scam = gameKind(state) === "scam";
   if (!bid) return scam ? "called Scam!" : "doubted";
   return scam ? `called Scam! on ${bid}` : `doubted ${bid}`;
@@ -492,7 +497,7 @@ function renderHistory(state) {
     el("div", { class: "round-head" },
       el("span", { class: "round-no" }, `Round ${round.round ?? ""}`),
       round.bid ? el("span", { class: "round-bid" }, `${round.bidder ?? "?"} bid ${bidWords(round.bid)}`) : null,
-      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} ${doubtWord(state)}`) : null,
+      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} ${doubtWord(state, "", round)}`) : null,
       round.image_url ? el("a", { class: "round-photo", href: round.image_url, target: "_blank",
         "aria-label": `the photo of round ${round.round ?? ""}` }, "photo ↗") : null),
     el("div", { class: "round-verdict" }, round.verdict || ""))) : [el("li", { class: "muted" }, "No rounds played yet.")]);
