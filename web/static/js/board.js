@@ -434,9 +434,12 @@ function renderLastReveal(state) {
   const node = $("last-reveal");
   const view = lastRevealView(state);
   if (!view) { fill(node, el("p", { class: "muted" }, "No reveal yet this game.")); return; }
-  const joker = jokerFace(state);
   const kind = gameKind(state);
   const bid = view.bid && view.bid.face !== undefined ? view.bid : null;
+  // a Perudo palifico round's number bid counts its face alone (P13): its verdict says "4s: …"
+  const palifico = kind === "perudo" && bid && bid.face !== null && view.verdict
+    && !/ and aces:/.test(view.verdict);
+  const joker = palifico ? null : jokerFace(state);
   let seats;
   if (Array.isArray(view.seats)) {
     seats = el("div", { class: "seat-reading" }, el("span", { class: "seat-name" }, "Turned up"), view.seats.join(", "));
