@@ -137,3 +137,35 @@ def test_the_api_starts_a_game_with_a_computer_seat(client: FlaskClient) -> None
     response = post(client, "/api/game", {**SETUP, "starter": "Cho"})
     assert response.status_code == 200, response.json
     assert response.json["setup"]["computer"]["player"] == "Cho"
+
+
+def test_the_cup_rerolls_after_the_computers_raise_and_reroll_keeping_the_set_aside(
+    tmp_path: Path,
+) -> None:
+    import random
+
+    from bluffcam.computer_seat import ComputerSeat
+    from bot import Cup
+    from engine import Journal, new_game, parse_action
+
+    journal = Journal(tmp_path / "j.sqlite")
+    game = new_game("bluff", ["Ann", "Cho"], "Cho")
+    journal.start(game.setup_json())
+    seat = ComputerSeat("Cho", "hard", journal, journal.game_id, Cup(random.Random(4)))
+    first = seat.hand(game)
+    assert seat.hand(game) == first  # asked again: the same dice, not a new roll
+    kept = first[:2]
+    game.apply(parse_action({"player": "Cho", "bid": "1x2", "set_aside": list(kept)}))
+    after = seat.hand(game)
+    assert after[:2] == kept and len(after) == 5
+    assert seat.hand(game) == after  # re-rolled once only
+    game.apply(parse_action({"player": "Ann", "challenge": True}))
+    reveal = seat.complete_reveal(game, {"Ann": [2, 2, 2, 2, 2]})
+    assert reveal["Cho"] == list(after)
+    game.apply(parse_action({"reveal": reveal}))
+    next_round = seat.hand(game)
+    assert len(next_round) == game.dice["Cho"]  # type: ignore[attr-defined]
+    # the reveal undone: back to that round's dice, not a new roll
+    undone = game.without_last()
+    assert seat.hand(undone) == after
+    journal.close()
