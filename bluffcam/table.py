@@ -35,6 +35,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
+from bluffcam.computer_seat import (
+    COMPUTER_KEY,
+    ComputerPlayer,
+    ComputerSeat,
+    ComputerSeatError,
+    check_computer,
+)
 from bluffcam.evening import Evening
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
@@ -108,6 +115,7 @@ class Table:
         data_dir: str | Path | None = None,
         reveal_reader: RevealReader | None = None,
         set_aside_reader: SetAsideReader | None = None,
+        computer_pause: tuple[float, float] | None = None,
     ) -> None:
         self.journal_path = Path(journal_path)
         self.data_dir = Path(data_dir) if data_dir is not None else self.journal_path.parent
@@ -131,6 +139,10 @@ class Table:
         self._camera_readings = 0
         self._setup: dict[str, Any] | None = None
         self._game: Game | None = None
+        #: the computer's seat, where the setup gives it one (`bluffcam.computer_seat`)
+        self._computer: ComputerSeat | None = None
+        self._computer_player = ComputerPlayer(self.play_computer, *(
+            (computer_pause,) if computer_pause is not None else ()))
         self._actions: list[dict[str, Any]] = []
         self._review: PendingReview | None = None
         self._reveal_ids: dict[int, str] = {}
@@ -151,6 +163,7 @@ class Table:
         except BaseException:  # e.g. a damaged page found on reading: the file is set aside,
             self._journal.close()  # and must not keep a connection that writes to it
             raise
+        self._computer_player.poke(self._computer, self._game)  # its turn when switched off
 
     # ------------------------------------------------------------------ resume
 
@@ -160,6 +173,7 @@ class Table:
         self._setup, self._game, self._actions = found.setup, found.game, found.actions
         self._reveal_ids, self._last_reveal = found.reveal_ids, found.last_reveal
         self._review = found.review
+        self._computer = ComputerSeat.from_setup(self._setup, self._journal)
         for notice in found.notices:
             self._post(notice.text, notice.level, lasting=notice.lasting, review=notice.review)
         self._recall_evening()  # the evening's earlier games count all the same
@@ -201,6 +215,7 @@ class Table:
         """Bump the version and hand the new state to every subscriber (never blocks)."""
         self._version += 1
         self._subscribers.publish(self._event_json())
+        self._computer_player.poke(self._computer, self._game)
 
     def _event_json(self) -> str:
         return json.dumps(self._state_unlocked(), separators=(",", ":"))
@@ -259,6 +274,7 @@ class Table:
         script = json.loads(json.dumps(dict(setup)))
         script.pop("comment", None)
         seats = script.pop(SEATS_KEY, None)
+        computer = script.pop(COMPUTER_KEY, None)
         try:
             check_player_names(script.get("players"))
         except PlayerNameError as exc:
@@ -270,6 +286,11 @@ class Table:
                 setup_json[SEATS_KEY] = check_seats(seats, game.players, self.seat_count())
             except SeatingError as exc:
                 raise TableError(str(exc), rule="format", status=400) from None
+        if computer is not None:
+            try:
+                setup_json[COMPUTER_KEY] = check_computer(computer, game.kind, game.players)
+            except ComputerSeatError as exc:
+                raise TableError(str(exc), rule="format", status=400) from None
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
             ended = self._evening.result(self._game, self._journal_game_id())
@@ -279,6 +300,8 @@ class Table:
                 self._discard_review(self._review, "a new game was started")
             self._evening.game_started(game_id, ended)
             self._setup, self._game, self._actions = setup_json, game, actions
+            self._computer_player.cancel()
+            self._computer = ComputerSeat.from_setup(setup_json, self._journal)
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._games_started += 1
             deal = game.deal_text() if not game.actions else None
@@ -314,6 +337,8 @@ class Table:
         with self._lock:
             game = self._require_game()
             self._check_seen(seen)
+            if self._computer is not None and isinstance(action.get("reveal"), Mapping):
+                action["reveal"] = self._computer.complete_reveal(game, action["reveal"])
             parsed = parse_action(action)
             game.check(parsed)
             canonical = action_to_json(parsed)
@@ -416,6 +441,8 @@ class Table:
                     raise TableError(f"{short}: enter the reveal by hand", rule="camera",
                                      status=409)
                 hands = self._require_game().expected_reveal()
+                if self._computer is not None:  # its dice are in the journal, not on the table
+                    hands = self._computer.humans_only(hands)
                 if not hands:
                     raise TableError("the camera reads dice reveals only: enter this reveal "
                                      "by hand")
@@ -577,6 +604,8 @@ class Table:
         ``placed``: the confirmed dice with their places in the photo, where a person gave
         them (``confirmed_positions``), kept as the record's ``confirmed_dice``."""
         game = self._require_game()
+        if self._computer is not None:
+            values = self._computer.complete_reveal(game, values)
         action = {"reveal": values}
         parsed = parse_action(action)
         game.check(parsed)
@@ -889,7 +918,22 @@ class Table:
                 return
             yield frame
 
+    def play_computer(self, seen: int) -> None:
+        """The computer seat's move, if the game still has ``seen`` actions (the pause is
+        over: `bluffcam.computer_seat.ComputerPlayer`); a refusal is a message, never a crash
+        of the timer thread."""
+        with self._lock:
+            game, seat = self._game, self._computer
+            if game is None or seat is None or len(self._actions) != seen or \
+                    not seat.to_move(game):
+                return
+            try:
+                self.submit(seat.move(game), source="computer", seen=seen)
+            except (ValueError, TableError) as exc:
+                self.note(f"the computer could not play: {exc}", "error", about_game=True)
+
     def close(self) -> None:
+        self._computer_player.cancel()
         self._closed.set()
         close = getattr(self._journal, "close", None)
         if close is not None:

@@ -127,3 +127,13 @@ def test_every_rule_id_the_engine_cites_is_explained() -> None:
     assert cited, "found no rule id in engine/: the pattern no longer matches how errors cite them"
     missing = sorted(cited - explained)
     assert not missing, f"rule ids without a row in docs/reference/rules.md: {missing}"
+
+
+def test_every_perudo_rule_id_is_explained() -> None:
+    """Perudo's ids (P1…) are explained on its own page, which the rules page links to."""
+    source = (REPO_ROOT / "engine" / "perudo.py").read_text(encoding="utf-8")
+    cited = set(re.findall(r"\b(P[1-9]\d?)\b", source))
+    page = (REPO_ROOT / "docs" / "perudo.md").read_text(encoding="utf-8")
+    explained = set(re.findall(r"^\| (P\d+) \|", page, re.MULTILINE))
+    assert cited, "found no Perudo rule id in engine/perudo.py"
+    assert not sorted(cited - explained), f"Perudo ids without a row: {sorted(cited - explained)}"
