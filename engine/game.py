@@ -85,6 +85,8 @@ class Game(ABC):
     takes_set_aside: ClassVar[bool] = False
     #: the action the panel's DOUBT key takes ("challenge", ...; None: the game has none)
     doubt_action: ClassVar[str | None] = None
+    #: the action the panel's PASS key takes ("pass", Perudo's "calza"; None: none)
+    pass_action: ClassVar[str | None] = None
     #: what the panel's FACE/UP/DOWN/BID keys compose: a "bid" (count and face) or a
     #: "batch" (a number of cards of one kind)
     composes: ClassVar[str] = "bid"

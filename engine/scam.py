@@ -48,6 +48,7 @@ class ScamGame(Game):
     end_rule = "S9"
     reveal_rule = "S6"
     doubt_action = "scam"
+    pass_action = "pass"
     reveal_words = "the hidden dice must be revealed first"  # no cups in Scam (S1)
     starter_rule = "S2"
 

@@ -16,18 +16,19 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "vision", "hardware", "calibration", "web", "bluffcam")
+PACKAGES = ("engine", "bot", "vision", "hardware", "calibration", "web", "bluffcam")
 #: the command line sits above web/; the rest of bluffcam/ is the service layer web/ uses
 CLI = ("bluffcam.cli", "bluffcam.__main__", "bluffcam.commands")
 #: each room and the rooms it may import (itself included); the CLI may import every room
 MAY_IMPORT: dict[str, set[str]] = {
     "engine": {"engine"},
+    "bot": {"bot", "engine"},
     "hardware": {"hardware"},
     "vision": {"vision"},
     "calibration": {"calibration", "vision"},
-    "service": {"service", "engine", "vision", "hardware", "calibration"},
-    "web": {"web", "service", "engine", "vision", "hardware", "calibration"},
-    "cli": {"cli", "web", "service", "engine", "vision", "hardware", "calibration"},
+    "service": {"service", "engine", "bot", "vision", "hardware", "calibration"},
+    "web": {"web", "service", "engine", "bot", "vision", "hardware", "calibration"},
+    "cli": {"cli", "web", "service", "engine", "bot", "vision", "hardware", "calibration"},
 }
 
 

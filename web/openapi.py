@@ -278,6 +278,8 @@ def _document() -> dict[str, Any]:
                         "challenge": {"type": "boolean"},
                         "pass": {"type": "boolean"},
                         "scam": {"type": "boolean"},
+                        "dudo": {"type": "boolean"},
+                        "calza": {"type": "boolean"},
                         "reveal": {"oneOf": [
                             {"type": "object",
                              "additionalProperties": {"type": "array", "items": faces}},
@@ -285,7 +287,7 @@ def _document() -> dict[str, Any]:
                     },
                 },
                 "Script": {"type": "object", "required": ["game", "players"], "properties": {
-                    "game": {"enum": ["bluff", "scam", "impus"]},
+                    "game": {"enum": ["bluff", "scam", "impus", "perudo"]},
                     "players": {"type": "array", "items": {"type": "string", "minLength": 1}},
                     "starter": {"type": "string"},
                     "options": {"type": "object"},
@@ -293,6 +295,11 @@ def _document() -> dict[str, Any]:
                               "description": "each player's seat at the table, 1 = the "
                                              "calibration profile's first (docs/api.md, "
                                              "Seats); the table's, not the rules'"},
+                    "computer": {"type": "object", "required": ["player"], "properties": {
+                        "player": {"type": "string"},
+                        "level": {"enum": ["easy", "normal", "hard"]}},
+                        "description": "the player the computer plays (Bluff, Scam, Perudo; "
+                                       "docs/computer-player.md)"},
                     "actions": {"type": "array",
                                 "items": {"$ref": "#/components/schemas/Action"}}}},
                 "State": {

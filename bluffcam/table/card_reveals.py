@@ -166,6 +166,9 @@ class CardReveals:
                              rule="format", status=400)
         return {CARDS_SEAT: kinds}, None
 
+    def complete(self, game: Game, seats: dict[str, Any]) -> dict[str, Any]:
+        return seats
+
     def seats_of(self, reveal: Any) -> dict[str, Any]:
         return {CARDS_SEAT: list(reveal) if isinstance(reveal, list) else []}
 

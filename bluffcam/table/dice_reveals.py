@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bluffcam.table.camera_port import CameraPort
 from bluffcam.table.errors import TableError
@@ -30,6 +30,15 @@ from engine import ExpectedHand, Game
 
 #: reads a reveal: (frames, the engine's expected hands per player in seat order) -> reading
 RevealReader = Callable[[Iterator[Any], Mapping[str, Any]], RevealReading]
+
+
+class HiddenHands(Protocol):
+    """A seat whose dice are kept off the table (`bluffcam.computer_seat.ComputerSeat`):
+    the camera reads the others, and the reveal is completed with its dice."""
+
+    def humans_only(self, hands: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def complete_reveal(self, game: Game, values: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -69,17 +78,23 @@ class DiceReveals:
     settles = "round"
 
     def __init__(self, port: CameraPort, reader: RevealReader,
-                 seats_short: Callable[[], str]) -> None:
+                 seats_short: Callable[[], str],
+                 hidden: Callable[[], HiddenHands | None] = lambda: None) -> None:
         self._port = port
         self._reader = reader
         #: why the camera cannot place this game's players at the profile's seats ("": it can)
         self._seats_short = seats_short
+        #: the seat whose dice the camera does not read, if the game has one
+        self._hidden = hidden
 
     def plan(self, game: Game) -> dict[str, ExpectedHand]:
         short = self._seats_short()
         if short:
             raise TableError(f"{short}: enter the reveal by hand", rule="camera", status=409)
         hands = game.expected_reveal()
+        hidden = self._hidden()
+        if hidden is not None:  # its dice are in the journal, not on the table
+            hands = hidden.humans_only(hands)
         if not hands:
             raise TableError("the camera reads dice reveals only: enter this reveal by hand")
         return hands
@@ -121,6 +136,10 @@ class DiceReveals:
         except ValueError as exc:
             raise TableError(str(exc), rule="format", status=400) from None
         return values, placed
+
+    def complete(self, game: Game, seats: dict[str, Any]) -> dict[str, Any]:
+        hidden = self._hidden()
+        return seats if hidden is None else hidden.complete_reveal(game, seats)
 
     def seats_of(self, reveal: Any) -> dict[str, Any]:
         return reveal if isinstance(reveal, dict) else {}

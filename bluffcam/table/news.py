@@ -98,11 +98,15 @@ class Subscribers:
 class News:
     """The board's messages and its live boards, and the state's version number.
 
-    ``render`` gives the state as the boards get it (SSE-ready JSON); `changed` sends it.
+    ``render`` gives the state as the boards get it (SSE-ready JSON); `changed` sends it,
+    then calls ``after_change``.
     """
 
-    def __init__(self, render: Callable[[], str]) -> None:
+    def __init__(self, render: Callable[[], str],
+                 after_change: Callable[[], None] | None = None) -> None:
         self._render = render
+        #: told after each change is sent (the computer's seat: is it its turn now?)
+        self._after_change = after_change
         self.messages: deque[Message] = deque(maxlen=MESSAGES_KEPT)
         #: faults found at start, kept apart: the evening's other news never pushes one out
         self.lasting: deque[Message] = deque(maxlen=MESSAGES_KEPT)
@@ -127,6 +131,8 @@ class News:
         """Bump the version and hand the new state to every subscriber (never blocks)."""
         self.version += 1
         self.subscribers.publish(self._render())
+        if self._after_change is not None:
+            self._after_change()
 
     def current(self, *, under_way: bool, review: str | None) -> list[dict[str, Any]]:
         """The messages still news, oldest first (see `Message.is_news`)."""

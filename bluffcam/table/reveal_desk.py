@@ -81,6 +81,10 @@ class RevealKind(Protocol):
         (kept as ``confirmed_dice``; None: none)."""
         ...
 
+    def complete(self, game: Game, seats: Seats) -> Seats:
+        """The seats with any the camera does not read (the computer's cup) filled in."""
+        ...
+
     def seats_of(self, reveal: Any) -> Seats:
         """A reveal action's value as seats (a reveal typed in by hand)."""
         ...
@@ -211,6 +215,7 @@ class RevealDesk:
         ``placed``: the confirmed dice with their places in the photo, where a person gave
         them, kept as the record's ``confirmed_dice``."""
         game = self._ledger.require_game()
+        seats = kind.complete(game, seats)
         parsed = parse_action({"reveal": kind.reveal_of(seats)})
         game.check(parsed)  # raises IllegalActionError and changes nothing
         canonical = action_to_json(parsed)

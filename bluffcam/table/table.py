@@ -28,6 +28,13 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from bluffcam.computer_seat import (
+    COMPUTER_KEY,
+    ComputerPlayer,
+    ComputerSeat,
+    ComputerSeatError,
+    check_computer,
+)
 from bluffcam.table.camera_port import REVEAL_MAX_FRAMES, Camera, CameraPort
 from bluffcam.table.card_reveals import CardArtStore, CardReveals
 from bluffcam.table.dice_reveals import DiceReveals, RevealReader
@@ -75,6 +82,7 @@ class Table:
         data_dir: str | Path | None = None,
         reveal_reader: RevealReader | None = None,
         set_aside_reader: SetAsideReader | None = None,
+        computer_pause: tuple[float, float] | None = None,
     ) -> None:
         self.journal_path = Path(journal_path)
         self.data_dir = Path(data_dir) if data_dir is not None else self.journal_path.parent
@@ -90,12 +98,17 @@ class Table:
             lambda f, seat: read_front_of_cup(f, seat, self.profile)
         )
         self._lock = threading.RLock()
-        self._news = News(self._event_json)
+        #: the computer's seat, where the setup gives it one (`bluffcam.computer_seat`)
+        self._computer: ComputerSeat | None = None
+        self._computer_player = ComputerPlayer(self.play_computer, *(
+            (computer_pause,) if computer_pause is not None else ()))
+        self._news = News(self._event_json, after_change=lambda: self._computer_player.poke(
+            self._computer, self._ledger.game))
         self._ledger = Ledger(self._journal, self._news)
         self._port = CameraPort(camera, self._lock, self._news)
         # the readers and the announcement are looked up at each use (a test may swap them)
         dice = DiceReveals(self._port, lambda f, e: self._reveal_reader(f, e),
-                           self._seats_short)
+                           self._seats_short, hidden=self._computer_hides)
         self._desk = RevealDesk(
             self._ledger, self.reveals, self._port, self._news, self._lock,
             {"dice": dice, "cards": CardReveals(self._port, self.card_art)},
@@ -111,6 +124,7 @@ class Table:
         except BaseException:  # e.g. a damaged page found on reading: the file is set aside,
             self._journal.close()  # and must not keep a connection that writes to it
             raise
+        self._computer_player.poke(self._computer, self._ledger.game)  # its turn when off
 
     # ------------------------------------------------------------------ resume
 
@@ -121,6 +135,7 @@ class Table:
         ledger.setup, ledger.game, ledger.actions = found.setup, found.game, found.actions
         desk.reveal_ids, desk.last_reveal = found.reveal_ids, found.last_reveal
         desk.review = found.review
+        self._computer = ComputerSeat.from_setup(ledger.setup, self._journal)
         for notice in found.notices:
             self._news.post(notice.text, notice.level, lasting=notice.lasting,
                             review=notice.review)
@@ -194,6 +209,7 @@ class Table:
         script = json.loads(json.dumps(dict(setup)))
         script.pop("comment", None)
         seats = script.pop(SEATS_KEY, None)
+        computer = script.pop(COMPUTER_KEY, None)
         try:
             check_player_names(script.get("players"))
         except PlayerNameError as exc:
@@ -205,12 +221,19 @@ class Table:
                 setup_json[SEATS_KEY] = check_seats(seats, game.players, self.seat_count())
             except SeatingError as exc:
                 raise TableError(str(exc), rule="format", status=400) from None
+        if computer is not None:
+            try:
+                setup_json[COMPUTER_KEY] = check_computer(computer, game.kind, game.players)
+            except ComputerSeatError as exc:
+                raise TableError(str(exc), rule="format", status=400) from None
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
             ended = self._evening.result(self._ledger.game, self._ledger.game_id)
             game_id = self._ledger.start(setup_json, game, actions)  # all or nothing
             self._desk.new_game()
             self._evening.game_started(game_id, ended)
+            self._computer_player.cancel()
+            self._computer = ComputerSeat.from_setup(setup_json, self._journal)
             self._news.games_started += 1
             deal = game.deal_text() if not game.actions else None
             if deal:
@@ -245,6 +268,8 @@ class Table:
         with self._lock:
             game = self._ledger.require_game()
             self._ledger.check_seen(seen)
+            if self._computer is not None and isinstance(action.get("reveal"), Mapping):
+                action["reveal"] = self._computer.complete_reveal(game, action["reveal"])
             parsed = parse_action(action)
             game.check(parsed)
             canonical = action_to_json(parsed)
@@ -274,6 +299,26 @@ class Table:
             self._desk.discard("the challenge was undone")
             self.note(f"undone: {said}", about_game=True)
             return self._state_unlocked()
+
+    # ------------------------------------------------------------------ the computer's seat
+
+    def _computer_hides(self) -> ComputerSeat | None:
+        """The computer's seat, whose dice are in the journal, not on the table (None)."""
+        return self._computer
+
+    def play_computer(self, seen: int) -> None:
+        """The computer seat's move, if the game still has ``seen`` actions (the pause is
+        over: `bluffcam.computer_seat.ComputerPlayer`); a refusal is a message, never a crash
+        of the timer thread."""
+        with self._lock:
+            game, seat = self._ledger.game, self._computer
+            if game is None or seat is None or len(self._ledger.actions) != seen or \
+                    not seat.to_move(game):
+                return
+            try:
+                self.submit(seat.move(game), source="computer", seen=seen)
+            except (ValueError, TableError) as exc:
+                self.note(f"the computer could not play: {exc}", "error", about_game=True)
 
     # ------------------------------------------------------------------ reveals
 
@@ -456,6 +501,7 @@ class Table:
         )
 
     def close(self) -> None:
+        self._computer_player.cancel()
         self._port.close()
         close = getattr(self._journal, "close", None)
         if close is not None:

@@ -122,7 +122,7 @@ OPTIONS_CUT = """() => [...document.querySelectorAll('#setup-card select')].filt
 }).map((select) => `${select.id}: ${select.options[select.selectedIndex].text}`)"""
 
 
-@pytest.mark.parametrize("game", ["bluff", "impus"])
+@pytest.mark.parametrize("game", ["bluff", "impus", "perudo"])
 def test_every_control_on_the_setup_form_is_finger_sized_and_readable(
         phone: Any, live_server: LiveServer, game: str) -> None:
     remember_pin(phone, live_server.pin)

@@ -2,7 +2,7 @@
 
 import { api, followState } from "./api.js";
 import {
-  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
+  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall, computerPlayer,
   gameOverHeadline, eveningText, readingWords,
 } from "./ui.js";
 
@@ -99,6 +99,7 @@ function renderTurn(state) {
   const label = {
     bluff: game.bid ? "Raise or doubt" : "Opening bid",
     scam: game.bid ? "Raise, pass or “Scam!”" : "Opening bid",
+    perudo: game.bid ? "Raise, dudo or calza" : "Opening bid",
     impus: game.claim ? "Believe or doubt" : "Starts a new pile",
   }[game.game] || "Next";
   fill(node,
@@ -290,6 +291,7 @@ function renderPlayers(state) {
     if (game.winner === player.name) classes.push("player-winner");
     const tags = [];
     if (game.turn === player.name && game.phase === "bidding") tags.push(el("span", { class: "tag tag-turn" }, "to play"));
+    if (computerPlayer(state) === player.name) tags.push(el("span", { class: "tag tag-computer" }, "computer"));
     if (state.bidder === player.name && game.bid) tags.push(el("span", { class: "tag tag-bidder" }, `bid ${bidWords(game.bid)}`));
     const details = state.details || {};
     if (kind === "scam" && details.round_starter === player.name && game.phase !== "over") {
@@ -432,9 +434,12 @@ function renderLastReveal(state) {
   const node = $("last-reveal");
   const view = lastRevealView(state);
   if (!view) { fill(node, el("p", { class: "muted" }, "No reveal yet this game.")); return; }
-  const joker = jokerFace(state);
   const kind = gameKind(state);
   const bid = view.bid && view.bid.face !== undefined ? view.bid : null;
+  // a Perudo palifico round's number bid counts its face alone (P13): its verdict says "4s: …"
+  const palifico = kind === "perudo" && bid && bid.face !== null && view.verdict
+    && !/ and aces:/.test(view.verdict);
+  const joker = palifico ? null : jokerFace(state);
   let seats;
   if (Array.isArray(view.seats)) {
     seats = el("div", { class: "seat-reading" }, el("span", { class: "seat-name" }, "Turned up"), view.seats.join(", "));
@@ -478,7 +483,12 @@ function fitPhotoBox(event) {
 }
 
 /** What the player who ended the bidding did (to ``bid``), in the game's words (S5: "Scam!"). */
-function doubtWord(state, bid = "") {
+function doubtWord(state, bid = "", round = null) {
+  if (gameKind(state) === "perudo") {  // dudo or calza (P8, P10): the round's verdict says which
+    const call = round ? (/calza/.test(round.verdict || "") ? "calza" : "dudo")
+      : ((state.details || {}).call || "dudo");
+    return bid ? `called ${call} on ${bid}` : `called ${call}`;
+  }
   const scam = gameKind(state) === "scam";
   if (!bid) return scam ? "called Scam!" : "doubted";
   return scam ? `called Scam! on ${bid}` : `doubted ${bid}`;
@@ -490,7 +500,7 @@ function renderHistory(state) {
     el("div", { class: "round-head" },
       el("span", { class: "round-no" }, `Round ${round.round ?? ""}`),
       round.bid ? el("span", { class: "round-bid" }, `${round.bidder ?? "?"} bid ${bidWords(round.bid)}`) : null,
-      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} ${doubtWord(state)}`) : null,
+      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} ${doubtWord(state, "", round)}`) : null,
       round.image_url ? el("a", { class: "round-photo", href: round.image_url, target: "_blank",
         "aria-label": `the photo of round ${round.round ?? ""}` }, "photo ↗") : null),
     el("div", { class: "round-verdict" }, round.verdict || ""))) : [el("li", { class: "muted" }, "No rounds played yet.")]);

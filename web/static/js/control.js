@@ -3,7 +3,7 @@
 
 import { api, ApiError, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
 import {
-  el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
+  el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline, computerPlayer,
   eveningText, announce, redrawKeepingFocus, readingWords,
 } from "./ui.js";
 
@@ -275,7 +275,7 @@ function statusCard() {
 function bidPicker(kinds) {
   const kind = gameKind(state);
   const faces = numberFaces(state);
-  const allowStar = kind === "bluff";
+  const allowStar = kind === "bluff" || kind === "perudo";  // Perudo bids aces as ★ (P5)
   const maxCount = Math.max(totalDice(state), 1);
   const current = { count: picker.count, face: picker.face };
   const faceButtons = faces.map((f) => el("button", {
@@ -351,6 +351,16 @@ function bluffActions(kinds) {
   if (kinds.has("scam")) {
     buttons.push(el("button", { type: "button", class: "btn danger big", id: "scam", disabled: blocked(),
       onclick: () => act({ player, scam: true }, `${player} calls Scam!`) }, "Scam!"));
+  }
+  if (kinds.has("dudo")) {
+    buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "dudo", disabled: blocked(),
+      onclick: () => act({ player, dudo: true }, `${player} calls dudo`) },
+    el("span", { class: "btn-lines" }, "Dudo!",
+      el("small", {}, `${player} doubts ${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(state.game.bid)}`))));
+  }
+  if (kinds.has("calza")) {
+    buttons.push(el("button", { type: "button", class: "btn big", id: "calza", disabled: blocked(),
+      onclick: () => act({ player, calza: true }, `${player} calls calza`) }, "Calza: exactly"));
   }
   if (kinds.has("pass")) {
     buttons.push(el("button", { type: "button", class: "btn big", id: "pass", disabled: blocked(),
@@ -444,7 +454,12 @@ function playCard() {
   const kinds = legalKinds(state);
   const kind = gameKind(state);
   const content = [];
-  if (kind === "impus") {
+  const computer = computerPlayer(state);
+  if (computer && state.game.turn === computer) {
+    // the computer's move shows after a short pause (bluffcam/computer_seat.py)
+    content.push(el("h2", {}, `${computer}'s turn`),
+      el("p", { class: "hint", id: "computer-thinking" }, `${computer} (the computer) is thinking…`));
+  } else if (kind === "impus") {
     content.push(...impusActions(kinds));
   } else {
     if (kinds.has("bid") || kinds.size === 0) content.push(...bidPicker(kinds));
@@ -499,7 +514,7 @@ function revealCard() {
       : (game.players || []).filter((p) => !p.out).map((p) => [p.name, playerTally(p)?.value || 0, aside[p.name] || []]);
     handSeats = {};
     for (const [name, count, shownFaces] of seats) {
-      if (!count) continue;
+      if (!count || name === computerPlayer(state)) continue;  // its dice are the Pi's, not the camera's
       const shown = shownFaces.slice(0, count);
       handReveal[name] = shown.slice();
       handSeats[name] = { count, fixed: shown.length };
@@ -563,7 +578,11 @@ const setupForm = {
     scam: { target: 10, allow_any_players: false },
     // the kinds of engine.cards.DEFAULT_KINDS (I1 names eight; the table may rename any)
     impus: { polymorphs: true, kinds: ["orc", "gnome", "elf", "faun", "skeleton", "dragon", "goblin", "imp", "troll", "harpy"], remove_kinds: [] },
+    perudo: { dice_per_player: 5, calza: true, palifico: true },
   },
+  // the player row the computer plays ("" for nobody) and how well (bluffcam/computer_seat.py)
+  computer: "",
+  level: "hard",
 };
 let setupSeeded = false;
 
@@ -577,6 +596,8 @@ function seedSetup() {
     setupForm.starter = last.starter || "";
     setupForm.seats = Array.isArray(last.seats) ? last.seats.slice() : [];
     Object.assign(setupForm.options[setupForm.game] || {}, last.options || {});
+    setupForm.computer = (last.computer && last.computer.player) || "";
+    setupForm.level = (last.computer && last.computer.level) || "hard";
   }
   while (setupForm.players.length < 2) setupForm.players.push("");
 }
@@ -620,7 +641,23 @@ function optionFields() {
       check("allow_any_players", "Allow 2 to 6 players (the rules say 3 or 4)")];
   }
   if (game === "impus") return impusOptionFields(opts, check);
+  if (game === "perudo") {
+    return [num("dice_per_player", "Dice each", 1, 10),
+      check("calza", "Allow calza (claim the bid is exact)"),
+      check("palifico", "Palifico rounds (a player down to one die)")];
+  }
   return [];
+}
+
+/** Bluff, Scam and Perudo: one player row may be the computer's, at a level; ``select``
+ * lists the rows' names (refreshed as they are typed). */
+function computerFields(select) {
+  if (setupForm.game === "impus") return null;
+  return el("div", { class: "options", id: "computer-seat" },
+    el("label", {}, "The computer plays", select),
+    el("label", {}, "Its level", el("select", { id: "computer-level",
+      onchange: (e) => { setupForm.level = e.target.value; } },
+    ["easy", "normal", "hard"].map((lv) => el("option", { value: lv, selected: lv === setupForm.level }, lv)))));
 }
 
 // Bluff's B2: five dice each, or 004's six each (five with six players), or 001's thirty dice
@@ -700,7 +737,7 @@ function setupCard() {
     seatPicker(i, name),
     el("input", { value: name, placeholder: `Player ${i + 1}`, "aria-label": `Player ${i + 1} name`, maxlength: 24,
       autocomplete: "off", autocapitalize: "words",
-      oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); } }),
+      oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); refreshComputer(); } }),
     el("button", { type: "button", class: "btn small", "aria-label": `move ${name || `player ${i + 1}`} up`, disabled: i === 0,
       onclick: () => { [setupForm.players[i - 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i - 1]]; renderSetup(); } }, "↑"),
     el("button", { type: "button", class: "btn small", "aria-label": `move ${name || `player ${i + 1}`} down`, disabled: i === setupForm.players.length - 1,
@@ -716,6 +753,15 @@ function setupCard() {
       list.map((n) => el("option", { value: n, selected: n === setupForm.starter }, n)));
   }
   refreshStarter();
+  const computerSelect = el("select", { id: "computer-player",
+    onchange: (e) => { setupForm.computer = e.target.value; } });
+  function refreshComputer() {
+    const list = names();
+    if (!list.includes(setupForm.computer)) setupForm.computer = "";
+    fill(computerSelect, el("option", { value: "" }, "nobody"),
+      list.map((n) => el("option", { value: n, selected: n === setupForm.computer }, n)));
+  }
+  refreshComputer();
   const gameButtons = Object.entries(GAME_NAMES).map(([key, label]) => el("button", {
     type: "button", class: "btn", "aria-pressed": String(setupForm.game === key), "data-game": key,
     onclick: () => { setupForm.game = key; renderSetup(); },
@@ -732,6 +778,7 @@ function setupCard() {
     el("label", {}, "Who starts", starterSelect),
     el("h2", {}, "Options"),
     el("div", { class: "options" }, optionFields()),
+    computerFields(computerSelect),
     el("div", { class: "row" },
       state && state.game && state.game.phase !== "over"
         ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; setupForm.replaceConfirmed = false; render(); } }, "Cancel") : null,
@@ -749,6 +796,9 @@ function setupCard() {
           const seats = setupForm.players.map((n, i) => [n.trim(), seatOf(i)]).filter(([n]) => n).map(([, seat]) => seat);
           // seats only where the table has more than the players take, and not simply in order
           if (tableSeats.length > setupForm.players.length && seats.some((seat, i) => seat !== i + 1)) body.seats = seats;
+          if (setupForm.computer && setupForm.game !== "impus" && players.includes(setupForm.computer)) {
+            body.computer = { player: setupForm.computer, level: setupForm.level };
+          }
           if (setupForm.starter) body.starter = setupForm.starter;
           else if (players.length) body.starter = players[Math.floor(Math.random() * players.length)];
           const result = await send("POST", "/api/game", body, { note: "New game started" });
@@ -793,6 +843,8 @@ function actionWords(action) {
   if (action.bid) return `${who}bid ${bidWords(parseBid(action.bid))}${action.set_aside ? " and re-roll" : ""}`;
   if (action.challenge) return `${who}challenge`;
   if (action.scam) return `${who}"Scam!"`;
+  if (action.dudo) return `${who}dudo`;
+  if (action.calza) return `${who}calza`;
   if (action.pass) return `${who}pass`;
   if (action.doubt) return `${who}"don't believe"`;
   if (action.play !== undefined) return `${who}${action.play} card${action.play === 1 ? "" : "s"}`;

@@ -304,7 +304,13 @@ export function gameKind(state) {
   return (state && state.game && state.game.game) || (state && state.setup && state.setup.game) || null;
 }
 
-export const GAME_NAMES = { bluff: "Bluff", scam: "Scam", impus: "Impus Bluff" };
+export const GAME_NAMES = { bluff: "Bluff", scam: "Scam", impus: "Impus Bluff", perudo: "Perudo" };
+
+/** The player the computer plays in this game (setup "computer"), or null. */
+export function computerPlayer(state) {
+  const entry = state && state.setup && state.setup.computer;
+  return entry && entry.player ? entry.player : null;
+}
 
 /** A finished game's headline: Bluff and Scam have a winner, Impus Bluff a loser (I9). */
 export function gameOverHeadline(game) {
