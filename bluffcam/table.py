@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
+from bluffcam.camera_news import camera_summary, without_commands
 from bluffcam.evening import Evening
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
@@ -58,7 +59,7 @@ from bluffcam.seating import (
     seat_map,
 )
 from bluffcam.table_error import TableError
-from bluffcam.table_news import Message, Subscribers
+from bluffcam.table_news import Message, Subscribers, replace_topic
 from bluffcam.table_resume import resume
 from bluffcam.table_state import build_state
 from bluffcam.vision_adapter import (
@@ -222,24 +223,27 @@ class Table:
             raise TableError(text, rule="storage", status=503) from exc
 
     def note(self, text: str, level: str = "info", *, about_game: bool = False,
-             review: str | None = None, lasting: bool = False) -> None:
+             review: str | None = None, lasting: bool = False,
+             topic: str | None = None) -> None:
         """Show a message on the dashboard (camera faults, demo narration); one
         ``about_game`` is shown only until another game starts, one about a ``review`` only
         while that review waits; one ``lasting`` (a fault found at start) stays on the board
-        until the next game starts, not for a glance's while."""
+        until the next game starts, not for a glance's while; one on a ``topic`` takes the
+        place of the last one on it."""
         with self._lock:
-            self._post(text, level, about_game=about_game, review=review, lasting=lasting)
+            self._post(text, level, about_game=about_game, review=review, lasting=lasting,
+                       topic=topic)
             self._changed()
 
     def _post(self, text: str, level: str = "info", *, about_game: bool = False,
               review: str | None = None, before_play: bool = False,
-              lasting: bool = False) -> None:
+              lasting: bool = False, topic: str | None = None) -> None:
         """:meth:`note` for a caller holding the lock that signals its own change once, with
         the message in it (a reveal applied), rather than one change for each."""
-        (self._lasting if lasting else self._messages).append(Message(
+        replace_topic(self._lasting if lasting else self._messages, Message(
             level, text, review=review,
             game=self._games_started if about_game or lasting else None,
-            before_play=before_play, lasting=lasting))
+            before_play=before_play, lasting=lasting, topic=topic))
 
     # ------------------------------------------------------------------ game changes
 
@@ -716,7 +720,7 @@ class Table:
         whoever asked (a phone, the OK button), so none of them reports a reveal taken. The
         game is as it was: the reveal is still due."""
         message = f"{what} — capture again, or enter the reveal by hand"
-        self.note(message, "warning")
+        self.note(without_commands(message), "warning")
         return TableError(message, rule="camera")
 
     # ------------------------------------------------------------------ raise and re-roll
@@ -831,6 +835,7 @@ class Table:
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
+                    "summary": camera_summary(self.camera_status()),
                     "reading": self._camera_readings > 0},
             evening=self._evening.standings(self._game, self._journal_game_id()),
             game_id=self._journal_game_id() if self._game is not None else None,

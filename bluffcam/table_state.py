@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from bluffcam.round_story import round_story
 from engine import Game
 
 #: the Bluff board's joker face when the options do not name one (B4)
@@ -63,9 +64,12 @@ def build_state(
         # the evening's standings (`bluffcam.evening.standings`): games ended tonight and each
         # player's wins (and Impus Bluff losses); null before the first game ends
         "evening": evening,
+        # this round's bids, passes and doubt, in order (`bluffcam.round_story`)
+        "story": None,
     }
     if game is None:
         return state
+    state["story"] = round_story(actions)
     details = game.details()
     state["game"] = game.to_json()
     state["house_rules"] = game.house_rules()
