@@ -5,6 +5,7 @@ import {
   announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
   gameOverHeadline, eveningText, readingWords,
 } from "./ui.js";
+import { renderStory, renderPendingReview } from "./boardpanels.js";
 
 const $ = (id) => document.getElementById(id);
 /** How long a dashboard message stays on the board. */
@@ -430,6 +431,11 @@ export function settledText(photo) {
 
 function renderLastReveal(state) {
   const node = $("last-reveal");
+  // a reading waiting for a check is what the table looks at: the last verdict would read
+  // as this round's, so it waits until the new one applies
+  $("reveal-title").textContent = state.review ? "Checking the reading" : "Last reveal";
+  node.closest(".reveal-panel").classList.toggle("reviewing", Boolean(state.review));
+  if (state.review) { renderPendingReview(node, state); return; }
   const view = lastRevealView(state);
   if (!view) { fill(node, el("p", { class: "muted" }, "No reveal yet this game.")); return; }
   const joker = jokerFace(state);
@@ -501,7 +507,7 @@ function renderFooter(state) {
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? "no camera (enter reveals by hand)" : `camera: ${status}`);
+    status === "none" ? "no camera (enter reveals by hand)" : `camera: ${camera.summary || status}`);
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,
@@ -554,6 +560,7 @@ export function renderBoard(state) {
   renderGameExtras(state);
   renderPlayers(state);
   renderLastReveal(state);
+  renderStory($("story"), state);
   renderHistory(state);
   renderFooter(state);
   speakChanges(state);

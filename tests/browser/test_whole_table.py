@@ -1,0 +1,186 @@
+"""The whole table looks at the board together: a doubtful reading shown large (its photo,
+the doubtful dice numbered, no stale verdict), the round's story (a raise and re-roll with
+the dice set aside, Scam's passes), the camera's one banner, and nothing under 24 px on a
+1080p TV. At 1920 × 1080 and on a 390 × 844 phone. Screenshots go to
+test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import LiveServer, open_page, redrawn_after, scene_profile, serving
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1920, 1080), (390, 844)]
+SIZE_IDS = ["1080p", "phone"]
+
+#: every visible text on the board (not a die's drawing) and its computed size in CSS px
+TEXT_SIZES = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.querySelector('main.board'), NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode;
+    const node = text.parentElement;
+    if (!text.textContent.trim() || node.closest('svg, .visually-hidden')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const box = range.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || !node.checkVisibility({visibilityProperty: true})) continue;
+    out.push({text: text.textContent.trim().slice(0, 40), size: parseFloat(getComputedStyle(node).fontSize),
+              where: node.className || node.tagName});
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with serving(tmp_path_factory.mktemp("whole-table"), scene_profile()) as server:
+        yield server
+
+
+@pytest.fixture()
+def board(request: pytest.FixtureRequest, browser: Any, table: LiveServer) -> Iterator[Any]:
+    width, height = request.param
+    phone = width < 600
+    yield from open_page(browser, table, {
+        "viewport": {"width": width, "height": height}, "is_mobile": phone, "has_touch": phone,
+        "device_scale_factor": 2 if phone else 1}, "board")
+
+
+def settled_then_pending(server: LiveServer) -> dict[str, Any]:
+    """A round settled from a reading confirmed by hand (a verdict on the board), then the
+    next round doubted and read again: that reading waits for a check."""
+    server.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                              "options": {"dice_per_player": 3}})
+    server.post("/api/action", {"player": "Ann", "bid": "2x4"})
+    server.post("/api/action", {"player": "Ben", "challenge": True})
+    first = server.post("/api/reveal/capture", {})["review"]
+    server.post(f"/api/reveals/{first['id']}/confirm",
+                {"seats": {"Ann": [4, 1, 6], "Ben": [4, 4, 2]}})
+    game = server.table.game.to_json()
+    bidder = game["turn"]
+    doubter = next(p["name"] for p in game["players"] if p["name"] != bidder)
+    server.post("/api/action", {"player": bidder, "bid": "1x2"})
+    server.post("/api/action", {"player": doubter, "challenge": True})
+    review: dict[str, Any] = server.post("/api/reveal/capture", {})["review"]
+    return review
+
+
+@pytest.mark.parametrize("board", SIZES, indirect=True, ids=SIZE_IDS)
+def test_the_tv_shows_the_pending_reading_large_and_no_stale_verdict(
+        board: Any, table: LiveServer, screenshot_dir: Path) -> None:
+    review = settled_then_pending(table)
+    old_verdict = table.table.state()["history"][-1]["verdict"]
+    board.goto("/")
+    photo = board.locator("[data-testid=pending-photo] img")
+    expect(photo).to_be_visible()
+    board.wait_for_function("document.querySelector('[data-testid=pending-photo] img').naturalWidth > 0")
+    doubts = [p for p in review["problems"] if p.get("x") is not None]
+    assert doubts, "the scene has a doubtful die"
+    markers = board.locator("[data-testid=doubt-marker]")
+    expect(markers).to_have_count(len(doubts))
+    expect(markers.first).to_have_text("1")
+    expect(board.locator("[data-testid=doubt]").first).to_contain_text(doubts[0]["message"])
+    # each seat's dice as read, the doubtful one marked
+    expect(board.locator(".review-seat")).to_have_count(2)
+    expect(board.locator(".review-die.in-doubt")).to_have_count(len(doubts))
+    # the marker lies on the photo, where the die is
+    box, mark = photo.bounding_box(), markers.first.bounding_box()
+    assert box and mark
+    assert box["x"] <= mark["x"] + mark["width"] / 2 <= box["x"] + box["width"]
+    assert box["y"] <= mark["y"] + mark["height"] <= box["y"] + box["height"]
+    # the photo is large: at least half the panel's width on a TV
+    if board.viewport_size["width"] > 1000:
+        assert box["width"] >= 0.3 * board.viewport_size["width"]
+    # the last round's verdict waits until this one applies
+    expect(board.locator("[data-testid=verdict]")).to_have_count(0)
+    expect(board.locator(".reveal-panel")).not_to_contain_text(old_verdict)
+    board.screenshot(path=str(screenshot_dir / f"board-pending-review-{board.viewport_size['width']}.png"))
+    # once confirmed, the new verdict shows and the photo goes
+    seats = {s: [d["value"] for d in dice][:review["expected"][s]]
+             for s, dice in review["seats"].items()}
+    redrawn_after(board, lambda: table.post(f"/api/reveals/{review['id']}/confirm", {"seats": seats}))
+    expect(board.locator("[data-testid=pending-photo]")).to_have_count(0)
+    expect(board.locator("[data-testid=verdict]")).to_have_text(table.table.state()["history"][-1]["verdict"])
+
+
+@pytest.mark.parametrize("board", SIZES, indirect=True, ids=SIZE_IDS)
+def test_the_story_lists_a_raise_and_re_roll_and_scams_passes(
+        board: Any, table: LiveServer, screenshot_dir: Path) -> None:
+    table.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                             "options": {"dice_per_player": 3}})
+    table.post("/api/action", {"player": "Ann", "bid": "2x4"})
+    table.post("/api/action", {"player": "Ben", "bid": "3x4", "set_aside": [4, 4]})
+    board.goto("/")
+    story = board.locator("[data-testid=story]")
+    expect(story.locator(".story-step")).to_have_count(2)
+    first, second = story.locator(".story-step").nth(0), story.locator(".story-step").nth(1)
+    expect(first).to_contain_text("Ann")
+    expect(first.locator("svg[aria-label='fours']")).to_have_count(0)  # the face is drawn, not said
+    expect(first.locator(".story-bid svg.die")).to_have_count(1)
+    expect(second).to_have_attribute("data-kind", "raise_reroll")
+    expect(second).to_contain_text("Ben")
+    expect(second.locator("[data-testid=story-set-aside] svg.die")).to_have_count(2)
+    board.screenshot(path=str(screenshot_dir / f"board-story-{board.viewport_size['width']}.png"))
+
+    redrawn_after(board, lambda: table.post("/api/game", {
+        "game": "scam", "players": ["Ann", "Ben", "Cho"], "starter": "Ann"}))
+    table.post("/api/action", {"player": "Ann", "bid": "2x5"})
+    redrawn_after(board, lambda: table.post("/api/action", {"player": "Ben", "pass": True}))
+    expect(story.locator(".story-step")).to_have_count(2)
+    expect(story.locator(".story-step").nth(1)).to_have_attribute("data-kind", "pass")
+    expect(story.locator(".story-step").nth(1)).to_contain_text("Ben")
+
+
+def test_nothing_on_a_1080p_tv_board_is_under_24_px(browser: Any, table: LiveServer,
+                                                    screenshot_dir: Path) -> None:
+    """Tags, dice counts, the rounds list, the story, standings and the footer, read from 3 m."""
+    table.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                             "options": {"dice_per_player": 3}})
+    table.post("/api/action", {"player": "Ann", "bid": "2x4"})
+    table.post("/api/action", {"player": "Ben", "challenge": True})
+    review = table.post("/api/reveal/capture", {})["review"]
+    table.post(f"/api/reveals/{review['id']}/confirm", {"seats": {"Ann": [4, 1, 6], "Ben": [4, 4, 2]}})
+    turn = table.table.game.to_json()["turn"]
+    table.post("/api/action", {"player": turn, "bid": "2x3", "set_aside": [3]})
+    table.table.note("a message for the table")
+    for page in open_page(browser, table, {"viewport": {"width": 1920, "height": 1080}}, "board"):
+        page.goto("/")
+        expect(page.locator("[data-testid=story] .story-step")).to_have_count(1)
+        expect(page.locator("[data-testid=verdict]")).to_be_visible()
+        sizes = page.evaluate(TEXT_SIZES)
+        assert len(sizes) > 20, sizes  # the board's words were found
+        small = [s for s in sizes if s["size"] < 24]
+        page.screenshot(path=str(screenshot_dir / "board-1080p-24px.png"))
+        assert not small, small
+
+
+@pytest.mark.parametrize("board", SIZES, indirect=True, ids=SIZE_IDS)
+def test_a_camera_retrying_is_one_banner_and_the_board_shows_no_commands(
+        board: Any, table: LiveServer) -> None:
+    """As serve's camera watch says it (`watch_camera`): each retry's countdown is a new
+    status; the board showed each as a banner of its own, shell command and all."""
+    from bluffcam.camera_news import CAMERA_TOPIC, camera_summary
+
+    camera = table.table.camera
+    board.goto("/")
+    try:
+        for wait in (1, 2, 4):
+            camera.status = (f"camera offline: opencv:0: could not open the camera; is the "
+                             f"webcam plugged in? (`ls /dev/video*`) (retrying in {wait} s)")
+            redrawn_after(board, lambda: table.table.note(
+                camera_summary(camera.status), "warning", topic=CAMERA_TOPIC))
+        banners = board.locator(".message", has_text="camera offline")
+        expect(banners).to_have_count(1)
+        expect(board.locator(".board-foot")).to_contain_text("camera offline")
+        shown = board.locator("main.board").inner_text()
+        assert "`" not in shown and "/dev/video" not in shown
+    finally:
+        camera.status = "ok"
