@@ -159,7 +159,7 @@ def test_nothing_on_a_1080p_tv_board_is_under_24_px(browser: Any, table: LiveSer
         assert len(sizes) > 20, sizes  # the board's words were found
         small = [s for s in sizes if s["size"] < 24]
         page.screenshot(path=str(screenshot_dir / "board-1080p-24px.png"))
-        assert not small, small
+        assert not small, "\n".join(f"{s['size']} px {s['where']}: {s['text']}" for s in small)
 
 
 @pytest.mark.parametrize("board", SIZES, indirect=True, ids=SIZE_IDS)
@@ -184,3 +184,18 @@ def test_a_camera_retrying_is_one_banner_and_the_board_shows_no_commands(
         assert "`" not in shown and "/dev/video" not in shown
     finally:
         camera.status = "ok"
+
+
+def test_the_qr_code_is_shown_big_on_request(browser: Any, table: LiveServer) -> None:
+    """Scanned from a seat, not from in front of the TV: a tap (or /?qr=big) fills the screen."""
+    for page in open_page(browser, table, {"viewport": {"width": 1920, "height": 1080}}, "board"):
+        page.goto("/")
+        page.click("#pin-card .qr-button")
+        big = page.locator("#qr-big img")
+        expect(big).to_be_visible()
+        box = big.bounding_box()
+        assert box and box["height"] >= 0.6 * 1080
+        page.keyboard.press("Escape")
+        expect(page.locator("#qr-big")).to_have_count(0)
+        page.goto("/?qr=big")
+        expect(page.locator("#qr-big img")).to_be_visible()

@@ -184,7 +184,8 @@ function renderPin(state) {
   const where = controlUrl ? controlUrl.replace(/^https?:\/\//, "") : "/control";
   node.classList.toggle("has-qr", phonesCanJoin);
   fill(node,
-    phonesCanJoin ? el("img", { class: "join-qr", src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }) : null,
+    phonesCanJoin ? el("button", { type: "button", class: "qr-button", "aria-label": "Show the QR code big", onclick: () => showBigQr(true) },
+      el("img", { class: "join-qr", src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" })) : null,
     el("div", { class: "pin-text" },
       el("div", { class: "pin-caption" }, "Table PIN"),
       el("div", { class: "pin-value", "data-testid": "pin" }, String(pin)),
@@ -192,6 +193,18 @@ function renderPin(state) {
         ? el("div", { class: "pin-sub", "data-testid": "join" }, "scan to join, or open ", el("strong", {}, where))
         : el("div", { class: "pin-sub", "data-testid": "join" }, "phones cannot reach this board: start it with ",
           el("strong", {}, "--host 0.0.0.0"))));
+}
+
+/** The QR code over the whole screen, big enough to scan from a seat; any tap or key closes it. */
+function showBigQr(show) {
+  document.getElementById("qr-big")?.remove();
+  if (!show) return;
+  const close = () => showBigQr(false);
+  const overlay = el("div", { id: "qr-big", class: "qr-big", role: "dialog", "aria-label": "QR code to join", onclick: close },
+    el("img", { src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }),
+    el("p", {}, "Scan to join the table · tap to close"));
+  document.body.append(overlay);
+  document.addEventListener("keydown", close, { once: true });
 }
 
 function renderMessages(state) {
@@ -574,4 +587,5 @@ api("GET", "/api/pin").then((data) => {
   controlUrl = data && data.control_url ? String(data.control_url) : null;
   phonesCanJoin = !(data && data.phones_can_join === false);
   if (latest) renderPin(latest);
+  if (tablePin && phonesCanJoin && new URLSearchParams(window.location.search).get("qr") === "big") showBigQr(true);
 }).catch(() => { /* not the table's own screen: players read the PIN off the TV */ });
