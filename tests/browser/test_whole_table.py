@@ -23,7 +23,8 @@ SIZE_IDS = ["1080p", "phone"]
 #: every visible text on the board (not a die's drawing) and its computed size in CSS px
 TEXT_SIZES = """() => {
   const out = [];
-  const walker = document.createTreeWalker(document.querySelector('main.board'), NodeFilter.SHOW_TEXT);
+  const board = document.querySelector('main.board');
+  const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const text = walker.currentNode;
     const node = text.parentElement;
@@ -31,8 +32,10 @@ TEXT_SIZES = """() => {
     const range = document.createRange();
     range.selectNodeContents(text);
     const box = range.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0 || !node.checkVisibility({visibilityProperty: true})) continue;
-    out.push({text: text.textContent.trim().slice(0, 40), size: parseFloat(getComputedStyle(node).fontSize),
+    if (box.width === 0 || box.height === 0) continue;
+    if (!node.checkVisibility({visibilityProperty: true})) continue;
+    out.push({text: text.textContent.trim().slice(0, 40),
+              size: parseFloat(getComputedStyle(node).fontSize),
               where: node.className || node.tagName});
   }
   return out;
@@ -81,7 +84,8 @@ def test_the_tv_shows_the_pending_reading_large_and_no_stale_verdict(
     board.goto("/")
     photo = board.locator("[data-testid=pending-photo] img")
     expect(photo).to_be_visible()
-    board.wait_for_function("document.querySelector('[data-testid=pending-photo] img').naturalWidth > 0")
+    board.wait_for_function(
+        "document.querySelector('[data-testid=pending-photo] img').naturalWidth > 0")
     doubts = [p for p in review["problems"] if p.get("x") is not None]
     assert doubts, "the scene has a doubtful die"
     markers = board.locator("[data-testid=doubt-marker]")
@@ -102,13 +106,16 @@ def test_the_tv_shows_the_pending_reading_large_and_no_stale_verdict(
     # the last round's verdict waits until this one applies
     expect(board.locator("[data-testid=verdict]")).to_have_count(0)
     expect(board.locator(".reveal-panel")).not_to_contain_text(old_verdict)
-    board.screenshot(path=str(screenshot_dir / f"board-pending-review-{board.viewport_size['width']}.png"))
+    width = board.viewport_size["width"]
+    board.screenshot(path=str(screenshot_dir / f"board-pending-review-{width}.png"))
     # once confirmed, the new verdict shows and the photo goes
     seats = {s: [d["value"] for d in dice][:review["expected"][s]]
              for s, dice in review["seats"].items()}
-    redrawn_after(board, lambda: table.post(f"/api/reveals/{review['id']}/confirm", {"seats": seats}))
+    redrawn_after(board, lambda: table.post(f"/api/reveals/{review['id']}/confirm",
+                                            {"seats": seats}))
     expect(board.locator("[data-testid=pending-photo]")).to_have_count(0)
-    expect(board.locator("[data-testid=verdict]")).to_have_text(table.table.state()["history"][-1]["verdict"])
+    new_verdict = table.table.state()["history"][-1]["verdict"]
+    expect(board.locator("[data-testid=verdict]")).to_have_text(new_verdict)
 
 
 @pytest.mark.parametrize("board", SIZES, indirect=True, ids=SIZE_IDS)
@@ -147,7 +154,8 @@ def test_nothing_on_a_1080p_tv_board_is_under_24_px(browser: Any, table: LiveSer
     table.post("/api/action", {"player": "Ann", "bid": "2x4"})
     table.post("/api/action", {"player": "Ben", "challenge": True})
     review = table.post("/api/reveal/capture", {})["review"]
-    table.post(f"/api/reveals/{review['id']}/confirm", {"seats": {"Ann": [4, 1, 6], "Ben": [4, 4, 2]}})
+    table.post(f"/api/reveals/{review['id']}/confirm",
+               {"seats": {"Ann": [4, 1, 6], "Ben": [4, 4, 2]}})
     turn = table.table.game.to_json()["turn"]
     table.post("/api/action", {"player": turn, "bid": "2x3", "set_aside": [3]})
     table.table.note("a message for the table")
