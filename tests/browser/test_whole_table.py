@@ -207,3 +207,69 @@ def test_the_qr_code_is_shown_big_on_request(browser: Any, table: LiveServer) ->
         expect(page.locator("#qr-big")).to_have_count(0)
         page.goto("/?qr=big")
         expect(page.locator("#qr-big img")).to_be_visible()
+
+
+def draft_on_server(server: LiveServer, review_id: str) -> Any:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{server.url}/api/reveals/{review_id}/draft", timeout=5) as r:
+        return json.loads(r.read())["draft"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_correction_survives_a_reload_the_pin_and_a_second_phone(
+        browser: Any, table: LiveServer, size: tuple[int, int], screenshot_dir: Path) -> None:
+    """A phone without the PIN corrects the misread die, reloads, enters the PIN on the review
+    page: the correction is still there, and a second phone opens the review with it. A
+    set-aside die missing from its seat is named before Confirm; Confirm goes back to the
+    control page."""
+    width, height = size
+    options = {"viewport": {"width": width, "height": height}, "is_mobile": width < 600,
+               "has_touch": width < 600}
+    table.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                             "options": {"dice_per_player": 3}})
+    table.post("/api/action", {"player": "Ann", "bid": "2x4", "set_aside": [4]})
+    table.post("/api/action", {"player": "Ben", "challenge": True})
+    review = table.post("/api/reveal/capture", {})["review"]
+    misread = "#per-seat .seat-die[data-seat=Ben][data-value='5']"
+    for first in open_page(browser, table, options, "review"):
+        first.goto("/review")
+        expect(first.locator("#review-pin-form")).to_be_visible()  # no PIN on this phone yet
+        first.click(misread)
+        first.click("button[aria-label='set to 4']")
+        expect(first.locator("#confirm")).to_have_text("Confirm with 1 change")
+        first.reload()
+        expect(first.locator("#confirm")).to_have_text("Confirm with 1 change")
+        expect(first.locator(misread)).to_have_count(0)
+        first.fill("#review-pin", table.pin)
+        first.click("#review-pin-form button[type=submit]")
+        expect(first.locator("#review-pin-form")).to_have_count(0)
+        expect(first.locator("#confirm")).to_have_text("Confirm with 1 change")
+        kept = None
+        for _ in range(50):  # sent a moment after the PIN was taken
+            kept = draft_on_server(table, review["id"])
+            if kept:
+                break
+            first.wait_for_timeout(100)
+        assert kept and [d["value"] for d in kept["dice"] if d["edited"]] == [4]
+    for second in open_page(browser, table, options, "review"):
+        second.add_init_script(f"localStorage.setItem('bluffcam.pin', {table.pin!r})")
+        second.goto("/review")
+        expect(second.locator("#confirm")).to_have_text("Confirm with 1 change")
+        expect(second.locator(misread)).to_have_count(0)
+        expect(second.locator("#review-pin-form")).to_have_count(0)
+        # Ann's set-aside 4 changed to a 2: the page says which seat lacks which die
+        second.click("#per-seat .seat-die[data-seat=Ann][data-value='4']")
+        second.click("button[aria-label='set to 2']")
+        gaps = second.locator("#set-aside-gaps")
+        expect(gaps).to_contain_text("Ann set a 4 aside")
+        expect(second.locator("#per-seat .seat-row.seat-gap")).to_have_attribute("data-seat", "Ann")
+        second.screenshot(path=str(screenshot_dir / f"review-set-aside-{width}.png"),
+                          full_page=True)
+        second.click("#per-seat .seat-die[data-seat=Ann][data-value='2']")
+        second.click("button[aria-label='set to 4']")
+        expect(gaps).to_have_count(0)
+        second.click("#confirm")
+        second.wait_for_url("**/control")
+        assert table.table.state()["last_reveal"]["seats"]["Ben"] == [4, 4, 2]
