@@ -273,3 +273,55 @@ def test_a_correction_survives_a_reload_the_pin_and_a_second_phone(
         second.click("#confirm")
         second.wait_for_url("**/control")
         assert table.table.state()["last_reveal"]["seats"]["Ben"] == [4, 4, 2]
+
+
+#: what a claimed phone did when its turn came: the vibration asked, a sound started
+TURN_PROBES = """
+window.__vibrations = [];
+navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return true; };
+window.__tones = 0;
+const Real = window.AudioContext;
+if (Real) {
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) { window.__tones += 1; return start.apply(this, args); };
+}
+"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_a_claimed_phone_announces_its_players_turn_and_acts_only_for_him(
+        browser: Any, table: LiveServer, size: tuple[int, int], screenshot_dir: Path) -> None:
+    width, height = size
+    table.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                             "options": {"dice_per_player": 3}})
+    options = {"viewport": {"width": width, "height": height}, "is_mobile": width < 600,
+               "has_touch": width < 600}
+    for phone in open_page(browser, table, options, "control"):
+        phone.add_init_script(f"localStorage.setItem('bluffcam.pin', {table.pin!r})")
+        phone.add_init_script(TURN_PROBES)
+        sent: list[str] = []
+        phone.on("request", lambda r: sent.append(f"{r.method} {r.url} {r.post_data or ''}"))
+        phone.goto("/control")
+        phone.select_option("#claim-seat", "Ben")
+        # Ann's turn: Ben's phone waits, and has no bid buttons for Ann
+        expect(phone.locator("#waiting-turn")).to_contain_text("Waiting for Ann")
+        expect(phone.locator("#bid-submit")).to_have_count(0)
+        # Ben types his dice under the cup: his odds, on this phone only
+        for face in (4, 4, 1):
+            phone.click(f"button[aria-label='I have a {face}']")
+        table.post("/api/action", {"player": "Ann", "bid": "3x4"})
+        notice = phone.get_by_test_id("my-turn")
+        expect(notice).to_have_text("Your turn, Ben!")
+        assert phone.evaluate("window.__vibrations.length") == 1
+        assert phone.evaluate("window.__tones") >= 1
+        # 4, 4 and the ★: Ben holds the three 4s the bid needs
+        expect(phone.get_by_test_id("my-chance")).to_contain_text("100%")
+        expect(phone.locator("#bid-submit")).to_be_visible()
+        phone.screenshot(path=str(screenshot_dir / f"control-claimed-{width}.png"),
+                         full_page=True)
+        # the dice typed in never left the phone: no request since carried anything
+        assert not [r for r in sent if r.startswith("POST")], sent
+        # unclaimed again: the host's phone acts for whoever plays
+        phone.select_option("#claim-seat", "")
+        expect(phone.locator("#my-turn")).to_have_count(0)
+        expect(phone.locator("#bid-submit")).to_be_visible()

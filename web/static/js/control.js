@@ -6,6 +6,7 @@ import {
   el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
   eveningText, announce, redrawKeepingFocus, readingWords,
 } from "./ui.js";
+import { announceTurn, claimCard, keepAwake, mayActFor, playerCards } from "./seatclaim.js";
 
 const root = document.getElementById("control-main");
 const pinGate = document.getElementById("pin-gate");
@@ -36,6 +37,8 @@ function showPinGate(message = "") {
   document.getElementById("pin-error").textContent = message;
   document.getElementById("pin-input").focus();
 }
+
+document.addEventListener("visibilitychange", () => { if (state) keepAwake(state); });
 
 document.getElementById("pin-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -849,9 +852,11 @@ function render() {
     parts.push(setupCard());
   } else if (game.phase === "bidding") {
     resetPickerIfMoved();
-    parts.push(playCard(), toolsCard());
+    // a phone that claimed a seat acts for its own player only (seatclaim.js)
+    parts.push(...playerCards(state, render), mayActFor(state, game.turn) ? playCard() : null, toolsCard(),
+      claimCard(state, render));
   } else if (game.phase === "reveal") {
-    parts.push(revealCard(), toolsCard());
+    parts.push(...playerCards(state, render), revealCard(), toolsCard(), claimCard(state, render));
   } else {
     parts.push(el("section", { class: "card stack" },
       el("h2", {}, "Game over"),
@@ -870,6 +875,8 @@ function render() {
 
 const live = followState((next) => {
   state = next;
+  announceTurn(state);
+  keepAwake(state);
   noteMoves(state);
   render();
 });
