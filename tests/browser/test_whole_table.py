@@ -283,7 +283,10 @@ window.__tones = 0;
 const Real = window.AudioContext;
 if (Real) {
   const start = OscillatorNode.prototype.start;
-  OscillatorNode.prototype.start = function (...args) { window.__tones += 1; return start.apply(this, args); };
+  OscillatorNode.prototype.start = function (...args) {
+    window.__tones += 1;
+    return start.apply(this, args);
+  };
 }
 """
 
@@ -296,11 +299,15 @@ def test_a_claimed_phone_announces_its_players_turn_and_acts_only_for_him(
                              "options": {"dice_per_player": 3}})
     options = {"viewport": {"width": width, "height": height}, "is_mobile": width < 600,
                "has_touch": width < 600}
+    sent: list[str] = []
+
+    def record(request: Any) -> None:
+        sent.append(f"{request.method} {request.url} {request.post_data or ''}")
+
     for phone in open_page(browser, table, options, "control"):
         phone.add_init_script(f"localStorage.setItem('bluffcam.pin', {table.pin!r})")
         phone.add_init_script(TURN_PROBES)
-        sent: list[str] = []
-        phone.on("request", lambda r: sent.append(f"{r.method} {r.url} {r.post_data or ''}"))
+        phone.on("request", record)
         phone.goto("/control")
         phone.select_option("#claim-seat", "Ben")
         # Ann's turn: Ben's phone waits, and has no bid buttons for Ann
