@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bluffcam.seating import SEATS_KEY
+from bluffcam.table_options import TABLE_KEYS
 from engine import EngineError, Game, Journal, JournalError, Phase, parse_action
 from engine.game import game_from_setup
 
@@ -42,9 +42,10 @@ class GameResult:
 
 
 def stored_game(setup: Mapping[str, Any]) -> Game:
-    """A fresh game from a journalled setup (the engine validates it; the seats are the
-    table's, not the rules')."""
-    return game_from_setup({k: v for k, v in setup.items() if k not in ("actions", SEATS_KEY)})
+    """A fresh game from a journalled setup (the engine validates it; the seats and the
+    odds are the table's, not the rules')."""
+    return game_from_setup({k: v for k, v in setup.items()
+                            if k != "actions" and k not in TABLE_KEYS})
 
 
 def result_of(game: Game | None, game_id: int | None, started: datetime | None

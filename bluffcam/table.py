@@ -60,6 +60,7 @@ from bluffcam.seating import (
 )
 from bluffcam.table_error import TableError
 from bluffcam.table_news import Message, Subscribers, replace_topic
+from bluffcam.table_options import ODDS_KEY, check_odds
 from bluffcam.table_resume import resume
 from bluffcam.table_state import build_state
 from bluffcam.vision_adapter import (
@@ -263,6 +264,7 @@ class Table:
         script = json.loads(json.dumps(dict(setup)))
         script.pop("comment", None)
         seats = script.pop(SEATS_KEY, None)
+        odds = check_odds(script.pop(ODDS_KEY, True))
         try:
             check_player_names(script.get("players"))
         except PlayerNameError as exc:
@@ -274,6 +276,8 @@ class Table:
                 setup_json[SEATS_KEY] = check_seats(seats, game.players, self.seat_count())
             except SeatingError as exc:
                 raise TableError(str(exc), rule="format", status=400) from None
+        if not odds:
+            setup_json[ODDS_KEY] = False  # kept with the setup: a restart keeps it off
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
             ended = self._evening.result(self._game, self._journal_game_id())

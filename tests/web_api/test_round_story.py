@@ -1,10 +1,13 @@
-"""The round's story (`bluffcam.round_story`): the board's list of this round's bids, built
-from the accepted actions alone, and the camera's one banner with no shell commands."""
+"""What the board tells the whole table: the round's story (`bluffcam.round_story`), built
+from the accepted actions alone; the camera's one banner with no shell commands
+(`bluffcam.camera_news`); and the odds a table may switch off (`bluffcam.table_options`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bluffcam.camera_news import SEE_CALIBRATION, camera_summary, without_commands
 from bluffcam.round_story import round_story
@@ -132,4 +135,40 @@ def test_serves_camera_watch_keeps_one_banner_through_the_retries(tmp_path: Path
     finally:
         stop.set()
         watcher.join(timeout=5)
+        table.close()
+
+
+# ---------------------------------------------------------------- the odds switched off
+
+
+def test_a_table_may_keep_the_odds_off_and_a_restart_keeps_them_off(tmp_path: Path) -> None:
+    setup = {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann", "odds": False}
+    table = Table(tmp_path / "journal.sqlite")
+    try:
+        table.new_game(setup)
+        table.submit({"player": "Ann", "bid": "2x3"})
+        state = table.state()
+        assert state["odds"] is None and state["odds_shown"] is False
+        assert state["setup"]["odds"] is False
+    finally:
+        table.close()
+    again = Table(tmp_path / "journal.sqlite")
+    try:
+        assert again.state()["odds"] is None and again.state()["game"]["bid"] == "2x3"
+        again.new_game({**setup, "odds": True})
+        again.submit({"player": "Ann", "bid": "2x3"})
+        assert again.state()["odds"]["probability"] > 0 and "odds" not in again.state()["setup"]
+    finally:
+        again.close()
+
+
+def test_odds_that_are_not_true_or_false_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    from bluffcam.table import TableError
+
+    table = Table(tmp_path / "journal.sqlite")
+    try:
+        with pytest.raises(TableError, match='"odds" must be true or false') as refused:
+            table.new_game({"game": "bluff", "players": ["Ann", "Ben"], "odds": "no"})
+        assert refused.value.status == 400 and table.state()["game"] is None
+    finally:
         table.close()

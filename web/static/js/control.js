@@ -579,6 +579,7 @@ function seedSetup() {
     setupForm.players = (last.players || []).slice();
     setupForm.starter = last.starter || "";
     setupForm.seats = Array.isArray(last.seats) ? last.seats.slice() : [];
+    setupForm.odds = last.odds !== false;
     Object.assign(setupForm.options[setupForm.game] || {}, last.options || {});
   }
   while (setupForm.players.length < 2) setupForm.players.push("");
@@ -734,7 +735,10 @@ function setupCard() {
       onclick: () => { setupForm.players.push(""); renderSetup(); } }, "+ Add a player"),
     el("label", {}, "Who starts", starterSelect),
     el("h2", {}, "Options"),
-    el("div", { class: "options" }, optionFields()),
+    el("div", { class: "options" }, optionFields(),
+      // some groups think the odds spoil the bluff: the table's choice, kept with the setup
+      el("label", { class: "check" }, el("input", { type: "checkbox", id: "show-odds", checked: setupForm.odds !== false,
+        onchange: (e) => { setupForm.odds = e.target.checked; } }), "Show the chance a bid holds")),
     el("div", { class: "row" },
       state && state.game && state.game.phase !== "over"
         ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; setupForm.replaceConfirmed = false; render(); } }, "Cancel") : null,
@@ -752,6 +756,7 @@ function setupCard() {
           const seats = setupForm.players.map((n, i) => [n.trim(), seatOf(i)]).filter(([n]) => n).map(([, seat]) => seat);
           // seats only where the table has more than the players take, and not simply in order
           if (tableSeats.length > setupForm.players.length && seats.some((seat, i) => seat !== i + 1)) body.seats = seats;
+          if (setupForm.odds === false) body.odds = false;
           if (setupForm.starter) body.starter = setupForm.starter;
           else if (players.length) body.starter = players[Math.floor(Math.random() * players.length)];
           const result = await send("POST", "/api/game", body, { note: "New game started" });
