@@ -180,6 +180,18 @@ class Table:
             self._changed()
             return self._state_unlocked()
 
+    def bring_back_evening(self) -> dict[str, Any]:
+        """Undo "New evening" until the next game starts: the earlier games count again."""
+        with self._lock:
+            if not self._evening.can_bring_back:
+                raise TableError("no new evening to undo: the standings were not started "
+                                 "afresh since the last game began", rule="evening")
+            with self._storing("bringing back tonight's standings"):
+                self._evening.bring_back(self._journal_game_id())
+            self._post("tonight's standings are back")
+            self._changed()
+            return self._state_unlocked()
+
     # ------------------------------------------------------------------ events
 
     def subscribe(self, *, limit: int | None = None) -> queue.Queue[str] | None:
@@ -842,6 +854,7 @@ class Table:
                     "summary": camera_summary(self.camera_status()),
                     "reading": self._camera_readings > 0},
             evening=self._evening.standings(self._game, self._journal_game_id()),
+            evening_undo=self._evening.can_bring_back,
             game_id=self._journal_game_id() if self._game is not None else None,
             messages=[m.to_json() for m in sorted(
                 (m for m in (*self._lasting, *self._messages) if m.is_news(

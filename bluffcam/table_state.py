@@ -31,6 +31,7 @@ def build_state(
     reopen: str | None = None,
     camera: dict[str, Any],
     evening: dict[str, Any] | None = None,
+    evening_undo: bool = False,
     messages: list[dict[str, Any]],
     game_id: int | None = None,
 ) -> dict[str, Any]:
@@ -65,6 +66,8 @@ def build_state(
         # the evening's standings (`bluffcam.evening.standings`): games ended tonight and each
         # player's wins (and Impus Bluff losses); null before the first game ends
         "evening": evening,
+        # whether "New evening" can still be undone (POST /api/evening/undo)
+        "evening_undo": evening_undo,
         # this round's bids, passes and doubt, in order (`bluffcam.round_story`)
         "story": None,
     }

@@ -202,6 +202,9 @@ def _document() -> dict[str, Any]:
             "/api/evening/new": {"post": _change(
                 "start tonight's standings (state.evening) afresh: the games that have ended "
                 "no longer count", None)},
+            "/api/evening/undo": {"post": _change(
+                "undo the last \"new evening\" until the next game starts (state.evening_undo);"
+                " 409 (rule evening) when there is none", None)},
             "/api/reveal/capture": {"post": _change(
                 "read the reveal with the camera: applied when sure, else state.review; 409 "
                 "(rule camera) where the camera gave no reading", None)},

@@ -362,6 +362,9 @@ function bluffActions(kinds) {
   return buttons;
 }
 
+/** Whether "New evening" was tapped once: the second tap clears the standings. */
+let eveningAsked = false;
+
 // Impus form values survive the re-render each state event causes.
 // what a player picked on the Impus cards, kept across the page's redraws
 const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null };
@@ -870,8 +873,17 @@ function render() {
       state.undo ? undoButton() : null,
       // another group sits down: tonight's standings start again from the next game
       state.evening ? el("button", { type: "button", class: "btn", id: "new-evening", disabled: busy,
-        onclick: () => send("POST", "/api/evening/new", undefined, { note: "Tonight's standings start afresh" }) },
-      "New evening: clear the standings") : null,
+        // asked twice: one tap by mistake would wipe the evening's standings
+        onclick: () => {
+          if (!eveningAsked) { eveningAsked = true; render(); return; }
+          eveningAsked = false;
+          send("POST", "/api/evening/new", undefined, { note: "Tonight's standings start afresh" });
+        } },
+      eveningAsked ? "Tap again to clear tonight's standings" : "New evening: clear the standings") : null,
+      // until the next game starts, the standings can come back
+      state.evening_undo ? el("button", { type: "button", class: "btn", id: "undo-new-evening", disabled: busy,
+        onclick: () => send("POST", "/api/evening/undo", undefined, { note: "Tonight's standings are back" }) },
+      "Undo: bring tonight's standings back") : null,
       errorSlot()));
   }
   fill(root, el("div", { class: "control-grid" }, parts));
