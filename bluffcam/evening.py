@@ -195,6 +195,11 @@ class Evening:
         self._before_afresh = None
         self.recall(game_id)
 
+    def game_ids(self, game: Game | None, game_id: int | None) -> list[int]:
+        """The journal ids of tonight's ended games, oldest first (`bluffcam.standings`)."""
+        return [r.game_id for r in this_evening([*self._results, self.result(game, game_id)],
+                                                self.started or datetime.now(UTC), self._after)]
+
     def standings(self, game: Game | None, game_id: int | None) -> dict[str, Any] | None:
         """The state's ``evening``: the earlier games' results and the current game's."""
         return standings(this_evening([*self._results, self.result(game, game_id)],

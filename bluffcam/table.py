@@ -58,6 +58,7 @@ from bluffcam.seating import (
     seat_index,
     seat_map,
 )
+from bluffcam.standings import Standings
 from bluffcam.table_error import TableError
 from bluffcam.table_news import Message, Subscribers, replace_topic
 from bluffcam.table_options import ODDS_KEY, check_odds
@@ -74,6 +75,7 @@ from engine import (
     IllegalActionError,
     Journal,
     JournalError,
+    Phase,
     action_to_json,
     parse_action,
 )
@@ -144,6 +146,7 @@ class Table:
         self._lasting: deque[Message] = deque(maxlen=MESSAGES_KEPT)
         self._games_started = 0
         self._evening = Evening(self._journal)
+        self._standings = Standings(self._journal)
         self._subscribers = Subscribers()
         # From the clock, so it usually grows across restarts too; pages take the first state
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
@@ -855,6 +858,10 @@ class Table:
                     "reading": self._camera_readings > 0},
             evening=self._evening.standings(self._game, self._journal_game_id()),
             evening_undo=self._evening.can_bring_back,
+            standings=self._standings.table(
+                self._evening.game_ids(self._game, self._journal_game_id()),
+                self._journal_game_id(),
+                current_over=self._game is not None and self._game.phase is Phase.OVER),
             game_id=self._journal_game_id() if self._game is not None else None,
             messages=[m.to_json() for m in sorted(
                 (m for m in (*self._lasting, *self._messages) if m.is_news(

@@ -32,6 +32,7 @@ def build_state(
     camera: dict[str, Any],
     evening: dict[str, Any] | None = None,
     evening_undo: bool = False,
+    standings: dict[str, Any] | None = None,
     messages: list[dict[str, Any]],
     game_id: int | None = None,
 ) -> dict[str, Any]:
@@ -68,6 +69,8 @@ def build_state(
         "evening": evening,
         # whether "New evening" can still be undone (POST /api/evening/undo)
         "evening_undo": evening_undo,
+        # tonight's table and each game kind's Elo rating across evenings (bluffcam/standings.py)
+        "standings": standings,
         # this round's bids, passes and doubt, in order (`bluffcam.round_story`)
         "story": None,
     }
