@@ -7,6 +7,7 @@ test-artifacts/screenshots/.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -332,3 +333,31 @@ def test_a_claimed_phone_announces_its_players_turn_and_acts_only_for_him(
         phone.select_option("#claim-seat", "")
         expect(phone.locator("#my-turn")).to_have_count(0)
         expect(phone.locator("#bid-submit")).to_be_visible()
+
+
+@pytest.mark.parametrize("board", SIZES, indirect=True, ids=SIZE_IDS)
+def test_between_games_the_board_shows_tonights_standings_as_a_table(
+        board: Any, table: LiveServer, screenshot_dir: Path) -> None:
+    table.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                             "options": {"dice_per_player": 1}})
+    table.post("/api/action", {"player": "Ann", "bid": "1x2"})
+    table.post("/api/action", {"player": "Ben", "challenge": True})
+    table.post("/api/action", {"reveal": {"Ann": [3], "Ben": [4]}})  # Ben wins
+    board.goto("/")
+    standings = board.get_by_test_id("standings")
+    expect(standings).to_be_visible()
+    ben = standings.locator("tr[data-player=Ben]")
+    ann = standings.locator("tr[data-player=Ann]")
+    expect(ann).to_be_visible()  # no win, listed all the same
+    expect(ben.locator("td").first).to_have_text(re.compile(r"^\d+ of \d+$"))
+    expect(ben.locator(".standings-place")).to_have_text("#1")
+    expect(ann.locator(".standings-place")).to_have_text("#2")
+    ratings = [int(t) for t in standings.locator(".standings-rating").all_inner_texts()
+               if t.strip().isdigit()]
+    assert len(ratings) >= 2
+    width = board.viewport_size["width"]
+    board.screenshot(path=str(screenshot_dir / f"board-standings-{width}.png"))
+    # the next game under way: the round's story again, not the table
+    redrawn_after(board, lambda: table.post("/api/game", {
+        "game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"}))
+    expect(standings).to_be_hidden()

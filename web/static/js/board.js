@@ -5,7 +5,7 @@ import {
   announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
   gameOverHeadline, eveningText, readingWords,
 } from "./ui.js";
-import { renderStory, renderPendingReview } from "./boardpanels.js";
+import { renderStory, renderPendingReview, renderStandings } from "./boardpanels.js";
 
 const $ = (id) => document.getElementById(id);
 /** How long a dashboard message stays on the board. */
@@ -574,6 +574,7 @@ export function renderBoard(state) {
   renderPlayers(state);
   renderLastReveal(state);
   renderStory($("story"), state);
+  renderStandings($("standings"), state);
   renderHistory(state);
   renderFooter(state);
   speakChanges(state);

@@ -3,7 +3,7 @@
 // large so that the table looks at it together. Each sentence is one literal, so that it can
 // be translated whole.
 
-import { el, fill, die, parseBid, bidWords } from "./ui.js";
+import { el, fill, die, parseBid, bidWords, GAME_NAMES } from "./ui.js";
 
 /** One step of `state.story` (bluffcam/round_story.py) as a list item. */
 function storyStep(step, kind) {
@@ -118,4 +118,30 @@ export function renderPendingReview(node, state) {
         other.map((p) => el("li", { class: "doubt-other" }, p.message || p.kind))),
       el("div", { class: "seat-readings" },
         Object.entries(review.seats || {}).map(([name, dice]) => seatLine(name, dice, doubts, (review.expected || {})[name])))));
+}
+
+/** Tonight's standings as a table (bluffcam/standings.py): every player who played, games
+ * played and won per game kind, the last game's places and each kind's rating. Shown
+ * between games, where the round's story was. */
+export function renderStandings(node, state) {
+  const standings = state.standings;
+  const panel = node.closest(".standings-panel");
+  const between = !state.game || state.game.phase === "over";
+  panel.hidden = !(standings && between);
+  if (panel.hidden) { fill(node); return; }
+  const kinds = standings.kinds || [];
+  const head = el("tr", {},
+    el("th", { scope: "col" }, "Player"),
+    kinds.map((kind) => el("th", { scope: "col" }, `${GAME_NAMES[kind] || kind}: won of played`)),
+    el("th", { scope: "col" }, "Last game"),
+    kinds.map((kind) => el("th", { scope: "col" }, `${GAME_NAMES[kind] || kind} rating`)));
+  const rows = standings.players.map((row) => el("tr", { "data-player": row.name },
+    el("th", { scope: "row" }, row.name),
+    kinds.map((kind) => {
+      const tally = row.kinds[kind];
+      return el("td", {}, tally ? `${tally.won} of ${tally.played}` : "–");
+    }),
+    el("td", { class: "standings-place" }, row.last_place ? `#${row.last_place}` : "–"),
+    kinds.map((kind) => el("td", { class: "standings-rating" }, row.ratings && row.ratings[kind] ? String(row.ratings[kind]) : "–"))));
+  fill(node, el("table", { class: "standings-table" }, el("thead", {}, head), el("tbody", {}, rows)));
 }
