@@ -241,6 +241,14 @@ function spoken(shown, roundsBefore) {
   ].filter(Boolean).join(". ");
 }
 
+/** The phase in the game's own words: Impus Bluff plays cards onto a pile, nobody bids. */
+function phaseWords(game) {
+  if (game.game === "impus") {
+    return { bidding: game.claim ? "playing on the pile" : "starting a pile", reveal: "turning the doubted cards up", over: "over" }[game.phase] || game.phase;
+  }
+  return { bidding: "bidding", reveal: "reveal", over: "over" }[game.phase] || game.phase;
+}
+
 function statusCard() {
   const game = state.game;
   if (!game) {
@@ -256,7 +264,7 @@ function statusCard() {
       ? `Pile: ${game.pile ?? 0} cards claimed as ${game.claim}` : "No pile yet: the next player starts one.")
     : null;
   return el("section", { class: "card status-card" },
-    el("div", { class: "status-line" }, `${kind} · ${game.phase}`),
+    el("div", { class: "status-line", id: "status-phase" }, `${kind} · ${phaseWords(game)}`),
     el("div", { class: "status-turn", id: "status-turn" }, headline),
     impusLine || (bid && bid.face !== undefined ? el("div", { class: "status-bid" },
       "Bid: ", el("strong", { id: "status-bid" }, bidWords(bid)),
@@ -367,7 +375,7 @@ let eveningAsked = false;
 
 // Impus form values survive the re-render each state event causes.
 // what a player picked on the Impus cards, kept across the page's redraws
-const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null };
+const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null, fourOpen: false };
 
 function impusActions(kinds) {
   // Impus actions as the engine's replay objects: play (+claim on a new pile), doubt,
@@ -436,12 +444,16 @@ function impusActions(kinds) {
     const what = el("select", { "aria-label": "discarded kind", id: "discard-kind",
       onchange: (e) => { impusForm.discardKind = e.target.value; } },
     discardable.map((k) => el("option", { value: k, selected: k === impusForm.discardKind }, k)));
-    sections.push(el("div", { class: "stack", id: "discard-card" }, el("h2", {}, "Four of a kind"),
-      el("p", { class: "muted" }, "A player holding four of a kind (never imps) lays them down face up now: "
-        + "right after the deal, or after taking the pile. Only then."),
-      el("div", { class: "split" }, who, what),
-      el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
-        onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
+    // opened only when someone holds four of a kind: the engine cannot see the hands, and a
+    // panel always open took the phone's screen from the plays
+    sections.push(el("details", { class: "stack four-of-a-kind", id: "discard-card", open: impusForm.fourOpen,
+      ontoggle: (e) => { impusForm.fourOpen = e.target.open; } },
+    el("summary", { class: "btn", id: "four-of-a-kind" }, "Someone holds four of a kind?"),
+    el("p", { class: "muted" }, "A player holding four of a kind (never imps) lays them down face up now: "
+      + "right after the deal, or after taking the pile. Only then."),
+    el("div", { class: "split" }, who, what),
+    el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
+      onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
   }
   return sections;
 }
