@@ -14,12 +14,16 @@ import threading
 import time
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from bluffcam.table_error import TableError
 
 #: a draft names at most this many dice (six players' five dice, with room for strays)
 MAX_DRAFT_DICE = 64
+
+
+def _is_number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def check_draft(body: Any, seats: Collection[str]) -> dict[str, Any]:
@@ -46,11 +50,11 @@ def check_draft(body: Any, seats: Collection[str]) -> dict[str, Any]:
                          f"{sorted(seats)}")
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
             raise refuse(f"die {index + 1}: {value!r} is not a die value 1–6")
-        place = [die.get("x"), die.get("y")]
-        if any(isinstance(v, bool) or not isinstance(v, int | float) for v in place):
+        x, y = die.get("x"), die.get("y")
+        if not (_is_number(x) and _is_number(y)):
             raise refuse(f"die {index + 1}: \"x\" and \"y\" must be numbers (photo pixels)")
-        checked.append({"seat": seat, "value": value, "x": float(place[0]),
-                        "y": float(place[1]), "edited": die.get("edited") is True})
+        checked.append({"seat": seat, "value": value, "x": float(x), "y": float(y),
+                        "edited": die.get("edited") is True})
     removed = body.get("removed", 0)
     if isinstance(removed, bool) or not isinstance(removed, int) or removed < 0:
         raise refuse(f'"removed" must be a count of dice taken out (0 or more), got {removed!r}')

@@ -19,7 +19,7 @@ K_FACTOR = 32.0
 
 def expected_score(rating: float, other: float) -> float:
     """The chance ``rating`` beats ``other`` (Elo's logistic curve, 400 points = 10 : 1)."""
-    return 1.0 / (1.0 + 10.0 ** ((other - rating) / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** ((other - rating) / 400.0)))
 
 
 def check_places(places: Sequence[Sequence[str]]) -> list[str]:
