@@ -165,6 +165,11 @@ def test_nothing_on_a_1080p_tv_board_is_under_24_px(browser: Any, table: LiveSer
         expect(page.locator("[data-testid=story] .story-step")).to_have_count(1)
         expect(page.locator("[data-testid=verdict]")).to_be_visible()
         sizes = page.evaluate(TEXT_SIZES)
+        # and a game's start: no reveal yet, no bid yet
+        redrawn_after(page, lambda: table.post("/api/game", {
+            "game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"}))
+        expect(page.locator(".story-empty")).to_be_visible()
+        sizes += page.evaluate(TEXT_SIZES)
         assert len(sizes) > 20, sizes  # the board's words were found
         small = [s for s in sizes if s["size"] < 24]
         page.screenshot(path=str(screenshot_dir / "board-1080p-24px.png"))
