@@ -366,3 +366,30 @@ def test_between_games_the_board_shows_tonights_standings_as_a_table(
     redrawn_after(board, lambda: table.post("/api/game", {
         "game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann"}))
     expect(standings).to_be_hidden()
+
+
+def test_a_second_phone_on_the_review_sees_the_first_ones_corrections(
+        browser: Any, table: LiveServer) -> None:
+    """Two phones on one review: what one corrects shows on the other, which may zoom."""
+    table.post("/api/game", {"game": "bluff", "players": ["Ann", "Ben"], "starter": "Ann",
+                             "options": {"dice_per_player": 3}})
+    table.post("/api/action", {"player": "Ann", "bid": "2x4"})
+    table.post("/api/action", {"player": "Ben", "challenge": True})
+    table.post("/api/reveal/capture", {})
+    options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    pin = f"localStorage.setItem('bluffcam.pin', {table.pin!r})"
+    for one in open_page(browser, table, options, "review"):
+        for other in open_page(browser, table, options, "review"):
+            for page in (one, other):
+                page.add_init_script(pin)
+                page.goto("/review")
+                expect(page.locator("#confirm")).to_have_text("Confirm this reading")
+            one.click("#per-seat .seat-die[data-seat=Ben][data-value='5']")
+            one.click("button[aria-label='set to 4']")
+            expect(other.locator("#confirm")).to_have_text("Confirm with 1 change")
+            expect(other.locator("#per-seat .seat-die[data-seat=Ben][data-value='5']")
+                   ).to_have_count(0)
+            before = other.locator("#review-photo").bounding_box()
+            other.click("#zoom-photo")
+            after = other.locator("#review-photo").bounding_box()
+            assert before and after and after["width"] >= 1.9 * before["width"]

@@ -2,7 +2,7 @@
 // it, tap the photo to add one, then confirm; the verdict applies only after that.
 
 import { ApiError, api, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
-import { applyDraft, draftOf, loadDraft, saveDraft, setAsideGaps } from "./reviewdraft.js";
+import { applyDraft, draftOf, loadDraft, newerDraft, saveDraft, setAsideGaps } from "./reviewdraft.js";
 import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce } from "./ui.js";
 import { isCardReview, renderCardReview } from "./cardreview.js";
 
@@ -699,6 +699,21 @@ document.addEventListener("keydown", (event) => {
     render();
   }
 });
+
+// Another phone's corrections to the same reading, looked for every few seconds while this
+// one is not in the middle of a change (a picker open, a request under way).
+const DRAFT_LOOK_MS = 2500;
+setInterval(async () => {
+  if (!working || !working.draftLoaded || selected !== null || busy || document.hidden) return;
+  const id = working.id;
+  const draft = await newerDraft(id);
+  if (!draft || !working || working.id !== id || selected !== null) return;
+  const text = JSON.stringify({ dice: draft.dice, removed: draft.removed });
+  if (text === draftSaved) return;
+  applyDraft(working, draft, () => nextKey++);
+  draftSaved = JSON.stringify(draftOf(working));
+  render();
+}, DRAFT_LOOK_MS);
 
 followState((next) => {
   if (state) noticeLostWork(next);

@@ -26,10 +26,23 @@ function keepLocally(id, draft) {
   try { localStorage.setItem(LOCAL_KEY, JSON.stringify({ id, draft })); } catch { /* private mode */ }
 }
 
+/** When the newest draft this page has seen, or sent, was kept on the server. */
+let seenAt = 0;
+
 /** The draft kept for review ``id``: the server's, else this browser's (made before the PIN). */
 export async function loadDraft(id) {
   const server = await api("GET", `/api/reveals/${encodeURIComponent(id)}/draft`).catch(() => null);
+  if (server && server.draft) seenAt = Math.max(seenAt, server.draft.saved_at || 0);
   return (server && server.draft) || localDraft(id);
+}
+
+/** A draft of review ``id`` another phone kept since this page last saw one, or null. */
+export async function newerDraft(id) {
+  const server = await api("GET", `/api/reveals/${encodeURIComponent(id)}/draft`).catch(() => null);
+  const draft = server && server.draft;
+  if (!draft || !(draft.saved_at > seenAt)) return null;
+  seenAt = draft.saved_at;
+  return draft;
 }
 
 let timer = null;
@@ -44,7 +57,9 @@ export function saveDraft(id, draft, { now = false } = {}) {
   clearTimeout(timer);
   const send = () => {
     lastSent = body;
-    api("POST", `/api/reveals/${encodeURIComponent(id)}/draft`, draft).catch(() => { lastSent = null; });
+    api("POST", `/api/reveals/${encodeURIComponent(id)}/draft`, draft)
+      .then((kept) => { if (kept && kept.draft) seenAt = Math.max(seenAt, kept.draft.saved_at || 0); })
+      .catch(() => { lastSent = null; });
   };
   if (now) send(); else timer = setTimeout(send, 300);
 }
