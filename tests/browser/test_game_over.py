@@ -60,6 +60,8 @@ def test_each_end_names_its_winner_or_loser_and_tonights_standings_follow(
     expect(phone.locator("#status-turn")).to_have_text("Ben loses!")
     expect(phone.locator("#status-pile")).to_have_count(0)  # "the next player starts one"
     expect(phone.locator("#status-evening")).to_have_text("Tonight, 2 games: Ben 1 win, 1 loss")
+    # tonight's table: Ann too, who has no win
+    expect(phone.locator("#control-standings tr[data-player=Ann]")).to_be_visible()
 
     live_server.post("/api/undo", {})  # the last play taken back: its result too
     expect(tv.get_by_test_id("evening")).to_have_text("Tonight, 1 game: Ben 1 win")

@@ -393,3 +393,33 @@ def test_a_second_phone_on_the_review_sees_the_first_ones_corrections(
             other.click("#zoom-photo")
             after = other.locator("#review-photo").bounding_box()
             assert before and after and after["width"] >= 1.9 * before["width"]
+
+
+def test_a_claimed_phones_odds_agree_with_the_engines(browser: Any, table: LiveServer) -> None:
+    """The phone works out its player's chance itself (his dice never leave it): by the
+    engine's rule (engine.odds.bid_probability), for number, ★ and Scam bids."""
+    from engine import Bid
+    from engine.odds import bid_probability
+
+    cases = [  # bid, kind, dice in play, public (set aside), mine
+        ("3x4", "bluff", 10, [4], [4, 1]),
+        ("5x6", "bluff", 15, [], [2, 3, 5]),
+        ("2*", "bluff", 12, [1], [3]),
+        ("4x5", "scam", 12, [5], [5, 1]),
+        ("9x2", "bluff", 10, [], [2, 2]),
+    ]
+    for page in open_page(browser, table, {"viewport": {"width": 390, "height": 844}}, "control"):
+        page.goto("/control")
+        for text, kind, in_play, public, mine in cases:
+            bid = Bid.parse(text)
+            face = None if bid.face is None else bid.face
+            seen = page.evaluate(
+                """async ([count, face, kind, inPlay, pub, mine]) => {
+                  const m = await import('/assets/js/seatclaim.js');
+                  return m.oddsWithMyDice({bid: {count, face}, kind, joker: 1,
+                    diceInPlay: inPlay, publicFaces: pub, myFaces: mine});
+                }""", [bid.count, face, kind, in_play, public, mine])
+            expected = bid_probability(bid, hidden_dice=in_play - len(public) - len(mine),
+                                       public_faces=public, own_faces=mine,
+                                       joker_face=None if kind == "scam" else 1)
+            assert seen == pytest.approx(expected, abs=1e-9), (text, kind)

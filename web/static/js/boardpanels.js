@@ -129,6 +129,12 @@ export function renderStandings(node, state) {
   const between = !state.game || state.game.phase === "over";
   panel.hidden = !(standings && between);
   if (panel.hidden) { fill(node); return; }
+  fill(node, standingsTable(standings));
+}
+
+/** ``state.standings`` as a table: a row a player, won of played per game kind, the last
+ * game's place, each kind's rating (the board's and the control page's). */
+export function standingsTable(standings) {
   const kinds = standings.kinds || [];
   const head = el("tr", {},
     el("th", { scope: "col" }, "Player"),
@@ -143,5 +149,5 @@ export function renderStandings(node, state) {
     }),
     el("td", { class: "standings-place" }, row.last_place ? `#${row.last_place}` : "–"),
     kinds.map((kind) => el("td", { class: "standings-rating" }, row.ratings && row.ratings[kind] ? String(row.ratings[kind]) : "–"))));
-  fill(node, el("table", { class: "standings-table" }, el("thead", {}, head), el("tbody", {}, rows)));
+  return el("table", { class: "standings-table" }, el("thead", {}, head), el("tbody", {}, rows));
 }

@@ -7,6 +7,7 @@ import {
   eveningText, announce, redrawKeepingFocus, readingWords,
 } from "./ui.js";
 import { announceTurn, claimCard, keepAwake, mayActFor, playerCards } from "./seatclaim.js";
+import { standingsTable } from "./boardpanels.js";
 
 const root = document.getElementById("control-main");
 const pinGate = document.getElementById("pin-gate");
@@ -880,6 +881,7 @@ function render() {
   } else {
     parts.push(el("section", { class: "card stack" },
       el("h2", {}, "Game over"),
+      state.standings ? el("div", { class: "standings", id: "control-standings" }, standingsTable(state.standings)) : null,
       el("button", { type: "button", class: "btn primary big", onclick: () => { mode = "setup"; render(); } }, "Play again"),
       // the last reveal typed in wrong decided the game: it can still be taken back
       state.undo ? undoButton() : null,
