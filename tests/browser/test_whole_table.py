@@ -412,13 +412,12 @@ def test_a_claimed_phones_odds_agree_with_the_engines(browser: Any, table: LiveS
         page.goto("/control")
         for text, kind, in_play, public, mine in cases:
             bid = Bid.parse(text)
-            face = None if bid.face is None else bid.face
             seen = page.evaluate(
                 """async ([count, face, kind, inPlay, pub, mine]) => {
                   const m = await import('/assets/js/seatclaim.js');
                   return m.oddsWithMyDice({bid: {count, face}, kind, joker: 1,
                     diceInPlay: inPlay, publicFaces: pub, myFaces: mine});
-                }""", [bid.count, face, kind, in_play, public, mine])
+                }""", [bid.count, bid.face, kind, in_play, public, mine])
             expected = bid_probability(bid, hidden_dice=in_play - len(public) - len(mine),
                                        public_faces=public, own_faces=mine,
                                        joker_face=None if kind == "scam" else 1)
