@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
+from bluffcam.camera_news import camera_summary, without_commands
 from bluffcam.computer_seat import (
     COMPUTER_KEY,
     ComputerPlayer,
@@ -64,8 +65,10 @@ from bluffcam.seating import (
     seat_index,
     seat_map,
 )
+from bluffcam.standings import Standings
 from bluffcam.table_error import TableError
-from bluffcam.table_news import Message, Subscribers
+from bluffcam.table_news import Message, Subscribers, replace_topic
+from bluffcam.table_options import ODDS_KEY, check_odds
 from bluffcam.table_resume import resume
 from bluffcam.table_state import build_state
 from bluffcam.vision_adapter import (
@@ -79,6 +82,7 @@ from engine import (
     IllegalActionError,
     Journal,
     JournalError,
+    Phase,
     action_to_json,
     parse_action,
 )
@@ -154,6 +158,7 @@ class Table:
         self._lasting: deque[Message] = deque(maxlen=MESSAGES_KEPT)
         self._games_started = 0
         self._evening = Evening(self._journal)
+        self._standings = Standings(self._journal)
         self._subscribers = Subscribers()
         # From the clock, so it usually grows across restarts too; pages take the first state
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
@@ -189,6 +194,18 @@ class Table:
             with self._storing("the new evening"):
                 self._evening.start_afresh(self._journal_game_id(), self._game)
             self._post("tonight's standings start afresh")
+            self._changed()
+            return self._state_unlocked()
+
+    def bring_back_evening(self) -> dict[str, Any]:
+        """Undo "New evening" until the next game starts: the earlier games count again."""
+        with self._lock:
+            if not self._evening.can_bring_back:
+                raise TableError("no new evening to undo: the standings were not started "
+                                 "afresh since the last game began", rule="evening")
+            with self._storing("bringing back tonight's standings"):
+                self._evening.bring_back(self._journal_game_id())
+            self._post("tonight's standings are back")
             self._changed()
             return self._state_unlocked()
 
@@ -237,24 +254,27 @@ class Table:
             raise TableError(text, rule="storage", status=503) from exc
 
     def note(self, text: str, level: str = "info", *, about_game: bool = False,
-             review: str | None = None, lasting: bool = False) -> None:
+             review: str | None = None, lasting: bool = False,
+             topic: str | None = None) -> None:
         """Show a message on the dashboard (camera faults, demo narration); one
         ``about_game`` is shown only until another game starts, one about a ``review`` only
         while that review waits; one ``lasting`` (a fault found at start) stays on the board
-        until the next game starts, not for a glance's while."""
+        until the next game starts, not for a glance's while; one on a ``topic`` takes the
+        place of the last one on it."""
         with self._lock:
-            self._post(text, level, about_game=about_game, review=review, lasting=lasting)
+            self._post(text, level, about_game=about_game, review=review, lasting=lasting,
+                       topic=topic)
             self._changed()
 
     def _post(self, text: str, level: str = "info", *, about_game: bool = False,
               review: str | None = None, before_play: bool = False,
-              lasting: bool = False) -> None:
+              lasting: bool = False, topic: str | None = None) -> None:
         """:meth:`note` for a caller holding the lock that signals its own change once, with
         the message in it (a reveal applied), rather than one change for each."""
-        (self._lasting if lasting else self._messages).append(Message(
+        replace_topic(self._lasting if lasting else self._messages, Message(
             level, text, review=review,
             game=self._games_started if about_game or lasting else None,
-            before_play=before_play, lasting=lasting))
+            before_play=before_play, lasting=lasting, topic=topic))
 
     # ------------------------------------------------------------------ game changes
 
@@ -275,6 +295,7 @@ class Table:
         script.pop("comment", None)
         seats = script.pop(SEATS_KEY, None)
         computer = script.pop(COMPUTER_KEY, None)
+        odds = check_odds(script.pop(ODDS_KEY, True))
         try:
             check_player_names(script.get("players"))
         except PlayerNameError as exc:
@@ -291,6 +312,8 @@ class Table:
                 setup_json[COMPUTER_KEY] = check_computer(computer, game.kind, game.players)
             except ComputerSeatError as exc:
                 raise TableError(str(exc), rule="format", status=400) from None
+        if not odds:
+            setup_json[ODDS_KEY] = False  # kept with the setup: a restart keeps it off
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
             ended = self._evening.result(self._game, self._journal_game_id())
@@ -745,7 +768,7 @@ class Table:
         whoever asked (a phone, the OK button), so none of them reports a reveal taken. The
         game is as it was: the reveal is still due."""
         message = f"{what} — capture again, or enter the reveal by hand"
-        self.note(message, "warning")
+        self.note(without_commands(message), "warning")
         return TableError(message, rule="camera")
 
     # ------------------------------------------------------------------ raise and re-roll
@@ -860,8 +883,14 @@ class Table:
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
+                    "summary": camera_summary(self.camera_status()),
                     "reading": self._camera_readings > 0},
             evening=self._evening.standings(self._game, self._journal_game_id()),
+            evening_undo=self._evening.can_bring_back,
+            standings=self._standings.table(
+                self._evening.game_ids(self._game, self._journal_game_id()),
+                self._journal_game_id(),
+                current_over=self._game is not None and self._game.phase is Phase.OVER),
             game_id=self._journal_game_id() if self._game is not None else None,
             messages=[m.to_json() for m in sorted(
                 (m for m in (*self._lasting, *self._messages) if m.is_news(
