@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bluffcam.zone_fit import DEFAULT_MARKER_DICT, draw_profile, fit_from_frames
+from bluffcam.zone_fit import DEFAULT_MARKER_DICT, draw_profile, fit_from_frames, measured_dice
 from calibration import MarkerConfig, Profile, ProfileError, load_profile, save_profile
 from calibration.fit import FitError
 from calibration.geometry import Polygon, apply_homography, homography_from_points
@@ -121,6 +121,7 @@ def calibrate(
         table_area=table_area,
         seat_zones=zones,
         markers=markers,
+        dice=measured_dice(fit),
         **kept,
     )
     return profile, fit.frame, fit.dice, fit.reading

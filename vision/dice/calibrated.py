@@ -59,7 +59,7 @@ def working_params(params: ReaderParams, width: int, height: int) -> ReaderParam
     """The settings to read a ``width`` x ``height`` cut of the table with: at the one scale
     the die size implies (no closer look, no re-read at another size), or, without a die
     size, as the reader would read a frame of that size."""
-    plain = replace(params, die_size_px=None, table_box=None)
+    plain = replace(params, die_size_px=None, table_box=None, table_resolution=None)
     if params.die_size_px is None:
         return plain
     scale = min(WORKING_DIE_PX / params.die_size_px, MAX_UPSCALE)
