@@ -38,13 +38,16 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None, *,
     image = _as_bgr(frame)
     if params.method == "learned":
         # lazy: loads the networks on first use
+        from vision.dice.doubts import doubt_cut_and_twice
+
         if not crop and (params.die_size_px is not None or params.table_box is not None):
             from vision.dice.calibrated import read_calibrated
 
-            return read_calibrated(image, params)
+            return doubt_cut_and_twice(read_calibrated(image, params))
         from vision.dice.detected import read_detected
 
-        return read_detected(image, params, crop=crop)  # smear-checked there
+        # smear-checked there; a die cut by the frame's edge or read twice is doubted here
+        return doubt_cut_and_twice(read_detected(image, params, crop=crop))
     return doubt_smeared(image, _read_classical(image, params), params.min_gradient_balance)
 
 
