@@ -8,6 +8,8 @@ no sure count, so those go to a person (docs/vision.md, "The table profile's rea
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -18,8 +20,12 @@ from engine import Game
 from hardware.cameras import list_frame_files
 from vision.reveal import capture_reveal
 
-#: reveals the profile's reader applies sure and right (without a profile: 4 of 8)
-SURE_AND_RIGHT_AT_LEAST = 5
+#: reveals the profile's reader applies sure and right (5 here, round 5 among them; without a
+#: profile 4): round 5's die, 14% under a cup, is sure in one of the frames voted and not in
+#: the others, so a change of a few thousandths in a network's output may tip it either way
+SURE_AND_RIGHT_AT_LEAST = 4
+#: a die with less of it in sight than this is partly hidden (the recording's ``visible``)
+IN_PLAIN_VIEW = 0.95
 
 
 @pytest.mark.slow
@@ -46,3 +52,11 @@ def test_the_demo_reveals_are_read_sure_and_right_or_sent_to_review() -> None:
                         "right" if read == truth else "WRONG")
     assert "WRONG" not in outcomes, outcomes
     assert outcomes.count("right") >= SURE_AND_RIGHT_AT_LEAST, outcomes
+    # every reveal whose dice all lie in plain view is applied; only one with a die partly
+    # under a cup goes to review
+    manifest = json.loads((recording.folder / "manifest.json").read_text())
+    hidden = [any(d["visible"] < IN_PLAIN_VIEW for d in reveal["dice"])
+              for reveal in manifest["reveals"]]
+    assert all(outcome == "right" for outcome, h in zip(outcomes, hidden, strict=True)
+               if not h), outcomes
+    assert sum(hidden) == 4 and len(outcomes) == 8
