@@ -4,8 +4,9 @@ A profile names the camera and resolution, the table area, one zone per seat (po
 image pixels, or sectors around the table centre) with the area in front of each cup, the
 dice as the camera sees them (``[dice]``: their size in pixels, the classifier's up, their
 colours; optional), the dice reader's settings for this table's dice and light
-(``[reader]``), optional panel pin overrides, and optional ArUco markers. With markers, every polygon is in *mat* coordinates and is mapped into
-the image through the markers' homography, so the zones survive a bumped camera.
+(``[reader]``), optional panel pin overrides, and optional ArUco markers. With markers,
+every polygon is in *mat* coordinates and is mapped into the image through the markers'
+homography, so the zones survive a bumped camera.
 """
 
 from __future__ import annotations
