@@ -16,7 +16,8 @@ at the one scale its ``[dice]`` size implies):
    after the start. The time is from the last frame with motion on the sensor to the
    verdict, and the part of it after the wait for a still scene (``still_frames`` frames
    after the first still one: 0.6 s from the last motion at 10 fps, whatever the reader);
-   each reveal's outcome is printed (sure and right, or to review).
+   the CPU time a reveal took (the stillness wait, the reads, the checks, the drawing and
+   the JPEGs: what a slower board must fit in); each reveal's outcome is printed.
 
 One core as on a Pi: ``taskset -c 0``; ``BLUFFCAM_ONNX_THREADS`` sets ONNX Runtime's
 threads. A benchmark, not a test: it asserts nothing.
@@ -148,7 +149,7 @@ def time_reveals(runs: int, fps: float, today: ReaderParams, profile: Any) -> No
              "profile": profile}
     print(f"2. a reveal at {fps:g} fps, last motion -> verdict, {runs} runs of the 8 reveals:")
     for name, table in paths.items():
-        times, after, outcomes = [], [], []
+        times, after, cpu, outcomes = [], [], [], []
         for run in range(runs + 1):  # the first run is not timed (each size's first read)
             for number, index in enumerate(at):
                 game = Game.from_script({**setup, "actions": script["actions"][:index]})
@@ -156,8 +157,10 @@ def time_reveals(runs: int, fps: float, today: ReaderParams, profile: Any) -> No
                 frames = [np.asarray(cv2.imread(str(p))) for p in list_frame_files(folder)]
                 last_motion = manifest["reveals"][number]["still_from"] - 1
                 camera = PacedFrames(frames, fps)
+                start_cpu = time.process_time()
                 reading = read_reveal(iter(camera), game.expected_reveal(), table,
                                       seating=game.players)
+                spent = (time.process_time() - start_cpu) * 1000
                 took = (time.perf_counter() - camera.start - last_motion / fps) * 1000
                 # the still window is complete once still_frames more frames have come
                 waited = (STILLNESS.still_frames + 1) * 1000 / fps
@@ -166,11 +169,13 @@ def time_reveals(runs: int, fps: float, today: ReaderParams, profile: Any) -> No
                 if run:
                     times.append(took)
                     after.append(took - waited)
+                    cpu.append(spent)
                     if run == 1:
                         outcomes.append("review" if reading.needs_review
                                         else "sure+right" if right else "SURE+WRONG")
         print(f"   {name:<20} median {statistics.median(times):6.0f} ms (of which "
-              f"{statistics.median(after):4.0f} ms after the stillness wait)   "
+              f"{statistics.median(after):4.0f} ms after the stillness wait; CPU "
+              f"{statistics.median(cpu):4.0f} ms a reveal)   "
               f"{outcomes.count('sure+right')}/8 sure and right, "
               f"{outcomes.count('SURE+WRONG')} sure and wrong: {' '.join(outcomes)}")
 
