@@ -77,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice)")
     else:
         print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
+    if profile.dice is not None:
+        print(f"the dice are {profile.dice.size_px:.0f} px across: the reader reads this "
+              "table at that scale ([dice])")
     if profile.reader or profile.panel:
         print("kept the [reader] and [panel] settings of the profile it replaces")
     print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")

@@ -163,10 +163,12 @@ def dice_in_image(mat_to_image: NDArray[np.float64]) -> dict[str, list[tuple[flo
     }
 
 
-def test_calibrate_fits_one_zone_per_cluster_clockwise_from_the_bottom(tmp_path: Path) -> None:
+def test_calibrate_fits_one_zone_per_cluster_clockwise_from_the_bottom(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     frame, mat_to_image = camera_view(mat_canvas(with_markers=False), STRAIGHT)
     args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), names="Ann,Ben,Cho")
     assert calibrate.run(args) == 0
+    assert "px across: the reader reads this table at that scale" in capsys.readouterr().out
     profile = load_profile(tmp_path / "t.toml")
     assert (tmp_path / "t.png").is_file()
     assert profile.zones.names == ["Ann", "Ben", "Cho"]
