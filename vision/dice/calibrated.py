@@ -22,9 +22,9 @@ from vision.learned import face_size
 from vision.params import ReaderParams
 from vision.types import Die, Reading
 
-#: the size (input pixels) a die is brought to for the detector: where it reads the demo's
-#: reveals and the held-out photos (their dice at today's working size) best
-#: (BENCHMARKS.md, "Reading with a table profile")
+#: the size (input pixels) a die is brought to for the detector: of 22 to 32 px, where it
+#: read the demo's reveals best, fewest dice doubted (the reader without a profile reads the
+#: demo's dice at about 23 px; BENCHMARKS.md, "Reading with a table profile")
 WORKING_DIE_PX = 28.0
 #: a proposal whose size differs from the profile's die size by more than this ratio, either
 #: way, is no die of this table
