@@ -26,14 +26,28 @@ from vision.types import Die, Reading, doubt_crowds
 _REACHES = (5.2, 4.0, 3.0, 2.3)
 
 
-def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> Reading:
-    """Read every die whose top face is visible in a BGR (or grey) uint8 frame."""
+def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None, *,
+              crop: bool = False) -> Reading:
+    """Read every die whose top face is visible in a BGR (or grey) uint8 frame.
+
+    ``crop``: the frame is one die cut out of a photo (it may then be read as one die filling
+    it); the caller says so, it is never guessed from the frame's size. With a table
+    profile's die size or table box in ``params`` (and not a crop), the learned reader reads
+    only the table, at the one scale the die size implies (``vision.dice.calibrated``)."""
     params = params or ReaderParams()
     image = _as_bgr(frame)
     if params.method == "learned":
-        from vision.dice.detected import read_detected  # lazy: loads the networks on first use
+        # lazy: loads the networks on first use
+        from vision.dice.doubts import doubt_cut_and_twice
 
-        return read_detected(image, params)  # smear-checked there, before its second read
+        if not crop and (params.die_size_px is not None or params.table_box is not None):
+            from vision.dice.calibrated import read_calibrated
+
+            return doubt_cut_and_twice(read_calibrated(image, params))
+        from vision.dice.detected import read_detected
+
+        # smear-checked there; a die cut by the frame's edge or read twice is doubted here
+        return doubt_cut_and_twice(read_detected(image, params, crop=crop))
     return doubt_smeared(image, _read_classical(image, params), params.min_gradient_balance)
 
 

@@ -1,4 +1,5 @@
-"""`bluffcam read IMAGE... [--profile FILE] [--annotate DIR]`: one JSON line per image."""
+"""`bluffcam read IMAGE... [--profile FILE] [--crop] [--annotate DIR]`: one JSON line per
+image."""
 
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s) to read")
-    parser.add_argument("--profile", help="calibration TOML whose [reader] table to use")
+    parser.add_argument("--profile", help="calibration TOML whose [reader] table to use (and "
+                             "its [dice] and table area, for frames of its camera's size)")
+    parser.add_argument("--crop", action="store_true",
+                        help="each photo is one die cut out of a bigger one: it may be read as "
+                             "one die filling it (never guessed from the photo's size)")
     parser.add_argument("--annotate", metavar="DIR",
                         help="also write each photo with the reading drawn on it into DIR, as "
                              "STEM.annotated.png (STEM-2.annotated.png, ... for a later photo "
@@ -106,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             status = 1
             continue
         t0 = time.perf_counter()
-        reading = read_dice(image, params)
+        reading = read_dice(image, params, crop=args.crop)
         ms = (time.perf_counter() - t0) * 1000.0
         print(json.dumps({"image": path, "dice": reading.to_json(), "ms": round(ms, 1)}),
               flush=True)

@@ -45,12 +45,11 @@ from vision.smear import doubt_smeared
 from vision.types import Die, Reading, doubt_crowds
 from vision.verifier import die_odds
 
-#: a frame whose longer side is at most this many pixels may be one die cut out of a photo
-#: (a crop): it is also read as a whole by the classifier, and its faint proposals are not
-#: looked at (there they are the pips of the die, enlarged: on the single-die photos the
-#: verifier let three pips of a big translucent die through as dice)
-CROP_FRAME_MAX_PX = 160
-#: a die cut out of a photo fills about this share of the crop's longer side
+#: a die cut out of a photo fills about this share of the crop's longer side. A frame the
+#: caller calls a crop (``crop=True``) is also read as a whole by the classifier, and its
+#: faint proposals are not looked at (there they are the pips of the die, enlarged: on the
+#: single-die photos the verifier let three pips of a big translucent die through as dice).
+#: It is never guessed from the frame's size: a small camera frame is no cut-out die
 CROP_FILL = 1 / 1.28
 
 
@@ -130,14 +129,16 @@ def square_outline(x: float, y: float, size: float) -> NDArray[np.float64]:
     return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]], float)
 
 
-def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
+def read_detected(image: NDArray[np.uint8], params: ReaderParams, *,
+                  crop: bool = False) -> Reading:
     """Every die in a BGR frame, by proposal (detector) and second look (classifier); faint
     proposals also by the verifier; a sure die whose face is smeared along a line sent to
     review (:func:`vision.smear.doubt_smeared`); a big frame whose dice all look big read
     again at the detector's usual size (:func:`_usual_size_read`); each die outlined by its
-    top face (:func:`vision.dice.top_face.with_top_faces`)."""
-    reading = doubt_smeared(image, _read(image, params), params.min_gradient_balance)
-    if params.reread_big_dice:
+    top face (:func:`vision.dice.top_face.with_top_faces`). ``crop``: the caller says the
+    frame is one die cut out of a photo (see ``CROP_FILL``)."""
+    reading = doubt_smeared(image, _read(image, params, crop), params.min_gradient_balance)
+    if params.reread_big_dice and not crop:
         again = _usual_size_read(image, reading, params)
         if again is not None:
             reading = doubt_smeared(image, again, params.min_gradient_balance)
@@ -199,10 +200,10 @@ def _in_frame(reading: Reading, width: int, height: int) -> Reading:
     return replace(reading, dice=dice, width=width, height=height)
 
 
-def _read(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
-    """One read of the frame at the working size ``params`` give it."""
+def _read(image: NDArray[np.uint8], params: ReaderParams, crop_sized: bool = False) -> Reading:
+    """One read of the frame at the working size ``params`` give it (``crop_sized``: the
+    caller's word that it is one die cut out of a photo)."""
     h, w = image.shape[:2]
-    crop_sized = max(h, w) <= CROP_FRAME_MAX_PX
     found = find_candidates(image, side=params.detector_side,
                             min_score=params.detector_min_score,
                             max_side=params.detector_max_side,
@@ -215,7 +216,8 @@ def _read(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     verified = [(c, float(p)) for c, p in zip(faint, odds, strict=True)
                 if p >= params.verifier_min_odds]
     looked_at = strong + [c for c, _ in verified]
-    by_net, up = classify_crops_and_up(image, [(c.x, c.y, c.size) for c in looked_at])
+    by_net, up = classify_crops_and_up(image, [(c.x, c.y, c.size) for c in looked_at],
+                                       params.camera_up)
     second = pool(by_net)
     read = _without_unlikely_dice(image, [
         (c, die) for k, c in enumerate(strong)
