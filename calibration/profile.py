@@ -125,8 +125,12 @@ class Profile:
         """The dice reader's settings for this table (``[reader]`` over the defaults)."""
         from vision import ReaderParams  # imported lazily: calibration must not need vision
 
+        reader = dict(self.reader)
+        head = reader.get("table_head")
+        if isinstance(head, str) and head.strip() and self.path is not None:
+            reader["table_head"] = str(self.path.parent / head)  # named relative to the TOML
         try:
-            return ReaderParams.from_dict(dict(self.reader))
+            return ReaderParams.from_dict(reader)
         except (ValueError, TypeError) as exc:
             raise ProfileError(f"{self._where()}[reader]: {exc}") from exc
 

@@ -174,6 +174,10 @@ class ReaderParams:
             since session 34: 0.97 leaves no needless review on the held-out photos but
             lets one more drawn finger's misread through on the demo's reveals
             (BENCHMARKS.md, "Something over a die").
+        table_head: (learned method) a table's own head (``vision.table_head``, written by
+            ``bluffcam adapt``): the ``.npz`` file that decides each die's value and
+            sureness again, from the looks, by what this table's labelled photos taught it.
+            A profile names it relative to itself; ``None``: the general reader.
     """
 
     min_confidence: float = 0.6
@@ -203,9 +207,14 @@ class ReaderParams:
     reread_big_dice: bool = True
     min_gradient_balance: float = 0.35
     cover_doubt_odds: float = 0.9
+    table_head: str | None = None
 
     def __post_init__(self) -> None:
         check_numbers(self, _READER_RANGES)
+        if self.table_head is not None and (
+                not isinstance(self.table_head, str) or not self.table_head.strip()):
+            raise ValueError(f"table_head must be the path of a table head file (.npz), "
+                             f"got {self.table_head!r}")
         if self.pip_polarity not in ("auto", "dark", "light"):
             raise ValueError(
                 f"pip_polarity must be 'auto', 'dark' or 'light', got {self.pip_polarity!r}"

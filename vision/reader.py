@@ -33,7 +33,13 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> R
     if params.method == "learned":
         from vision.dice.detected import read_detected  # lazy: loads the networks on first use
 
-        return read_detected(image, params)  # smear-checked there, before its second read
+        reading = read_detected(image, params)  # smear-checked there, before its second read
+        if params.table_head is not None:  # this table's own head decides again
+            from vision.table_head import adapt_reading, load_head
+
+            reading = adapt_reading(image, reading, load_head(params.table_head),
+                                    params.max_dice)
+        return reading
     return doubt_smeared(image, _read_classical(image, params), params.min_gradient_balance)
 
 
@@ -57,6 +63,10 @@ def load_networks(params: ReaderParams | None = None) -> None:
         nets.append(cover_check.NET)
     for net in nets:
         net.load()
+    if params.method == "learned" and params.table_head is not None:
+        from vision.table_head import load_head
+
+        load_head(params.table_head)  # a missing or damaged head is named at start-up
 
 
 def _read_classical(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
