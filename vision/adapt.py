@@ -8,9 +8,9 @@ Each photo is read once by the general reader; every die read keeps what its loo
    small ridge so that twenty photos cannot pull it far;
 2. each die's odds are taken again from models fitted without its photo (five folds), so that
    the bars are set on odds the model did not learn from;
-3. the bars (value odds, detector score, smear balance) are the loosest of a small grid that
-   leaves no die sure and wrong on those photos, chosen to apply the most photos unasked;
-   the die size and its range come from the labelled dice.
+3. the bars (value odds, detector score, smear balance) are those of a small grid that
+   apply the most of those photos unasked with none applied wrong, each die sure and wrong
+   counting against them; the die size and its range come from the labelled dice.
 """
 
 from __future__ import annotations
@@ -29,20 +29,23 @@ from vision.bench import Entry
 from vision.io import load_image
 from vision.params import ReaderParams
 from vision.reader import load_networks, read_dice
-from vision.table_head import LOOKS, TableHead, balances, features
+from vision.table_head import LOOKS, PROMOTE_ODDS, TableHead, balances, features
 from vision.table_score import UNKNOWN, die_labels
 from vision.types import Reading
 
 #: the general reader's weighing of the looks, where the ridge holds the model
 PRIOR_WEIGHTS = np.array([0.3, 0.5, 0.5])
 #: the ridge's strength (in dice: the prior counts like this many dice' evidence)
-RIDGE = 60.0
+RIDGE = 20.0
 #: the bars tried; the smear bar never goes below the lowest one (a die smeared that much
 #: is smeared on any table)
 VALUE_BARS = (0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995)
-SCORE_BARS = (0.4, 0.5, 0.6, 0.7, 0.8)
+SCORE_BARS = (0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
 BALANCE_BARS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 FOLDS = 5
+#: photos applied unasked that one die sure and wrong costs when the bars are chosen (such a
+#: die on a photo that goes to review anyway misleads nobody, but it is one step from it)
+WRONG_COST = 1.0
 
 
 class AdaptError(ValueError):
@@ -70,6 +73,8 @@ class TrainingDice:
     photo: NDArray[np.int64]
     #: labelled dice per photo
     labelled: NDArray[np.int64]
+    #: which dice the general reader was sure of
+    general_sure: NDArray[np.bool_]
 
 
 def general_params(params: ReaderParams) -> ReaderParams:
@@ -94,7 +99,7 @@ def read_photos(root: Path, entries: Iterable[Entry], params: ReaderParams) -> l
 
 def training_dice(photos: Sequence[ReadPhoto]) -> TrainingDice:
     """The read dice that have looks, with their labels."""
-    looks, bal, labels, photo = [], [], [], []
+    looks, bal, labels, photo, sure = [], [], [], [], []
     for k, p in enumerate(photos):
         lab = die_labels(p.entry, p.reading)
         for j, die in enumerate(p.reading.dice):
@@ -104,11 +109,13 @@ def training_dice(photos: Sequence[ReadPhoto]) -> TrainingDice:
             bal.append(p.balance[j])
             labels.append(lab[j])
             photo.append(k)
+            sure.append(die.confidence >= p.reading.min_confidence)
     return TrainingDice(
         looks=np.asarray(looks, np.float32).reshape(-1, lk.LENGTH),
         balance=np.asarray(bal, np.float64), labels=np.asarray(labels, np.int64),
         photo=np.asarray(photo, np.int64),
-        labelled=np.array([len(p.entry.dice) for p in photos], np.int64))
+        labelled=np.array([len(p.entry.dice) for p in photos], np.int64),
+        general_sure=np.asarray(sure, bool))
 
 
 def fit_values(feats: NDArray[np.float64], values: NDArray[np.int64]
@@ -179,30 +186,31 @@ def fit_head(photos: Sequence[ReadPhoto]) -> TableHead:
 
 def _bars(dice: TrainingDice, odds: NDArray[np.float64], head: TableHead
           ) -> tuple[float, float, float]:
-    """The bars that apply the most photos unasked with no die sure and wrong (then the
-    most sure right dice, then the strictest)."""
+    """The bars that apply the most photos unasked, less ``WRONG_COST`` for each die sure
+    and wrong, and none applied wrong (then the most sure right dice, then the strictest)."""
     value = odds.argmax(axis=1) + 1
     best = odds.max(axis=1)
     favoured = np.stack([dice.looks[:, s].argmax(axis=1) + 1 for s in LOOKS], axis=1)
-    size = dice.looks[:, lk.SIZE] / head.die_px
-    base = ((favoured == value[:, None]).any(axis=1) & (dice.looks[:, lk.KIND] == lk.STRONG)
-            & (size >= head.size_range[0]) & (size <= head.size_range[1]))
+    trusted = dice.general_sure | ((favoured == value[:, None]).all(axis=1)
+                                   & (best >= PROMOTE_ODDS))
+    base = ((favoured == value[:, None]).any(axis=1) & trusted
+            & (dice.looks[:, lk.KIND] == lk.STRONG) & head.of_table_size(dice.looks))
     considered = dice.labels != UNKNOWN
     right = considered & (dice.labels == value)
     wrong = considered & ~right
     n_photos = len(dice.labelled)
     counted = np.bincount(dice.photo[considered], minlength=n_photos)
-    best_key: tuple[int, int, float, float, float] | None = None
+    best_key: tuple[float, int, float, float, float] | None = None
     chosen = (VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1])
     for v, s, g in itertools.product(VALUE_BARS, SCORE_BARS, BALANCE_BARS):
         sure = base & (best >= v) & (dice.looks[:, lk.SCORE] >= s) & (dice.balance >= g)
-        if (sure & wrong).any():
+        doubtful = np.bincount(dice.photo[considered & ~sure], minlength=n_photos)
+        bad = np.bincount(dice.photo[considered & ~right], minlength=n_photos)
+        auto = (doubtful == 0) & (counted == dice.labelled) & (dice.labelled > 0)
+        if (auto & (bad > 0)).any():  # a photo applied unasked and wrong: never
             continue
-        good = np.bincount(dice.photo[considered & sure & right], minlength=n_photos)
-        auto = int(((good == dice.labelled) & (counted == dice.labelled)
-                    & (dice.labelled > 0)).sum())
-        key = (auto, int((sure & right).sum()), v, s, g)
+        sure_wrong = int((sure & wrong).sum())
+        key = (int(auto.sum()) - WRONG_COST * sure_wrong, int((sure & right).sum()), v, s, g)
         if best_key is None or key > best_key:
             best_key, chosen = key, (v, s, g)
     return chosen
-
