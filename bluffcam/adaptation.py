@@ -59,7 +59,7 @@ def labelled_photos(manifests: Sequence[str | os.PathLike[str]]
     out = []
     for manifest in manifests:
         try:
-            root, entries = load_manifest(manifest)
+            root, entries = load_manifest(Path(manifest))
         except ValueError as exc:
             raise AdaptInputError(str(exc)) from exc
         for entry in entries:

@@ -98,9 +98,9 @@ def adapt_first(root: Path, entries: Sequence[Entry], params: ReaderParams,
 
 
 def score_source(source: str, taught: Sequence[ReadPhoto], rest: Sequence[ReadPhoto],
-                 max_dice: int = ReaderParams.max_dice) -> SourceResult:
+                 max_dice: int = 60) -> SourceResult:
     """The head ``taught`` fits, and ``rest`` scored without and with it (ms: the general
-    read, plus the head's own time after)."""
+    read, plus the head's own time after); ``max_dice`` as the reader's setting."""
     before, after = Tally(), Tally()
     try:
         head: TableHead | None = fit_head(taught)

@@ -118,8 +118,9 @@ class TableHead:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the head as plain arrays (``numpy.savez``: no pickled objects)."""
+        arrays: dict[str, Any] = self.to_arrays()
         with open(path, "wb") as fh:
-            np.savez(fh, **self.to_arrays())
+            np.savez(fh, allow_pickle=False, **arrays)
 
 
 def features(looks: NDArray[np.float32]) -> NDArray[np.float64]:
@@ -195,7 +196,7 @@ def decide(reading: Reading, head: TableHead, balance: NDArray[np.float64],
     if not judged:
         return reading
     dice = list(reading.dice)
-    looks = np.stack([dice[k].looks for k in judged if dice[k].looks is not None])
+    looks = np.stack([np.asarray(dice[k].looks, np.float32) for k in judged])
     low = reading.min_confidence
     general_sure = np.array([dice[k].confidence >= low for k in judged])
     values, odds, sure = head.sure_mask(looks, np.asarray(balance, np.float64)[judged],
