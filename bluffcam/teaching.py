@@ -98,11 +98,12 @@ def _labelled(die: Mapping[str, Any], k: int) -> dict[str, Any]:
     place = [die.get(key) for key in ("x", "y", "size")]
     if all(p is None for p in place):
         return {"value": value, "box": None}
-    if not all(isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p)
-               for p in place) or float(place[2]) <= 0:
+    numbers = [float(p) for p in place
+               if isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p)]
+    if len(numbers) != 3 or numbers[2] <= 0:
         raise TeachingError(f"dice[{k}]: x, y and size must be finite numbers (size above 0) "
                             f"or all left out, got {place!r}")
-    x, y, size = (float(p) for p in place)
+    x, y, size = numbers
     return {"value": value, "box": [round(x - size / 2, 1), round(y - size / 2, 1),
                                     round(size, 1), round(size, 1)]}
 

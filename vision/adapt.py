@@ -73,7 +73,7 @@ class TrainingDice:
     photo: NDArray[np.int64]
     #: labelled dice per photo
     labelled: NDArray[np.int64]
-    #: which dice the general reader was sure of
+    #: which dice the general reader's value decision was sure of (before its smear check)
     general_sure: NDArray[np.bool_]
 
 
@@ -109,7 +109,7 @@ def training_dice(photos: Sequence[ReadPhoto]) -> TrainingDice:
             bal.append(p.balance[j])
             labels.append(lab[j])
             photo.append(k)
-            sure.append(die.confidence >= p.reading.min_confidence)
+            sure.append(die.looks[lk.CONFIDENCE] >= p.reading.min_confidence)
     return TrainingDice(
         looks=np.asarray(looks, np.float32).reshape(-1, lk.LENGTH),
         balance=np.asarray(bal, np.float64), labels=np.asarray(labels, np.int64),

@@ -83,7 +83,8 @@ class TableHead:
                   ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
         """Each die's value (1..6), its odds, and whether it is sure on this table.
 
-        ``general_sure`` says which dice the general reader was sure of: the head makes
+        ``general_sure`` says which dice the general reader's value decision was sure of
+        (before its smear check: ``min_balance`` is this table's own): the head makes
         another die sure only where it gives its value ``PROMOTE_ODDS`` and every look
         favours that value (a head fitted on twenty photos and trusted alone applied more
         photos unasked, and more of them wrong: held-out sources, 1 -> 2, 0 -> 3, 3 -> 5)."""
@@ -198,7 +199,8 @@ def decide(reading: Reading, head: TableHead, balance: NDArray[np.float64],
     dice = list(reading.dice)
     looks = np.stack([np.asarray(dice[k].looks, np.float32) for k in judged])
     low = reading.min_confidence
-    general_sure = np.array([dice[k].confidence >= low for k in judged])
+    # the reader's value decision, before its smear check: this table's smear bar decides
+    general_sure = looks[:, lk.CONFIDENCE] >= low
     values, odds, sure = head.sure_mask(looks, np.asarray(balance, np.float64)[judged],
                                         general_sure)
     for k, value, p, ok in zip(judged, values, odds, sure, strict=True):

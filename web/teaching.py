@@ -38,7 +38,7 @@ def teaching(t: Table) -> Teaching:
 
 def _profile_file(t: Table) -> Path:
     """The table's profile file, where it may be learned again now; else a refusal."""
-    path = getattr(t.profile, "path", None)
+    path = getattr(t.profile, "path", None) if t.profile is not None else None
     if path is None:
         raise Refused(409, "no calibration profile file to teach: start bluffcam serve with "
                            "--profile FILE (bluffcam calibrate makes one)", rule="calibration")
@@ -65,6 +65,8 @@ def read() -> Response:
     guard_change()
     t = table()
     _profile_file(t)
+    profile = t.profile
+    assert profile is not None  # _profile_file refuses a table without one
     if t.camera is None:
         raise Refused(503, "no camera: the camera is taught on what it sees", rule="camera")
     frame = t.snapshot()
@@ -72,7 +74,7 @@ def read() -> Response:
         raise no_frame(t)
     from vision import draw_reading, read_dice
 
-    reading = read_dice(frame, t.profile.reader_params)
+    reading = read_dice(frame, profile.reader_params)
     token = secrets.token_urlsafe(8)
     current_app.extensions[SHOT_KEY] = (token, frame)
     picture = base64.b64encode(encode_jpeg(draw_reading(frame, reading))).decode()

@@ -25,9 +25,9 @@ from vision.types import Die, Reading
 
 def looks_of(value: int, detector: int | None = None, odds: float = 0.97, score: float = 0.9,
              kind: int = lk.STRONG, size: float = 40.0,
-             detector_odds: float | None = None) -> np.ndarray:
+             detector_odds: float | None = None, confidence: float = 0.95) -> np.ndarray:
     """Looks whose classifier favours ``value`` at ``odds``, the detector ``detector`` (or
-    ``value``) at ``detector_odds`` (or ``odds``)."""
+    ``value``) at ``detector_odds`` (or ``odds``); ``confidence`` is the reader's own."""
     def probs(v: int, k: int, at: float) -> np.ndarray:
         p = np.full(k, (1 - at) / (k - 1), np.float32)
         p[v - (7 - k)] = at
@@ -36,7 +36,7 @@ def looks_of(value: int, detector: int | None = None, odds: float = 0.97, score:
     pooled = probs(value, 7, odds)
     first = probs(detector or value, 6, odds if detector_odds is None else detector_odds)
     return lk.looks_vector(first, pooled, np.stack([pooled, pooled]),
-                           score, kind, 1.0, size)
+                           score, kind, 1.0, size, confidence)
 
 
 def die(value: int, x: float, confidence: float, looks: np.ndarray | None) -> Die:
@@ -72,11 +72,19 @@ def test_a_die_failing_one_bar_is_doubtful(looks: np.ndarray, balance: float, wh
 
 
 def test_a_doubted_die_is_made_sure_only_where_every_look_names_its_value() -> None:
-    agreed = die(5, 100, 0.54, looks_of(5, odds=0.995))
-    disputed = die(5, 200, 0.54, looks_of(5, detector=6, odds=0.995))
+    agreed = die(5, 100, 0.54, looks_of(5, odds=0.995, confidence=0.54))
+    disputed = die(5, 200, 0.54, looks_of(5, detector=6, odds=0.995, confidence=0.54))
     reading = Reading((agreed, disputed), 640, 480, 0.6)
     adapted = decide(reading, head(), np.array([0.9, 0.9]), 60)
     assert [d.confidence >= 0.6 for d in adapted.dice] == [True, False]
+
+
+def test_this_tables_smear_bar_takes_over_from_the_readers() -> None:
+    # the reader's smear check doubted it (balance 0.3 under its 0.35); this table's bar is 0.2
+    smeared_by_the_reader = die(4, 100, 0.54, looks_of(4, confidence=0.95))
+    reading = Reading((smeared_by_the_reader,), 640, 480, 0.6)
+    assert decide(reading, head(), np.array([0.3]), 60).dice[0].confidence >= 0.6
+    assert decide(reading, head(min_balance=0.35), np.array([0.3]), 60).dice[0].confidence < 0.6
 
 
 def test_a_die_without_looks_is_left_as_the_reader_gave_it() -> None:
