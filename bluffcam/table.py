@@ -36,6 +36,7 @@ from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
 from bluffcam.evening import Evening
+from bluffcam.learned_count import learned_from
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
@@ -831,7 +832,8 @@ class Table:
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
-                    "reading": self._camera_readings > 0},
+                    "reading": self._camera_readings > 0,
+                    "learned_from": learned_from(self.profile)},
             evening=self._evening.standings(self._game, self._journal_game_id()),
             game_id=self._journal_game_id() if self._game is not None else None,
             messages=[m.to_json() for m in sorted(

@@ -119,16 +119,3 @@ def _write_whole(path: Path, data: bytes) -> None:
         Path(part).unlink(missing_ok=True)
         raise
 
-
-def learned_from(profile: Any) -> int:
-    """How many photos the profile's head was learned from (0: none, or it cannot be read)."""
-    params = getattr(profile, "reader_params", None)
-    head = getattr(params, "table_head", None)
-    if not head:
-        return 0
-    from vision.table_head import TableHeadError, load_head
-
-    try:
-        return load_head(head).photos
-    except TableHeadError:
-        return 0

@@ -348,7 +348,10 @@ def _document() -> dict[str, Any]:
                             "status": {"type": "string"},
                             "reading": {"type": "boolean", "description": "the camera's "
                                         "frames are being read now (a reveal's, or a "
-                                        "re-roll's dice set aside), or a reading waits its turn"}}},
+                                        "re-roll's dice set aside), or a reading waits its turn"},
+                            "learned_from": {"type": "integer", "minimum": 0,
+                                             "description": "photos of this table the "
+                                             "camera's reader learned from (0: none)"}}},
                         "messages": {"type": "array", "items": {"type": "object", "properties": {
                             "level": {"type": "string"}, "text": {"type": "string"},
                             "at": {"type": "number"},

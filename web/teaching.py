@@ -20,8 +20,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from bluffcam.learned_count import learned_from
 from bluffcam.table import Table
-from bluffcam.teaching import FOLDER, MIN_PHOTOS, Teaching, TeachingError, learned_from
+from bluffcam.teaching import FOLDER, MIN_PHOTOS, Teaching, TeachingError
 from calibration import ProfileError, load_profile
 from web.api import encode_jpeg, json_body, json_object, no_frame, table
 from web.security import Refused, guard_change
