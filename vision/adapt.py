@@ -10,7 +10,7 @@ Each photo is read once by the general reader; every die read keeps what its loo
    the bars are set on odds the model did not learn from;
 3. the bars (value odds, detector score, smear balance) are those of a small grid that
    apply the most of those photos unasked with none applied wrong, each die sure and wrong
-   counting against them; the die size and its range come from the labelled dice.
+   counting against them; the die size is the labelled dice's median.
 """
 
 from __future__ import annotations
@@ -174,18 +174,14 @@ def fit_head(photos: Sequence[ReadPhoto]) -> TableHead:
     if not valued.any():
         raise AdaptError("the reader found none of the labelled dice: nothing to learn from")
     w, b = fit_values(features(dice.looks[valued]), dice.labels[valued])
-    sizes = dice.looks[valued, lk.SIZE]
-    die_px = float(np.median(sizes))
-    ratio = sizes / die_px
-    size_range = (min(0.7, float(ratio.min()) * 0.85), max(1.4, float(ratio.max()) * 1.15))
-    head = TableHead(w, b, VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1], size_range,
+    die_px = float(np.median(dice.looks[valued, lk.SIZE]))
+    head = TableHead(w, b, VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1],
                      die_px, photos=len(photos), dice=int(dice.labelled.sum()))
-    value_bar, score_bar, balance_bar = _bars(dice, crossfit_odds(dice), head)
+    value_bar, score_bar, balance_bar = _bars(dice, crossfit_odds(dice))
     return replace(head, min_value_odds=value_bar, min_score=score_bar, min_balance=balance_bar)
 
 
-def _bars(dice: TrainingDice, odds: NDArray[np.float64], head: TableHead
-          ) -> tuple[float, float, float]:
+def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, float]:
     """The bars that apply the most photos unasked, less ``WRONG_COST`` for each die sure
     and wrong, and none applied wrong (then the most sure right dice, then the strictest)."""
     value = odds.argmax(axis=1) + 1
@@ -194,7 +190,7 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64], head: TableHead
     trusted = dice.general_sure | ((favoured == value[:, None]).all(axis=1)
                                    & (best >= PROMOTE_ODDS))
     base = ((favoured == value[:, None]).any(axis=1) & trusted
-            & (dice.looks[:, lk.KIND] == lk.STRONG) & head.of_table_size(dice.looks))
+            & (dice.looks[:, lk.KIND] == lk.STRONG))
     considered = dice.labels != UNKNOWN
     right = considered & (dice.labels == value)
     wrong = considered & ~right

@@ -48,8 +48,7 @@ def head(**bars: float) -> TableHead:
     values = {"min_value_odds": 0.8, "min_score": 0.5, "min_balance": 0.2}
     values.update(bars)
     return TableHead(np.array([0.3, 0.5, 0.5]), np.zeros(6), values["min_value_odds"],
-                     values["min_score"], values["min_balance"], (0.7, 1.4), 40.0,
-                     photos=3, dice=9)
+                     values["min_score"], values["min_balance"], 40.0, photos=3, dice=9)
 
 
 def test_a_die_the_general_reader_was_sure_of_stays_sure_when_every_bar_is_passed() -> None:
@@ -61,7 +60,6 @@ def test_a_die_the_general_reader_was_sure_of_stays_sure_when_every_bar_is_passe
 @pytest.mark.parametrize(("looks", "balance", "why"), [
     (looks_of(4, score=0.45), 0.9, "detector score under the table's bar"),
     (looks_of(4), 0.1, "smeared by this table's bar"),
-    (looks_of(4, size=90.0), 0.9, "twice this table's die size"),
     (looks_of(4, kind=lk.FAINT), 0.9, "a faint proposal"),
     (looks_of(4, odds=0.5), 0.9, "value odds under the bar"),
 ])
@@ -98,7 +96,7 @@ def test_the_head_file_keeps_every_number_and_holds_no_pickle(tmp_path: Path) ->
     path = tmp_path / "t.adapt.npz"
     made.save(path)
     loaded = load_head(path)
-    assert loaded.min_value_odds == 0.95 and loaded.size_range == (0.7, 1.4)
+    assert loaded.min_value_odds == 0.95 and loaded.die_px == 40.0
     np.testing.assert_allclose(loaded.weights, made.weights)
     with np.load(path, allow_pickle=False) as data:  # plain arrays only
         assert "weights" in data.files
@@ -125,7 +123,7 @@ def test_the_value_model_learns_which_look_to_trust_on_this_table() -> None:
     rows += [looks_of(6, odds=0.95) for _ in range(40)]
     values = np.array([5] * 40 + [6] * 40)
     w, b = fit_values(features(np.stack(rows)), values)
-    fitted = TableHead(w, b, 0.8, 0.5, 0.2, (0.7, 1.4), 40.0, 1, 1)
+    fitted = TableHead(w, b, 0.8, 0.5, 0.2, 40.0, 1, 1)
     untaught = head()
     probe = np.stack([looks_of(6, detector=5, odds=0.55, detector_odds=0.95)])
     assert int(fitted.value_odds(probe).argmax()) + 1 == 5
