@@ -43,8 +43,6 @@ VALUE_BARS = (0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995)
 SCORE_BARS = (0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
 BALANCE_BARS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 FOLDS = 5
-#: the general reader's smear bar (``ReaderParams.min_gradient_balance``)
-GENERAL_BALANCE = 0.35
 #: photos applied unasked that one die sure and wrong costs when the bars are chosen (such a
 #: die on a photo that goes to review anyway misleads nobody, but it is one step from it)
 WRONG_COST = 1.0
@@ -185,10 +183,7 @@ def fit_head(photos: Sequence[ReadPhoto]) -> TableHead:
 
 def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, float]:
     """The bars that apply the most photos unasked, less ``WRONG_COST`` for each die sure
-    and wrong, and none applied wrong; then the most sure right dice; then those nearest the
-    general reader's own (which the head's trusted dice already passed): where twenty
-    photos cannot tell bars apart, the stricter ones cost photos applied unasked on the
-    rest of a source (held-out aws: 0.279 with the strictest, BENCHMARKS.md)."""
+    and wrong, and none applied wrong (then the most sure right dice, then the strictest)."""
     value = odds.argmax(axis=1) + 1
     best = odds.max(axis=1)
     favoured = np.stack([dice.looks[:, s].argmax(axis=1) + 1 for s in LOOKS], axis=1)
@@ -201,7 +196,7 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, 
     wrong = considered & ~right
     n_photos = len(dice.labelled)
     counted = np.bincount(dice.photo[considered], minlength=n_photos)
-    best_key: tuple[float, int, float, float, float, float] | None = None
+    best_key: tuple[float, int, float, float, float] | None = None
     chosen = (VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1])
     for v, s, g in itertools.product(VALUE_BARS, SCORE_BARS, BALANCE_BARS):
         sure = base & (best >= v) & (dice.looks[:, lk.SCORE] >= s) & (dice.balance >= g)
@@ -211,9 +206,7 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, 
         if (auto & (bad > 0)).any():  # a photo applied unasked and wrong: never
             continue
         sure_wrong = int((sure & wrong).sum())
-        near = -abs(v - VALUE_BARS[0]) - abs(s - SCORE_BARS[0]) - abs(g - GENERAL_BALANCE)
-        key = (int(auto.sum()) - WRONG_COST * sure_wrong, int((sure & right).sum()), near,
-               v, s, g)
+        key = (int(auto.sum()) - WRONG_COST * sure_wrong, int((sure & right).sum()), v, s, g)
         if best_key is None or key > best_key:
             best_key, chosen = key, (v, s, g)
     return chosen
