@@ -29,7 +29,7 @@ from vision.bench import Entry
 from vision.io import load_image
 from vision.params import ReaderParams
 from vision.reader import load_networks, read_dice
-from vision.table_head import LOOKS, PROMOTE_ODDS, TableHead, balances, features
+from vision.table_head import LOOKS, TableHead, balances, features, trusted
 from vision.table_score import UNKNOWN, die_labels
 from vision.types import Reading
 
@@ -187,9 +187,8 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, 
     value = odds.argmax(axis=1) + 1
     best = odds.max(axis=1)
     favoured = np.stack([dice.looks[:, s].argmax(axis=1) + 1 for s in LOOKS], axis=1)
-    trusted = dice.general_sure | ((favoured == value[:, None]).all(axis=1)
-                                   & (best >= PROMOTE_ODDS))
-    base = ((favoured == value[:, None]).any(axis=1) & trusted
+    base = ((favoured == value[:, None]).any(axis=1)
+            & trusted(dice.looks, value, best, dice.general_sure)
             & (dice.looks[:, lk.KIND] == lk.STRONG))
     considered = dice.labels != UNKNOWN
     right = considered & (dice.labels == value)
