@@ -148,3 +148,27 @@ def test_adapt_refuses_bad_input_by_name_and_writes_nothing(
 def test_adapt_refuses_a_missing_manifest(tmp_path: Path) -> None:
     done = run_bluffcam("adapt", str(tmp_path / "none.json"), "--out", str(tmp_path / "o.toml"))
     assert done.returncode == 2 and "none.json" in done.stderr
+
+
+def test_bench_vision_adapt_first_prints_each_source_before_and_after(tmp_path: Path) -> None:
+    if not (DATA / "tables" / "felt.json").is_file():
+        pytest.skip("rendered test data not found (python -m tools.render testdata)")
+    tables = rendered_entries(("tables",))
+    touching = rendered_entries(("touching",))
+    entries = [*manifest_json(tables), *({**e, "source": "few"} for e in manifest_json(touching))]
+    for e in [*tables, *touching]:
+        (tmp_path / e.image).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(DATA / e.image, tmp_path / e.image)
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(entries))
+    done = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "3", "--json")
+    assert done.returncode == 0, done.stderr
+    results = {r["source"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert results["render"]["taught"] == 3 and results["render"]["before"]["photos"] == 3
+    assert set(results["render"]["after"]) == {"photos", "accuracy", "auto_share",
+                                               "silent_misreads", "sure_wrong", "median_ms"}
+    assert "none left to read" in results["few"]["skipped"]
+    table = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "3")
+    assert table.returncode == 0 and "before: acc" in table.stdout
+    refused = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "0")
+    assert refused.returncode == 2 and "--adapt-first must be at least 1" in refused.stderr
