@@ -182,10 +182,12 @@ def _entry(item: object, where: str) -> Entry:
 
 def _ignored_box(box: object, where: str) -> tuple[float, float, float, float]:
     """One ``ignore`` box: [x, y, width, height] in pixels."""
-    die = _labelled_die({"value": 1, "box": box}, where)
-    if die.box is None:
-        raise ValueError(f"{where}: must be [x, y, width, height], got null")
-    return die.box
+    if not (isinstance(box, list) and len(box) == 4
+            and all(_finite_number(v) for v in box) and box[2] > 0 and box[3] > 0):
+        raise ValueError(f"{where}: must be [x, y, width, height] (finite numbers, width and "
+                         f"height above 0), got {json.dumps(box)}")
+    x, y, w, h = (float(v) for v in box)
+    return (x, y, w, h)
 
 
 def _labelled_die(die: object, where: str) -> LabelledDie:

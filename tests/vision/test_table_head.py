@@ -162,3 +162,22 @@ def test_fit_head_refuses_photos_without_dice() -> None:
                       np.zeros(0), 1.0)
     with pytest.raises(ValueError, match="no labelled die"):
         fit_head([empty])
+
+
+def test_a_die_read_in_an_ignore_box_is_not_judged() -> None:
+    entry = Entry("a.jpg", (LabelledDie(4, (80.0, 80.0, 40.0, 40.0)),), True, "s", "table",
+                  ignore=((380.0, 80.0, 40.0, 40.0),))
+    reading = Reading((die(4, 100, 0.9, None), die(2, 400, 0.3, None)), 640, 480, 0.6)
+    assert list(die_labels(entry, reading)) == [4, UNKNOWN]
+    assert outcome(entry, reading).auto_right
+
+
+def test_the_manifest_names_a_bad_ignore_box(tmp_path: Path) -> None:
+    from vision.bench import load_manifest
+
+    manifest = tmp_path / "m.json"
+    manifest.write_text('[{"image": "a.jpg", "dice": [], "ignore": [[1, 2, 0, 4]]}]')
+    with pytest.raises(ValueError, match=r"entry 0 \(a\.jpg\): ignore\[0\]: must be \[x, y"):
+        load_manifest(manifest)
+    manifest.write_text('[{"image": "a.jpg", "dice": [], "ignore": [[1, 2, 3, 4]]}]')
+    assert load_manifest(manifest)[1][0].ignore == ((1.0, 2.0, 3.0, 4.0),)
