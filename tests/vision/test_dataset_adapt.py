@@ -37,7 +37,8 @@ FLOORS = {
 #: the sources that reach the issue's targets today
 REACHED = {"matteo"}
 
-pytestmark = [pytest.mark.dataset, pytest.mark.slow]
+#: reading every table photo of five sources takes minutes on a loaded machine
+pytestmark = [pytest.mark.dataset, pytest.mark.slow, pytest.mark.timeout(3600)]
 
 
 @pytest.fixture(scope="module")
