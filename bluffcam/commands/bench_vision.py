@@ -110,15 +110,19 @@ def _adapted(root: Path, entries: list[Entry], params: ReaderParams,
         return 0
     print(f"machine: {platform.machine()} {platform.processor() or ''} "
           f"python {platform.python_version()}".rstrip())
+    # auto: photos applied without review and right; silent: applied unasked and wrong;
+    # s.wrong: dice read sure and wrong
     print(f"{'source':<12}{'taught':>7}{'read':>6}  {'before: acc':>11}{'auto':>7}{'silent':>7}"
-          f"{'ms':>7}  {'after: acc':>10}{'auto':>7}{'silent':>7}{'ms':>7}")
+          f"{'s.wrong':>8}{'ms':>7}  {'after: acc':>10}{'auto':>7}{'silent':>7}{'s.wrong':>8}"
+          f"{'ms':>7}")
     for r in results:
         if r.skipped:
             print(f"{r.source:<12}  skipped: {r.skipped}")
             continue
         b, a = r.before.to_json(), r.after.to_json()
         print(f"{r.source:<12}{r.taught:>7}{b['photos']:>6}  {_f(b['accuracy'], 3, 11)}"
-              f"{_f(b['auto_share'], 3, 7)}{b['silent_misreads']:>7}{_f(b['median_ms'], 0, 7)}"
-              f"  {_f(a['accuracy'], 3, 10)}{_f(a['auto_share'], 3, 7)}"
-              f"{a['silent_misreads']:>7}{_f(a['median_ms'], 0, 7)}")
+              f"{_f(b['auto_share'], 3, 7)}{b['silent_misreads']:>7}{b['sure_wrong']:>8}"
+              f"{_f(b['median_ms'], 0, 7)}  {_f(a['accuracy'], 3, 10)}"
+              f"{_f(a['auto_share'], 3, 7)}{a['silent_misreads']:>7}{a['sure_wrong']:>8}"
+              f"{_f(a['median_ms'], 0, 7)}")
     return 0
