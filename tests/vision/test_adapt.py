@@ -172,3 +172,17 @@ def test_bench_vision_adapt_first_prints_each_source_before_and_after(tmp_path: 
     assert table.returncode == 0 and "before: acc" in table.stdout
     refused = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "0")
     assert refused.returncode == 2 and "--adapt-first must be at least 1" in refused.stderr
+
+
+def test_adapt_learns_from_photos_whose_dice_have_no_boxes(tmp_path: Path) -> None:
+    """Reveals confirmed with values alone (bluffcam export-reveals) label no die's place."""
+    if not (DATA / "tables" / "felt.json").is_file():
+        pytest.skip("rendered test data not found (python -m tools.render testdata)")
+    manifest = copied_renders(tmp_path, ("tables",))
+    entries = json.loads(manifest.read_text())
+    for e in entries:
+        e["dice"] = [{"value": d["value"], "box": None} for d in e["dice"]]
+    manifest.write_text(json.dumps(entries))
+    done = run_bluffcam("adapt", str(manifest), "--out", str(tmp_path / "t.toml"))
+    assert done.returncode == 0, done.stderr
+    assert "from 6 photos" in done.stdout
