@@ -1,8 +1,10 @@
-"""Teach the camera on the calibration page: read the scene's dice, correct one, confirm
-three photos, learn; the page and the board then say how many photos the camera learned from."""
+"""Teach the camera on the calibration page: read the scene's dice, correct one, add one the
+camera missed, confirm three photos, learn; the page and the board then say how many photos
+the camera learned from."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +33,10 @@ def test_three_confirmed_photos_teach_the_camera_this_table(
         for n in (1, 2, 3):
             phone.click("#teach-read")
             expect(phone.locator("#teach-dice li")).to_have_count(6)
-            if n == 1:  # a correction is kept as the photo's label
+            if n == 1:  # a correction is kept as the photo's label, and a die added
                 phone.locator("#teach-dice select").first.select_option("6")
+                phone.click("#teach-add")
+                expect(phone.locator("#teach-dice li")).to_have_count(7)
                 phone.screenshot(path=str(screenshot_dir / "teach-the-camera.png"),
                                  full_page=True)
             phone.click("#teach-confirm")
@@ -42,6 +46,9 @@ def test_three_confirmed_photos_teach_the_camera_this_table(
         expect(phone.locator("#teach-note")).to_have_text(
             "The camera learned this table from 3 photos.")
         assert (tmp_path / "scene.adapt.npz").is_file()
+        first = json.loads((table.data_dir / "teaching" / "manifest.json").read_text())[0]
+        assert len(first["dice"]) == 7 and first["dice"][0]["value"] == 6
+        assert [d["box"] is None for d in first["dice"]].count(True) == 1
         assert table.state()["camera"]["learned_from"] == 3
         tv.goto("/")
         expect(tv.locator("#camera-status")).to_contain_text(

@@ -146,8 +146,9 @@ const teachRead = () => teachStep(async () => {
 });
 
 const teachConfirm = () => teachStep(async () => {
+  // a die the camera missed has no place: the photo's dice are then compared by value
   const dice = shot.dice.filter((d) => d.keep)
-    .map((d) => ({ value: d.value, x: d.x, y: d.y, size: d.size }));
+    .map((d) => (d.added ? { value: d.value } : { value: d.value, x: d.x, y: d.y, size: d.size }));
   const kept = await api("POST", "/api/calibration/teach/confirm", { shot: shot.shot, dice });
   teach = { ...(teach || {}), photos: kept.photos, needed: kept.needed };
   teachNote = `Photo ${kept.photos} kept. Roll again for the next one.`;
@@ -169,7 +170,9 @@ function teachDie(d, i) {
   const keep = el("input", { type: "checkbox", checked: d.keep, "aria-label": `Die ${i + 1} is a die`,
     onchange: (e) => { d.keep = e.target.checked; } });
   return el("li", { class: "row" }, die(d.value, { size: 26 }), value,
-    el("label", {}, keep, " a die"), el("span", { class: d.sure ? "count-ok" : "count-bad" }, d.sure ? "sure" : "unsure"));
+    el("label", {}, keep, " a die"),
+    d.added ? el("span", { class: "muted" }, "added")
+      : el("span", { class: d.sure ? "count-ok" : "count-bad" }, d.sure ? "sure" : "unsure"));
 }
 
 function teachCard() {
@@ -184,6 +187,8 @@ function teachCard() {
     el("button", { type: "button", class: "btn grow", id: "teach-read", disabled: busy, onclick: teachRead }, "Read the dice")];
   if (shot) {
     items.push(el("ol", { id: "teach-dice", class: "stack" }, shot.dice.map(teachDie)),
+      el("button", { type: "button", class: "btn grow", id: "teach-add", disabled: busy,
+        onclick: () => { shot.dice.push({ value: 1, keep: true, added: true }); render(); } }, "Add a die the camera missed"),
       el("button", { type: "button", class: "btn primary grow", id: "teach-confirm", disabled: busy, onclick: teachConfirm }, "Confirm"));
   }
   items.push(el("button", { type: "button", class: "btn grow", id: "teach-learn", disabled: busy || photos < needed,
