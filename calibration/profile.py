@@ -158,8 +158,12 @@ class Profile:
         (``vision.dice.calibrated``)."""
         from vision import ReaderParams  # imported lazily: calibration must not need vision
 
+        reader = dict(self.reader)
+        head = reader.get("table_head")
+        if isinstance(head, str) and head.strip() and self.path is not None:
+            reader["table_head"] = str(self.path.parent / head)  # named relative to the TOML
         try:
-            params = ReaderParams.from_dict(dict(self.reader))
+            params = ReaderParams.from_dict(reader)
         except (ValueError, TypeError) as exc:
             raise ProfileError(f"{self._where()}[reader]: {exc}") from exc
         if self.dice is None:  # an older profile: read as without one, sizes from the frame

@@ -196,6 +196,10 @@ class ReaderParams:
             the frames ``die_size_px`` and ``table_box`` were measured in: a frame of
             another size (a photo read with the profile) is read as without them.
             ``None``: any frame.
+        table_head: (learned method) a table's own head (``vision.table_head``, written by
+            ``bluffcam adapt``): the ``.npz`` file that decides each die's value and
+            sureness again, from the looks, by what this table's labelled photos taught it.
+            A profile names it relative to itself; ``None``: the general reader.
     """
 
     min_confidence: float = 0.6
@@ -229,6 +233,7 @@ class ReaderParams:
     table_box: tuple[float, float, float, float] | None = None
     camera_up: int | None = None
     table_resolution: tuple[int, int] | None = None
+    table_head: str | None = None
 
     def __post_init__(self) -> None:
         check_numbers(self, _READER_RANGES)
@@ -239,6 +244,10 @@ class ReaderParams:
                            for v in self.table_resolution)):
             raise ValueError("table_resolution must be (width, height) in whole pixels, got "
                              f"{self.table_resolution!r}")
+        if self.table_head is not None and (
+                not isinstance(self.table_head, str) or not self.table_head.strip()):
+            raise ValueError(f"table_head must be the path of a table head file (.npz), "
+                             f"got {self.table_head!r}")
         if self.pip_polarity not in ("auto", "dark", "light"):
             raise ValueError(
                 f"pip_polarity must be 'auto', 'dark' or 'light', got {self.pip_polarity!r}"

@@ -43,11 +43,18 @@ def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None, *,
         if not crop and (params.die_size_px is not None or params.table_box is not None):
             from vision.dice.calibrated import read_calibrated
 
-            return doubt_cut_and_twice(read_calibrated(image, params))
-        from vision.dice.detected import read_detected
+            reading = read_calibrated(image, params)
+        else:
+            from vision.dice.detected import read_detected
 
-        # smear-checked there; a die cut by the frame's edge or read twice is doubted here
-        return doubt_cut_and_twice(read_detected(image, params, crop=crop))
+            reading = read_detected(image, params, crop=crop)  # smear-checked there
+        if params.table_head is not None:  # this table's own head decides again
+            from vision.table_head import adapt_reading, load_head
+
+            reading = adapt_reading(image, reading, load_head(params.table_head),
+                                    params.max_dice)
+        # a die cut by the frame's edge or read twice is doubted, whoever named its value
+        return doubt_cut_and_twice(reading)
     return doubt_smeared(image, _read_classical(image, params), params.min_gradient_balance)
 
 
@@ -71,6 +78,10 @@ def load_networks(params: ReaderParams | None = None) -> None:
         nets.append(cover_check.NET)
     for net in nets:
         net.load()
+    if params.method == "learned" and params.table_head is not None:
+        from vision.table_head import load_head
+
+        load_head(params.table_head)  # a missing or damaged head is named at start-up
 
 
 def _read_classical(image: NDArray[np.uint8], params: ReaderParams) -> Reading:

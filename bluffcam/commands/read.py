@@ -1,5 +1,5 @@
 """`bluffcam read IMAGE... [--profile FILE] [--crop] [--annotate DIR]`: one JSON line per
-image."""
+image, each die with its value, place, confidence and whether it is sure."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from vision.params import ReaderParams
+    from vision.types import Reading
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,6 +91,13 @@ def load_reader_params(profile: str | None) -> ReaderParams:
         raise ValueError(f"{profile}: {exc}") from exc
 
 
+def dice_json(reading: Reading) -> list[dict[str, object]]:
+    """Each die as ``Die.to_json`` gives it, with ``"sure"``: whether a reveal may be
+    adjudicated on it (its confidence at or over the reading's threshold)."""
+    return [{**d.to_json(), "sure": d.confidence >= reading.min_confidence}
+            for d in reading.dice]
+
+
 def run(args: argparse.Namespace) -> int:
     from vision import ImageLoadError, draw_reading, load_image, load_networks, read_dice
     from vision.io import write_image
@@ -113,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         reading = read_dice(image, params, crop=args.crop)
         ms = (time.perf_counter() - t0) * 1000.0
-        print(json.dumps({"image": path, "dice": reading.to_json(), "ms": round(ms, 1)}),
+        print(json.dumps({"image": path, "dice": dice_json(reading), "ms": round(ms, 1)}),
               flush=True)
         if out_dir is not None and not write_image(out_dir / name, draw_reading(image, reading)):
             print(f"read: {out_dir / name}: cannot write the annotated image", file=sys.stderr)

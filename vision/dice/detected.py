@@ -40,6 +40,7 @@ from vision.detector import (
 )
 from vision.dice.top_face import with_top_faces
 from vision.learned import NOT_A_DIE, classify_crops, classify_crops_and_up, face_size, pool
+from vision.looks import FAINT, STRONG, WHOLE, looks_vector
 from vision.params import ReaderParams
 from vision.smear import doubt_smeared
 from vision.types import Die, Reading, doubt_crowds
@@ -309,8 +310,10 @@ def _whole_frame_die(image: NDArray[np.uint8]) -> Die | None:
     if float(p[NOT_A_DIE]) >= 0.5:
         return None
     value = int(p[1:].argmax()) + 1
-    return Die(value=value, x=x, y=y, confidence=float(np.clip(p[value], 0.0, 1.0)),
-               outline=square_outline(x, y, size))
+    confidence = float(np.clip(p[value], 0.0, 1.0))
+    return Die(value=value, x=x, y=y, confidence=confidence,
+               outline=square_outline(x, y, size),
+               looks=looks_vector(p[1:], p, None, 1.0, WHOLE, 1.0, size, confidence))
 
 
 def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
@@ -335,8 +338,11 @@ def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
     confidence = min(sure, odds, 1.0 - not_a_die)
     if not agree or odds < params.min_value_odds:
         confidence = min(confidence, params.min_confidence * 0.9)
-    return Die(value=value, x=c.x, y=c.y, confidence=float(np.clip(confidence, 0.0, 1.0)),
-               outline=square_outline(c.x, c.y, c.size))
+    confidence = float(np.clip(confidence, 0.0, 1.0))
+    return Die(value=value, x=c.x, y=c.y, confidence=confidence,
+               outline=square_outline(c.x, c.y, c.size),
+               looks=looks_vector(c.values, second, by_net, c.score, STRONG, 1.0, c.size,
+                                  confidence))
 
 
 def _faint_die(c: Candidate, second: NDArray[np.float32], verifier_odds: float,
@@ -348,5 +354,8 @@ def _faint_die(c: Candidate, second: NDArray[np.float32], verifier_odds: float,
         return None
     value, odds, _ = value_verdict(c.values, second[1:])
     confidence = min(verifier_odds, odds, 1.0 - not_a_die, params.min_confidence * 0.9)
-    return Die(value=value, x=c.x, y=c.y, confidence=float(np.clip(confidence, 0.0, 1.0)),
-               outline=square_outline(c.x, c.y, c.size))
+    confidence = float(np.clip(confidence, 0.0, 1.0))
+    return Die(value=value, x=c.x, y=c.y, confidence=confidence,
+               outline=square_outline(c.x, c.y, c.size),
+               looks=looks_vector(c.values, second, None, c.score, FAINT, verifier_odds, c.size,
+                                  confidence))

@@ -530,7 +530,8 @@ function renderFooter(state) {
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? "no camera (enter reveals by hand)" : `camera: ${camera.summary || status}`);
+    status === "none" ? "no camera (enter reveals by hand)" : `camera: ${camera.summary || status}`
+      + (camera.learned_from ? ` · taught on ${camera.learned_from} photos of this table` : ""));
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,
