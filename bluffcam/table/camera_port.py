@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from bluffcam.camera_news import without_commands
 from bluffcam.table.errors import TableError
 from bluffcam.table.news import News
 from bluffcam.table.reading_thread import ReadingThread, T
@@ -104,7 +105,7 @@ class CameraPort:
         game is as it was: the reveal is still due."""
         message = f"{what} — capture again, or enter the reveal by hand"
         with self._lock:
-            self._news.post(message, "warning")
+            self._news.post(without_commands(message), "warning")
             self._news.changed()
         return TableError(message, rule="camera")
 

@@ -39,6 +39,9 @@ class Message:
     #: shown for as long as it is news, not for a glance's while: what went wrong at a start
     #: no one watched (a journal set aside), said until the next game starts
     lasting: bool = False
+    #: what the message is news about ("camera"): a newer message on the same topic takes
+    #: its place, so a camera retrying every few seconds is one banner that updates
+    topic: str | None = None
 
     def is_news(self, *, game: int, under_way: bool, review: str | None) -> bool:
         """Whether it is still worth showing, in ``game`` (the count of games started),
@@ -59,7 +62,17 @@ class Message:
             body["before_play"] = True  # the deal: the control page shows it to the dealer
         if self.lasting:
             body["lasting"] = True  # the board keeps it up
+        if self.topic is not None:
+            body["topic"] = self.topic  # one banner per topic
         return body
+
+
+def replace_topic(messages: deque[Message], message: Message) -> None:
+    """Add ``message`` to ``messages``, dropping any earlier one on its topic."""
+    if message.topic is not None:
+        for old in [m for m in messages if m.topic == message.topic]:
+            messages.remove(old)
+    messages.append(message)
 
 
 class Subscribers:
@@ -119,13 +132,14 @@ class News:
 
     def post(self, text: str, level: str = "info", *, about_game: bool = False,
              review: str | None = None, before_play: bool = False,
-             lasting: bool = False) -> None:
-        """Add a message; the caller signals its change once (`changed`), with the message
-        in it, rather than one change for each."""
-        (self.lasting if lasting else self.messages).append(Message(
+             lasting: bool = False, topic: str | None = None) -> None:
+        """Add a message (one on a ``topic`` takes the place of the last one on it); the
+        caller signals its change once (`changed`), with the message in it, rather than one
+        change for each."""
+        replace_topic(self.lasting if lasting else self.messages, Message(
             level, text, review=review,
             game=self.games_started if about_game or lasting else None,
-            before_play=before_play, lasting=lasting))
+            before_play=before_play, lasting=lasting, topic=topic))
 
     def changed(self) -> None:
         """Bump the version and hand the new state to every subscriber (never blocks)."""

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from bluffcam.camera_news import camera_summary
 from bluffcam.computer_seat import (
     COMPUTER_KEY,
     ComputerPlayer,
@@ -35,6 +36,8 @@ from bluffcam.computer_seat import (
     ComputerSeatError,
     check_computer,
 )
+from bluffcam.learned_count import learned_from
+from bluffcam.standings import Standings
 from bluffcam.table.camera_port import REVEAL_MAX_FRAMES, Camera, CameraPort
 from bluffcam.table.card_reveals import CardArtStore, CardReveals
 from bluffcam.table.dice_reveals import DiceReveals, RevealReader
@@ -58,10 +61,12 @@ from bluffcam.table.seating import (
 from bluffcam.table.set_aside import SetAsideReader, SetAsideReads, wants_camera_set_aside
 from bluffcam.table.state import build_state
 from bluffcam.table.vision_bridge import read_front_of_cup, read_reveal
+from bluffcam.table_options import ODDS_KEY, check_odds
 from engine import (
     Game,
     IllegalActionError,
     Journal,
+    Phase,
     action_to_json,
     parse_action,
 )
@@ -119,6 +124,7 @@ class Table:
         #: for recorded games: the dice really on the table, checked by the next captures
         self._truth: dict[str, list[int]] | None = None
         self._evening = Evening(self._journal)
+        self._standings = Standings(self._journal)
         try:
             self._resume()
         except BaseException:  # e.g. a damaged page found on reading: the file is set aside,
@@ -151,6 +157,18 @@ class Table:
             self._news.changed()
             return self._state_unlocked()
 
+    def bring_back_evening(self) -> dict[str, Any]:
+        """Undo "New evening" until the next game starts: the earlier games count again."""
+        with self._lock:
+            if not self._evening.can_bring_back:
+                raise TableError("no new evening to undo: the standings were not started "
+                                 "afresh since the last game began", rule="evening")
+            with self._ledger.storing("bringing back tonight's standings"):
+                self._evening.bring_back(self._ledger.game_id)
+            self._news.post("tonight's standings are back")
+            self._news.changed()
+            return self._state_unlocked()
+
     # ------------------------------------------------------------------ events
 
     def subscribe(self, *, limit: int | None = None) -> queue.Queue[str] | None:
@@ -174,13 +192,16 @@ class Table:
         return json.dumps(self._state_unlocked(), separators=(",", ":"))
 
     def note(self, text: str, level: str = "info", *, about_game: bool = False,
-             review: str | None = None, lasting: bool = False) -> None:
+             review: str | None = None, lasting: bool = False,
+             topic: str | None = None) -> None:
         """Show a message on the dashboard (camera faults, demo narration); one
         ``about_game`` is shown only until another game starts, one about a ``review`` only
         while that review waits; one ``lasting`` (a fault found at start) stays on the board
-        until the next game starts, not for a glance's while."""
+        until the next game starts, not for a glance's while; one on a ``topic`` takes the
+        place of the last one on it."""
         with self._lock:
-            self._news.post(text, level, about_game=about_game, review=review, lasting=lasting)
+            self._news.post(text, level, about_game=about_game, review=review, lasting=lasting,
+                            topic=topic)
             self._news.changed()
 
     # ------------------------------------------------------------------ game changes
@@ -210,6 +231,7 @@ class Table:
         script.pop("comment", None)
         seats = script.pop(SEATS_KEY, None)
         computer = script.pop(COMPUTER_KEY, None)
+        odds = check_odds(script.pop(ODDS_KEY, True))
         try:
             check_player_names(script.get("players"))
         except PlayerNameError as exc:
@@ -226,6 +248,8 @@ class Table:
                 setup_json[COMPUTER_KEY] = check_computer(computer, game.kind, game.players)
             except ComputerSeatError as exc:
                 raise TableError(str(exc), rule="format", status=400) from None
+        if not odds:
+            setup_json[ODDS_KEY] = False  # kept with the setup: a restart keeps it off
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
             ended = self._evening.result(self._ledger.game, self._ledger.game_id)
@@ -493,8 +517,13 @@ class Table:
             review=desk.review.to_json() if desk.review else None,
             last_reveal=desk.last_reveal,
             reopen=desk.reopenable(),
-            camera=self._port.to_json(),
+            camera={**self._port.to_json(), "summary": camera_summary(self._port.status()),
+                    "learned_from": learned_from(self.profile)},
             evening=self._evening.standings(ledger.game, game_id),
+            evening_undo=self._evening.can_bring_back,
+            standings=self._standings.table(
+                self._evening.game_ids(ledger.game, game_id), game_id,
+                current_over=ledger.game is not None and ledger.game.phase is Phase.OVER),
             game_id=game_id if ledger.game is not None else None,
             messages=self._news.current(under_way=bool(ledger.actions),
                                         review=desk.review.id if desk.review else None),

@@ -5,6 +5,7 @@ import {
   announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall, computerPlayer,
   gameOverHeadline, eveningText, readingWords,
 } from "./ui.js";
+import { renderStory, renderPendingReview, renderStandings } from "./boardpanels.js";
 
 const $ = (id) => document.getElementById(id);
 /** How long a dashboard message stays on the board. */
@@ -184,7 +185,8 @@ function renderPin(state) {
   const where = controlUrl ? controlUrl.replace(/^https?:\/\//, "") : "/control";
   node.classList.toggle("has-qr", phonesCanJoin);
   fill(node,
-    phonesCanJoin ? el("img", { class: "join-qr", src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }) : null,
+    phonesCanJoin ? el("button", { type: "button", class: "qr-button", "aria-label": "Show the QR code big", onclick: () => showBigQr(true) },
+      el("img", { class: "join-qr", src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" })) : null,
     el("div", { class: "pin-text" },
       el("div", { class: "pin-caption" }, "Table PIN"),
       el("div", { class: "pin-value", "data-testid": "pin" }, String(pin)),
@@ -192,6 +194,18 @@ function renderPin(state) {
         ? el("div", { class: "pin-sub", "data-testid": "join" }, "scan to join, or open ", el("strong", {}, where))
         : el("div", { class: "pin-sub", "data-testid": "join" }, "phones cannot reach this board: start it with ",
           el("strong", {}, "--host 0.0.0.0"))));
+}
+
+/** The QR code over the whole screen, big enough to scan from a seat; any tap or key closes it. */
+function showBigQr(show) {
+  document.getElementById("qr-big")?.remove();
+  if (!show) return;
+  const close = () => showBigQr(false);
+  const overlay = el("div", { id: "qr-big", class: "qr-big", role: "dialog", "aria-label": "QR code to join", onclick: close },
+    el("img", { src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }),
+    el("p", {}, "Scan to join the table · tap to close"));
+  document.body.append(overlay);
+  document.addEventListener("keydown", close, { once: true });
 }
 
 function renderMessages(state) {
@@ -432,6 +446,11 @@ export function settledText(photo) {
 
 function renderLastReveal(state) {
   const node = $("last-reveal");
+  // a reading waiting for a check is what the table looks at: the last verdict would read
+  // as this round's, so it waits until the new one applies
+  $("reveal-title").textContent = state.review ? "Checking the reading" : "Last reveal";
+  node.closest(".reveal-panel").classList.toggle("reviewing", Boolean(state.review));
+  if (state.review) { renderPendingReview(node, state); return; }
   const view = lastRevealView(state);
   if (!view) { fill(node, el("p", { class: "muted" }, "No reveal yet this game.")); return; }
   const kind = gameKind(state);
@@ -511,7 +530,8 @@ function renderFooter(state) {
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? "no camera (enter reveals by hand)" : `camera: ${status}`);
+    status === "none" ? "no camera (enter reveals by hand)" : `camera: ${camera.summary || status}`
+      + (camera.learned_from ? ` · taught on ${camera.learned_from} photos of this table` : ""));
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,
@@ -564,6 +584,8 @@ export function renderBoard(state) {
   renderGameExtras(state);
   renderPlayers(state);
   renderLastReveal(state);
+  renderStory($("story"), state);
+  renderStandings($("standings"), state);
   renderHistory(state);
   renderFooter(state);
   speakChanges(state);
@@ -577,4 +599,5 @@ api("GET", "/api/pin").then((data) => {
   controlUrl = data && data.control_url ? String(data.control_url) : null;
   phonesCanJoin = !(data && data.phones_can_join === false);
   if (latest) renderPin(latest);
+  if (tablePin && phonesCanJoin && new URLSearchParams(window.location.search).get("qr") === "big") showBigQr(true);
 }).catch(() => { /* not the table's own screen: players read the PIN off the TV */ });

@@ -110,6 +110,93 @@ async function applyZones() {
   }
 }
 
+// Teach the camera (POST /api/calibration/teach/...): the players roll all dice in view, the
+// page shows the reading, they correct and confirm it; after three or more photos the
+// table's profile is learned again from them (and from the reveals a person reviewed).
+let teach = null;           // {photos, needed, learned_from}
+let shot = null;            // a reading waiting to be confirmed: {shot, dice, image}
+let teachNote = "";
+
+async function loadTeach() {
+  try {
+    teach = await api("GET", "/api/calibration/teach");
+  } catch (e) {
+    teach = null;
+  }
+  render();
+}
+
+async function teachStep(step) {
+  busy = true; error = ""; teachNote = ""; render();
+  try {
+    await step();
+  } catch (e) {
+    error = describeError(e);
+    announce(error, { urgent: true });
+  } finally {
+    busy = false; render();
+  }
+}
+
+const teachRead = () => teachStep(async () => {
+  shot = await api("POST", "/api/calibration/teach/read", {});
+  shot.dice = shot.dice.map((d) => ({ ...d, keep: true }));
+  reading = null;
+  snapshotUrl = shot.image;
+});
+
+const teachConfirm = () => teachStep(async () => {
+  // a die the camera missed has no place: the photo's dice are then compared by value
+  const dice = shot.dice.filter((d) => d.keep)
+    .map((d) => (d.added ? { value: d.value } : { value: d.value, x: d.x, y: d.y, size: d.size }));
+  const kept = await api("POST", "/api/calibration/teach/confirm", { shot: shot.shot, dice });
+  teach = { ...(teach || {}), photos: kept.photos, needed: kept.needed };
+  teachNote = `Photo ${kept.photos} kept. Roll again for the next one.`;
+  announce(teachNote);
+  shot = null;
+});
+
+const teachLearn = () => teachStep(async () => {
+  const learned = await api("POST", "/api/calibration/teach/learn", {});
+  teach = { ...(teach || {}), learned_from: learned.learned_from };
+  teachNote = `The camera learned this table from ${plural(learned.learned_from, "photo", "photos")}.`;
+  announce(teachNote);
+});
+
+function teachDie(d, i) {
+  const value = el("select", { "aria-label": `Die ${i + 1}: its value`, class: "teach-value",
+    onchange: (e) => { d.value = Number(e.target.value); } },
+    [1, 2, 3, 4, 5, 6].map((n) => el("option", { value: n, selected: n === d.value }, String(n))));
+  const keep = el("input", { type: "checkbox", checked: d.keep, "aria-label": `Die ${i + 1} is a die`,
+    onchange: (e) => { d.keep = e.target.checked; } });
+  return el("li", { class: "row" }, die(d.value, { size: 26 }), value,
+    el("label", {}, keep, " a die"),
+    d.added ? el("span", { class: "muted" }, "added")
+      : el("span", { class: d.sure ? "count-ok" : "count-bad" }, d.sure ? "sure" : "unsure"));
+}
+
+function teachCard() {
+  const photos = (teach && teach.photos) || 0;
+  const needed = (teach && teach.needed) || 3;
+  const learned = (teach && teach.learned_from) || 0;
+  const items = [el("h2", {}, "Teach the camera"),
+    el("p", { class: "hint" }, "Roll all the dice in view and read them; correct any value that is wrong, untick what is no die, "
+      + `and confirm. After ${needed} photos or more, let the camera learn this table.`),
+    el("p", { id: "teach-count" }, `${plural(photos, "photo", "photos")} confirmed; `
+      + (learned ? `the camera learned this table from ${plural(learned, "photo", "photos")}.` : "the camera has not learned this table yet.")),
+    el("button", { type: "button", class: "btn grow", id: "teach-read", disabled: busy, onclick: teachRead }, "Read the dice")];
+  if (shot) {
+    items.push(el("ol", { id: "teach-dice", class: "stack" }, shot.dice.map(teachDie)),
+      el("button", { type: "button", class: "btn grow", id: "teach-add", disabled: busy,
+        onclick: () => { shot.dice.push({ value: 1, keep: true, added: true }); render(); } }, "Add a die the camera missed"),
+      el("button", { type: "button", class: "btn primary grow", id: "teach-confirm", disabled: busy, onclick: teachConfirm }, "Confirm"));
+  }
+  items.push(el("button", { type: "button", class: "btn grow", id: "teach-learn", disabled: busy || photos < needed,
+    onclick: teachLearn }, "Learn this table"));
+  if (teachNote) items.push(el("p", { class: "count-ok", id: "teach-note" }, teachNote));
+  return el("div", { class: "card stack", id: "teach-card" }, items);
+}
+
 // Default: a seat for each player of the game on, else the profile's seats.
 function currentSeatCount() {
   const players = (state && state.game && state.game.players) || [];
@@ -256,6 +343,7 @@ function render() {
             onchange: (e) => testUpload(e.target.files && e.target.files[0]) }),
           el("p", { class: "error", id: "calibration-error" }, error)),  // said once: announce
         hasCamera ? zonesCard() : null,
+        hasCamera ? teachCard() : null,
         readingSummary(),
         recordCard)));
 }
@@ -269,6 +357,7 @@ followState((next) => {
     next.last_reveal && next.last_reveal.id]);
   if (key !== recordKey) { recordKey = key; loadRecord(); }
   const now = next.camera ? `${next.camera.status}|${next.camera.spec}` : null;
+  if (first) loadTeach();
   if (first && next.camera && next.camera.status && next.camera.status !== "none") takeSnapshot();
   else if (first || before !== now) render();
 });

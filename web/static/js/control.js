@@ -6,6 +6,8 @@ import {
   el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline, computerPlayer,
   eveningText, announce, redrawKeepingFocus, readingWords,
 } from "./ui.js";
+import { announceTurn, claimCard, keepAwake, mayActFor, playerCards } from "./seatclaim.js";
+import { standingsTable } from "./boardpanels.js";
 
 const root = document.getElementById("control-main");
 const pinGate = document.getElementById("pin-gate");
@@ -36,6 +38,8 @@ function showPinGate(message = "") {
   document.getElementById("pin-error").textContent = message;
   document.getElementById("pin-input").focus();
 }
+
+document.addEventListener("visibilitychange", () => { if (state) keepAwake(state); });
 
 document.getElementById("pin-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -238,6 +242,14 @@ function spoken(shown, roundsBefore) {
   ].filter(Boolean).join(". ");
 }
 
+/** The phase in the game's own words: Impus Bluff plays cards onto a pile, nobody bids. */
+function phaseWords(game) {
+  if (game.game === "impus") {
+    return { bidding: game.claim ? "playing on the pile" : "starting a pile", reveal: "turning the doubted cards up", over: "over" }[game.phase] || game.phase;
+  }
+  return { bidding: "bidding", reveal: "reveal", over: "over" }[game.phase] || game.phase;
+}
+
 function statusCard() {
   const game = state.game;
   if (!game) {
@@ -253,7 +265,7 @@ function statusCard() {
       ? `Pile: ${game.pile ?? 0} cards claimed as ${game.claim}` : "No pile yet: the next player starts one.")
     : null;
   return el("section", { class: "card status-card" },
-    el("div", { class: "status-line" }, `${kind} · ${game.phase}`),
+    el("div", { class: "status-line", id: "status-phase" }, `${kind} · ${phaseWords(game)}`),
     el("div", { class: "status-turn", id: "status-turn" }, headline),
     impusLine || (bid && bid.face !== undefined ? el("div", { class: "status-bid" },
       "Bid: ", el("strong", { id: "status-bid" }, bidWords(bid)),
@@ -369,9 +381,12 @@ function bluffActions(kinds) {
   return buttons;
 }
 
+/** Whether "New evening" was tapped once: the second tap clears the standings. */
+let eveningAsked = false;
+
 // Impus form values survive the re-render each state event causes.
 // what a player picked on the Impus cards, kept across the page's redraws
-const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null };
+const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null, fourOpen: false };
 
 function impusActions(kinds) {
   // Impus actions as the engine's replay objects: play (+claim on a new pile), doubt,
@@ -440,12 +455,16 @@ function impusActions(kinds) {
     const what = el("select", { "aria-label": "discarded kind", id: "discard-kind",
       onchange: (e) => { impusForm.discardKind = e.target.value; } },
     discardable.map((k) => el("option", { value: k, selected: k === impusForm.discardKind }, k)));
-    sections.push(el("div", { class: "stack", id: "discard-card" }, el("h2", {}, "Four of a kind"),
-      el("p", { class: "muted" }, "A player holding four of a kind (never imps) lays them down face up now: "
-        + "right after the deal, or after taking the pile. Only then."),
-      el("div", { class: "split" }, who, what),
-      el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
-        onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
+    // opened only when someone holds four of a kind: the engine cannot see the hands, and a
+    // panel always open took the phone's screen from the plays
+    sections.push(el("details", { class: "stack four-of-a-kind", id: "discard-card", open: impusForm.fourOpen,
+      ontoggle: (e) => { impusForm.fourOpen = e.target.open; } },
+    el("summary", { class: "btn", id: "four-of-a-kind" }, "Someone holds four of a kind?"),
+    el("p", { class: "muted" }, "A player holding four of a kind (never imps) lays them down face up now: "
+      + "right after the deal, or after taking the pile. Only then."),
+    el("div", { class: "split" }, who, what),
+    el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
+      onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
   }
   return sections;
 }
@@ -595,6 +614,7 @@ function seedSetup() {
     setupForm.players = (last.players || []).slice();
     setupForm.starter = last.starter || "";
     setupForm.seats = Array.isArray(last.seats) ? last.seats.slice() : [];
+    setupForm.odds = last.odds !== false;
     Object.assign(setupForm.options[setupForm.game] || {}, last.options || {});
     setupForm.computer = (last.computer && last.computer.player) || "";
     setupForm.level = (last.computer && last.computer.level) || "hard";
@@ -777,7 +797,10 @@ function setupCard() {
       onclick: () => { setupForm.players.push(""); renderSetup(); } }, "+ Add a player"),
     el("label", {}, "Who starts", starterSelect),
     el("h2", {}, "Options"),
-    el("div", { class: "options" }, optionFields()),
+    el("div", { class: "options" }, optionFields(),
+      // some groups think the odds spoil the bluff: the table's choice, kept with the setup
+      el("label", { class: "check" }, el("input", { type: "checkbox", id: "show-odds", checked: setupForm.odds !== false,
+        onchange: (e) => { setupForm.odds = e.target.checked; } }), "Show the chance a bid holds")),
     computerFields(computerSelect),
     el("div", { class: "row" },
       state && state.game && state.game.phase !== "over"
@@ -799,6 +822,7 @@ function setupCard() {
           if (setupForm.computer && setupForm.game !== "impus" && players.includes(setupForm.computer)) {
             body.computer = { player: setupForm.computer, level: setupForm.level };
           }
+          if (setupForm.odds === false) body.odds = false;
           if (setupForm.starter) body.starter = setupForm.starter;
           else if (players.length) body.starter = players[Math.floor(Math.random() * players.length)];
           const result = await send("POST", "/api/game", body, { note: "New game started" });
@@ -901,19 +925,31 @@ function render() {
     parts.push(setupCard());
   } else if (game.phase === "bidding") {
     resetPickerIfMoved();
-    parts.push(playCard(), toolsCard());
+    // a phone that claimed a seat acts for its own player only (seatclaim.js)
+    parts.push(...playerCards(state, render), mayActFor(state, game.turn) ? playCard() : null, toolsCard(),
+      claimCard(state, render));
   } else if (game.phase === "reveal") {
-    parts.push(revealCard(), toolsCard());
+    parts.push(...playerCards(state, render), revealCard(), toolsCard(), claimCard(state, render));
   } else {
     parts.push(el("section", { class: "card stack" },
       el("h2", {}, "Game over"),
+      state.standings ? el("div", { class: "standings", id: "control-standings" }, standingsTable(state.standings)) : null,
       el("button", { type: "button", class: "btn primary big", onclick: () => { mode = "setup"; render(); } }, "Play again"),
       // the last reveal typed in wrong decided the game: it can still be taken back
       state.undo ? undoButton() : null,
       // another group sits down: tonight's standings start again from the next game
       state.evening ? el("button", { type: "button", class: "btn", id: "new-evening", disabled: busy,
-        onclick: () => send("POST", "/api/evening/new", undefined, { note: "Tonight's standings start afresh" }) },
-      "New evening: clear the standings") : null,
+        // asked twice: one tap by mistake would wipe the evening's standings
+        onclick: () => {
+          if (!eveningAsked) { eveningAsked = true; render(); return; }
+          eveningAsked = false;
+          send("POST", "/api/evening/new", undefined, { note: "Tonight's standings start afresh" });
+        } },
+      eveningAsked ? "Tap again to clear tonight's standings" : "New evening: clear the standings") : null,
+      // until the next game starts, the standings can come back
+      state.evening_undo ? el("button", { type: "button", class: "btn", id: "undo-new-evening", disabled: busy,
+        onclick: () => send("POST", "/api/evening/undo", undefined, { note: "Tonight's standings are back" }) },
+      "Undo: bring tonight's standings back") : null,
       errorSlot()));
   }
   fill(root, el("div", { class: "control-grid" }, parts));
@@ -922,6 +958,8 @@ function render() {
 
 const live = followState((next) => {
   state = next;
+  announceTurn(state);
+  keepAwake(state);
   noteMoves(state);
   render();
 });
