@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bluffcam.computer_seat import COMPUTER_KEY
-from bluffcam.table_options import TABLE_KEYS
+from bluffcam.table.options import TABLE_KEYS
 from engine import EngineError, Game, Journal, JournalError, Phase, parse_action
 from engine.game import game_from_setup
 

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from bluffcam.round_story import round_story
-from bluffcam.table_options import odds_shown
+from bluffcam.table.options import odds_shown
 from engine import Game
 
 #: the Bluff board's joker face when the options do not name one (B4)
@@ -91,7 +91,7 @@ def build_state(
     state["history"] = _history(details.get("history", []), actions, reveal_ids, photographed)
     if game.has_bid_board:
         state["board"] = _board(game)
-    # a table may keep the odds off the screens (bluffcam/table_options.py)
+    # a table may keep the odds off the screens (bluffcam/table/options.py)
     state["odds_shown"] = odds_shown(setup)
     state["odds"] = _odds(game, details.get("odds")) if state["odds_shown"] else None
     _complete_last_reveal(state)

@@ -45,6 +45,7 @@ from bluffcam.table.errors import TableError
 from bluffcam.table.evening import Evening
 from bluffcam.table.ledger import Ledger
 from bluffcam.table.news import News
+from bluffcam.table.options import ODDS_KEY, check_odds
 from bluffcam.table.player_names import PlayerNameError, check_player_names
 from bluffcam.table.reading_thread import T
 from bluffcam.table.resume import resume
@@ -61,7 +62,6 @@ from bluffcam.table.seating import (
 from bluffcam.table.set_aside import SetAsideReader, SetAsideReads, wants_camera_set_aside
 from bluffcam.table.state import build_state
 from bluffcam.table.vision_bridge import read_front_of_cup, read_reveal
-from bluffcam.table_options import ODDS_KEY, check_odds
 from engine import (
     Game,
     IllegalActionError,

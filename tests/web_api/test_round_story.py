@@ -1,6 +1,6 @@
 """What the board tells the whole table: the round's story (`bluffcam.round_story`), built
 from the accepted actions alone; the camera's one banner with no shell commands
-(`bluffcam.camera_news`); and the odds a table may switch off (`bluffcam.table_options`)."""
+(`bluffcam.camera_news`); and the odds a table may switch off (`bluffcam.table.options`)."""
 
 from __future__ import annotations
 
