@@ -32,6 +32,7 @@ from bluffcam.photo_budget import MB, photo_usage
 from bluffcam.reveals import UnknownRevealError, UnreadableRevealError
 from bluffcam.table import Table, TableError
 from engine import EngineError, SetupError
+from engine.words import Said
 from web.join import control_url, join_qr_svg, lan_address
 from web.security import Refused, csrf_token, guard_change, is_loopback
 
@@ -409,8 +410,12 @@ def with_zones(frame: Any, t: Table) -> Any:
 
 
 def error_response(status: int, rule: str, message: str,
-                   headers: dict[str, str] | None = None) -> tuple[Response, int]:
-    response = jsonify({"error": {"rule": rule, "message": message}})
+                   headers: dict[str, str] | None = None,
+                   said: Said | None = None) -> tuple[Response, int]:
+    body: dict[str, Any] = {"rule": rule, "message": message}
+    if said is not None:  # the page says it in its language (web/static/js/i18n.js)
+        body["said"] = said.to_json()
+    response = jsonify({"error": body})
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response, status
@@ -431,7 +436,7 @@ def register_error_handlers(app: Flask) -> None:
 
     def _engine_error(error: EngineError) -> tuple[Response, int]:
         status = 400 if error.rule == "format" or isinstance(error, SetupError) else 409
-        return error_response(status, error.rule, error.message)
+        return error_response(status, error.rule, error.message, said=error.said)
 
     def _unknown_reveal(error: UnknownRevealError) -> tuple[Response, int]:
         return error_response(404, "reveal", str(error))
