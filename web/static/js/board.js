@@ -4,7 +4,7 @@ import { api, followState } from "./api.js";
 import { lang, said, t, tn, num } from "./i18n.js";
 import {
   announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
-  gameOverHeadline, eveningText, readingWords,
+  gameOverHeadline, eveningText, readingWords, verdictText,
 } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -491,15 +491,6 @@ function doubtWord(state, bid, player) {
   const scam = gameKind(state) === "scam";
   if (!bid) return scam ? t("{player} called Scam!", { player }) : t("{player} doubted", { player });
   return scam ? t("{player} called Scam! on {bid}", { player, bid }) : t("{player} doubted {bid}", { player, bid });
-}
-
-/** A round's verdict in the page's language: the engine sends it as words with ids
- *  (``verdict_said``: a head and its parts, engine/words.py), the English ``verdict`` beside. */
-export function verdictText(round) {
-  const words = round && round.verdict_said;
-  if (!words || !words.head) return (round && round.verdict) || "";
-  const parts = (words.parts || []).map(said).filter(Boolean);
-  return parts.length ? `${said(words.head)} — ${parts.join("; ")}` : said(words.head);
 }
 
 /** A table message in the page's language, where the server sent its words (``said``). */

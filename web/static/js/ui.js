@@ -1,7 +1,7 @@
 // Small shared drawing helpers: safe DOM building, pip dice, bids in words.
 // Player names come from people, so text always goes in through textContent.
 
-import { t, tn, num } from "./i18n.js";
+import { said, t, tn, num } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -307,6 +307,15 @@ export function gameKind(state) {
 }
 
 export const GAME_NAMES = { bluff: t("Bluff"), scam: t("Scam"), impus: t("Impus Bluff") };
+
+/** A round's verdict in the page's language: the engine sends it as words with ids
+ *  (``verdict_said``: a head and its parts, engine/words.py), the English ``verdict`` beside. */
+export function verdictText(round) {
+  const words = round && round.verdict_said;
+  if (!words || !words.head) return (round && round.verdict) || "";
+  const parts = (words.parts || []).map(said).filter(Boolean);
+  return parts.length ? `${said(words.head)} — ${parts.join("; ")}` : said(words.head);
+}
 
 /** A finished game's headline: Bluff and Scam have a winner, Impus Bluff a loser (I9). */
 export function gameOverHeadline(game) {
