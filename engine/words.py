@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 #: The dashboard's languages, code -> the language's own name (the picker's words).
 LANGUAGES: dict[str, str] = {
@@ -23,8 +23,8 @@ LANGUAGES: dict[str, str] = {
 }
 DEFAULT_LANGUAGE = "en"
 
-#: a parameter's value: what a placeholder is filled with
-Param = str | int | float
+#: a parameter's value: what a placeholder is filled with (a Said: words said inside words)
+Param: TypeAlias = "str | int | float | Said"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +38,20 @@ class Said:
 
     def __str__(self) -> str:
         text = self.msgid if self.plural is None or self.n == 1 else self.plural
-        return text.format(**self.params)
+        params = {k: str(v) if isinstance(v, Said) else v for k, v in self.params.items()}
+        return text.format(**params)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"msgid": self.msgid, "params": dict(self.params)}
+        params = {k: v.to_json() if isinstance(v, Said) else v for k, v in self.params.items()}
+        out: dict[str, Any] = {"msgid": self.msgid, "params": params}
         if self.plural is not None:
             out.update(plural=self.plural, n=self.n)
         return out
+
+
+def N_(msgid: str) -> str:  # noqa: N802 (gettext's name for it)
+    """Marks a sentence for ``pybabel extract`` where it is kept before it is said."""
+    return msgid
 
 
 def said(msgid: str, /, **params: Param) -> Said:

@@ -48,7 +48,10 @@ export function tn(singular, plural, n, params = {}) {
 /** A sentence the engine or the server sent as {msgid, params[, plural, n]} (engine/words.py). */
 export function said(words) {
   if (!words || typeof words.msgid !== "string") return "";
-  return words.plural ? tn(words.msgid, words.plural, words.n, words.params) : t(words.msgid, words.params);
+  // a parameter may be words itself ("{action}: it is {player}'s turn")
+  const params = Object.fromEntries(Object.entries(words.params || {}).map(([key, value]) =>
+    [key, value && typeof value === "object" ? said(value) : value]));
+  return words.plural ? tn(words.msgid, words.plural, words.n, params) : t(words.msgid, params);
 }
 
 /** A number as the page's language writes it. */
