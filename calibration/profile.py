@@ -33,6 +33,7 @@ from calibration.geometry import (
 )
 from calibration.markers import known_dictionaries
 from calibration.zones import SeatZone, SeatZones
+from engine.words import check_language
 
 if TYPE_CHECKING:
     from vision import ReaderParams
@@ -77,6 +78,8 @@ class Profile:
     panel: dict[str, Any] = field(default_factory=dict)
     markers: MarkerConfig | None = None
     path: Path | None = None
+    #: the dashboard's language where a device has not chosen one ("pl"; None: English)
+    lang: str | None = None
 
     @property
     def zones(self) -> SeatZones:
@@ -148,6 +151,8 @@ class Profile:
         data["reader"] = dict(self.reader)
         if self.panel:
             data["panel"] = dict(self.panel)
+        if self.lang is not None:
+            data["lang"] = self.lang
         if self.markers is not None:
             data["markers"] = {
                 "dictionary": self.markers.dictionary,
@@ -249,7 +254,7 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     def fail(key: str, problem: str) -> ProfileError:
         return ProfileError(f"{where}{key}: {problem}")
 
-    known_top = {"name", "camera", "table", "seats", "reader", "panel", "markers"}
+    known_top = {"name", "camera", "table", "seats", "reader", "panel", "markers", "lang"}
     unknown = sorted(set(data) - known_top)
     if unknown:
         raise fail(unknown[0], f"unknown key; expected one of {', '.join(sorted(known_top))}")
@@ -294,6 +299,13 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     if duplicates:
         raise fail("seats", f"seat names must differ; repeated: {', '.join(duplicates)}")
 
+    lang = data.get("lang")
+    if lang is not None:
+        try:
+            check_language(lang, "the dashboard's language")
+        except ValueError as exc:
+            raise fail("lang", str(exc)) from None
+
     reader = data.get("reader", {})
     if not isinstance(reader, dict):
         raise fail("reader", f"must be a table of reader settings, got {reader!r}")
@@ -317,6 +329,7 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
         panel=dict(panel),
         markers=markers,
         path=path,
+        lang=lang,
     )
     if reader:
         try:
