@@ -466,31 +466,26 @@ function noticeLostWork(next) {
 
 function noticeText(n) {
   // a sentence whole for each case, said with the changes lost where there were any
-  const lostOr = (plain, one, many) => (n.edits ? tn(one, many, n.edits) : t(plain));
   const checkAgain = ` ${state.reopen === n.id
     ? t("If it is wrong, tap “Check this reading again” below, or Undo on the control page.")
     : t("If it is wrong, Undo on the control page.")}`;
   const onTheBoard = ` ${t("The verdict is on the board.")}`;
   switch (n.kind) {
     case "confirmed":
-      return lostOr("This reveal was confirmed on another screen.",
-        "This reveal was confirmed on another screen before your change was sent; your change was not applied.",
-        "This reveal was confirmed on another screen before your changes were sent; your {n} changes were not applied.")
+      return (n.edits ? tn("This reveal was confirmed on another screen before your change was sent; your change was not applied.",
+        "This reveal was confirmed on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reveal was confirmed on another screen."))
         + onTheBoard + checkAgain;
     case "entered":
-      return lostOr("This reveal's dice were entered by hand on another screen.",
-        "This reveal's dice were entered by hand on another screen before your change was sent; your change was not applied.",
-        "This reveal's dice were entered by hand on another screen before your changes were sent; your {n} changes were not applied.")
+      return (n.edits ? tn("This reveal's dice were entered by hand on another screen before your change was sent; your change was not applied.",
+        "This reveal's dice were entered by hand on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reveal's dice were entered by hand on another screen."))
         + onTheBoard + checkAgain;
     case "retaken":
-      return `${lostOr("The photo was taken again on another screen.",
-        "The photo was taken again on another screen before your change was sent; your change was not applied.",
-        "The photo was taken again on another screen before your changes were sent; your {n} changes were not applied.")} ${
+      return `${(n.edits ? tn("The photo was taken again on another screen before your change was sent; your change was not applied.",
+        "The photo was taken again on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("The photo was taken again on another screen."))} ${
         n.edits ? t("Check the new reading and make the change again.") : t("Check the new reading.")}`;
     default:
-      return lostOr("This reading was closed on another screen (a new game, or the challenge undone).",
-        "This reading was closed on another screen (a new game, or the challenge undone) before your change was sent; your change was not applied.",
-        "This reading was closed on another screen (a new game, or the challenge undone) before your changes were sent; your {n} changes were not applied.");
+      return (n.edits ? tn("This reading was closed on another screen (a new game, or the challenge undone) before your change was sent; your change was not applied.",
+        "This reading was closed on another screen (a new game, or the challenge undone) before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reading was closed on another screen (a new game, or the challenge undone)."));
   }
 }
 
