@@ -75,6 +75,7 @@ from engine import (
     action_to_json,
     parse_action,
 )
+from engine.words import Said, said
 
 #: how many frames one reveal may read from the camera (the still-scene wait votes over them)
 REVEAL_MAX_FRAMES = 120
@@ -174,7 +175,7 @@ class Table:
         with self._lock:
             with self._storing("the new evening"):
                 self._evening.start_afresh(self._journal_game_id(), self._game)
-            self._post("tonight's standings start afresh")
+            self._post(said("tonight's standings start afresh"))
             self._changed()
             return self._state_unlocked()
 
@@ -221,7 +222,7 @@ class Table:
             self._changed()
             raise TableError(text, rule="storage", status=503) from exc
 
-    def note(self, text: str, level: str = "info", *, about_game: bool = False,
+    def note(self, text: str | Said, level: str = "info", *, about_game: bool = False,
              review: str | None = None, lasting: bool = False) -> None:
         """Show a message on the dashboard (camera faults, demo narration); one
         ``about_game`` is shown only until another game starts, one about a ``review`` only
@@ -231,7 +232,7 @@ class Table:
             self._post(text, level, about_game=about_game, review=review, lasting=lasting)
             self._changed()
 
-    def _post(self, text: str, level: str = "info", *, about_game: bool = False,
+    def _post(self, text: str | Said, level: str = "info", *, about_game: bool = False,
               review: str | None = None, before_play: bool = False,
               lasting: bool = False) -> None:
         """:meth:`note` for a caller holding the lock that signals its own change once, with
@@ -604,7 +605,7 @@ class Table:
         self._review = None
         self._last_reveal = last_reveal_json(record)
         if record["corrections"]:  # in the players' words: rounds, not reveal ids
-            self._post(f"round {len(game.history)} corrected by hand", about_game=True)
+            self._post(said("round {n} corrected by hand", n=len(game.history)), about_game=True)
         self._changed()
 
     def _settle_review(

@@ -33,6 +33,7 @@ from bluffcam.reveals import UnknownRevealError, UnreadableRevealError
 from bluffcam.table import Table, TableError
 from engine import EngineError, SetupError
 from engine.words import Said
+from web.i18n import gettext as _
 from web.join import control_url, join_qr_svg, lan_address
 from web.security import Refused, csrf_token, guard_change, is_loopback
 
@@ -452,13 +453,14 @@ def register_error_handlers(app: Flask) -> None:
         if request.path.startswith("/api/") and error.code is not None:
             return error_response(error.code, "http", str(error.description))
         if error.code == 404:
-            return error_page(404, "Page not found",
-                              f"There is no page at {request.path}: open one of the "
-                              "table's pages instead.")
+            return error_page(404, _("Page not found"),
+                              _("There is no page at {path}: open one of the table's pages "
+                                "instead.").format(path=request.path))
         if error.code == 405:
-            page, status = error_page(405, "Not opened like that",
-                                      f"{request.path} is not opened with {request.method}: "
-                                      "follow a link to it instead.")
+            page, status = error_page(405, _("Not opened like that"),
+                                      _("{path} is not opened with {method}: follow a link to "
+                                        "it instead.").format(path=request.path,
+                                                              method=request.method))
             # the methods it is opened with, as a 405 must say (werkzeug's own page did)
             return page, status, {"Allow": ", ".join(getattr(error, "valid_methods", None) or [])}
         return error
@@ -470,10 +472,10 @@ def register_error_handlers(app: Flask) -> None:
             return error_response(500, "internal", "the table hit an unexpected error (its "
                                   "details are in the server's log): reload to see the "
                                   "table as it is")
-        return error_page(500, "Something went wrong",
-                          "The table hit an unexpected error drawing this page (its details "
+        return error_page(500, _("Something went wrong"),
+                          _("The table hit an unexpected error drawing this page (its details "
                           "are in the server's log). The game is kept in the journal: "
-                          "reload, or open the board.")
+                          "reload, or open the board."))
 
     app.register_error_handler(Refused, _refused)
     app.register_error_handler(TableError, _table_error)

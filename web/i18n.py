@@ -16,12 +16,18 @@ from typing import Any
 from babel.support import Translations
 from flask import Flask, Response, current_app, request
 from flask_babel import Babel
+from flask_babel import gettext as babel_gettext
 
 from engine.words import DEFAULT_LANGUAGE, LANGUAGES, check_language
 
 COOKIE = "bluffcam_lang"
 COOKIE_MAX_AGE_S = 400 * 24 * 3600  # the most a browser keeps (RFC 6265bis)
 TRANSLATIONS = Path(__file__).parent / "translations"
+
+
+def gettext(msgid: str) -> str:
+    """``msgid`` in this request's language (server-drawn words: the error pages)."""
+    return str(babel_gettext(msgid))
 
 
 def chosen_language() -> str:
