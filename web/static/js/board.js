@@ -360,6 +360,9 @@ function renderPlayers(state) {
 const KNOWN_GAME_KEYS = new Set(["game", "phase", "turn", "bid", "winner", "players", "loser", "kinds",
   "safe", "reveal_due", "deck", "doubter", "claim", "pile"]);
 
+// the words of the tiles Impus Bluff shows (any other game's keys show as they come)
+const EXTRA_LABELS = { last_batch: t("last batch"), discards: t("discards"), card_kinds: t("card kinds") };
+
 function renderGameExtras(state) {
   // Impus and future games: show whatever else the engine reports (pile, claim, discards…).
   const game = state.game;
@@ -373,7 +376,7 @@ function renderGameExtras(state) {
   fill(node, extras.map(([key, value]) => {
     const [label, shown] = key === "polymorphs" && typeof value === "number"
       ? polymorphsTile(value, state.details)
-      : [t(key.replace(/_/g, " ")), formatValue(value, key)];
+      : [EXTRA_LABELS[key] || key.replace(/_/g, " "), formatValue(value, key)];
     return el("div", { class: "extra", "data-key": key },
       el("div", { class: "extra-label" }, label),
       el("div", { class: "extra-value" }, shown));
@@ -515,7 +518,7 @@ function renderFooter(state) {
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: t(status) }));
+    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: status === "ok" ? t("ok") : status }));
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,

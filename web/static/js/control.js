@@ -240,6 +240,9 @@ function spoken(shown, roundsBefore) {
   ].filter(Boolean).join(". ");
 }
 
+// the game's phases as the status card names them
+const PHASES = { bidding: t("bidding"), reveal: t("reveal"), over: t("over") };
+
 function statusCard() {
   const game = state.game;
   if (!game) {
@@ -256,7 +259,7 @@ function statusCard() {
       : t("No pile yet: the next player starts one."))
     : null;
   return el("section", { class: "card status-card" },
-    el("div", { class: "status-line" }, `${kind} · ${t(game.phase)}`),
+    el("div", { class: "status-line" }, `${kind} · ${PHASES[game.phase] || game.phase}`),
     el("div", { class: "status-turn", id: "status-turn" }, headline),
     impusLine || (bid && bid.face !== undefined ? el("div", { class: "status-bid" },
       t("Bid:"), " ", el("strong", { id: "status-bid" }, bidWords(bid)),
@@ -670,6 +673,11 @@ function impusOptionFields(opts, check) {
   ];
 }
 
+/** What a player row is called: its name, or "player 2" while it has none. */
+function rowName(name, i) {
+  return name || t("player {n}", { n: i + 1 });
+}
+
 /** The seat picked for player row ``i`` (the rows' own order where none was picked). */
 function seatOf(i) {
   return setupForm.seats[i] || i + 1;
@@ -681,7 +689,7 @@ function seatOf(i) {
 function seatPicker(i, name) {
   const tableSeats = (state && state.table_seats) || [];
   if (tableSeats.length <= setupForm.players.length) return el("span", { class: "seat-no" }, i + 1);
-  return el("select", { class: "seat-pick", "aria-label": t("{player}'s seat", { player: name || t("player {n}", { n: i + 1 }) }),
+  return el("select", { class: "seat-pick", "aria-label": t("{player}'s seat", { player: rowName(name, i) }),
     onchange: (e) => { setupForm.seats[i] = Number(e.target.value); } },
     tableSeats.map((seatName, k) => el("option", { value: k + 1, selected: seatOf(i) === k + 1 }, seatName)));
 }
@@ -706,11 +714,11 @@ function setupCard() {
     el("input", { value: name, placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("Player {n} name", { n: i + 1 }), maxlength: 24,
       autocomplete: "off", autocapitalize: "words",
       oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); } }),
-    el("button", { type: "button", class: "btn small", "aria-label": t("move {player} up", { player: name || t("player {n}", { n: i + 1 }) }), disabled: i === 0,
+    el("button", { type: "button", class: "btn small", "aria-label": t("move {player} up", { player: rowName(name, i) }), disabled: i === 0,
       onclick: () => { [setupForm.players[i - 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i - 1]]; renderSetup(); } }, "↑"),
-    el("button", { type: "button", class: "btn small", "aria-label": t("move {player} down", { player: name || t("player {n}", { n: i + 1 }) }), disabled: i === setupForm.players.length - 1,
+    el("button", { type: "button", class: "btn small", "aria-label": t("move {player} down", { player: rowName(name, i) }), disabled: i === setupForm.players.length - 1,
       onclick: () => { [setupForm.players[i + 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i + 1]]; renderSetup(); } }, "↓"),
-    el("button", { type: "button", class: "btn small", "aria-label": t("remove {player}", { player: name || t("player {n}", { n: i + 1 }) }), disabled: setupForm.players.length <= 2,
+    el("button", { type: "button", class: "btn small", "aria-label": t("remove {player}", { player: rowName(name, i) }), disabled: setupForm.players.length <= 2,
       onclick: () => { setupForm.players.splice(i, 1); setupForm.seats.splice(i, 1); renderSetup(); } }, "✕")));
   const starterSelect = el("select", { id: "starter", "aria-label": t("Who starts"),
     onchange: (e) => { setupForm.starter = e.target.value; } });
