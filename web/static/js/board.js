@@ -513,12 +513,17 @@ function renderHistory(state) {
     el("div", { class: "round-verdict" }, verdictText(round)))) : [el("li", { class: "muted" }, t("No rounds played yet."))]);
 }
 
+/** The camera's status in words: "ok" in the page's language, a fault as the camera says it. */
+function cameraWord(status) {
+  return status === "ok" ? t("ok") : status;
+}
+
 function renderFooter(state) {
   const camera = state.camera || {};
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: status === "ok" ? t("ok") : status }));
+    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: cameraWord(status) }));
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,

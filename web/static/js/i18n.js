@@ -51,6 +51,9 @@ export function said(words) {
   // a parameter may be words itself ("{action}: it is {player}'s turn")
   const params = Object.fromEntries(Object.entries(words.params || {}).map(([key, value]) =>
     [key, value && typeof value === "object" ? said(value) : value]));
+  // "claims" is an Impus kind in English's plural (orcs, elves); another language names the
+  // kind as the table typed it ("claim"), its own words for it
+  if (lang !== "en" && "claim" in params) params.claims = params.claim;
   return words.plural ? tn(words.msgid, words.plural, words.n, params) : t(words.msgid, params);
 }
 
