@@ -123,7 +123,6 @@ function moveSaid(state) {
 function putDown(batch) {
   return t("{player} put down {count} as {claim}", { player: batch.player, count: batch.count, claim: batch.claim });
 }
-}
 
 function renderCurrentBid(state) {
   const node = $("current-bid");
