@@ -31,7 +31,6 @@ from engine.actions import (
     register_action,
 )
 from engine.cards import (
-    IMP,
     POLYMORPH,
     POLYMORPH_TABLES,
     CardOptions,
@@ -422,7 +421,7 @@ class ImpusGame(Game):
                                                 action=_describe(action), player=str(self.turn)))
 
     def _check_claimable(self, action: Action, kind: str, rule: str) -> None:
-        if kind == IMP:
+        if kind == self.deck.imp:
             raise IllegalActionError(rule, said("{action}: an imp may never be named",
                                                 action=_describe(action)))
         if kind not in self.deck.claimable:
@@ -580,7 +579,7 @@ class ImpusGame(Game):
                 "I7", f"{_describe(action)}: the doubted batch must be turned up first"
             )
         player = action.player
-        if action.kind == IMP:
+        if action.kind == self.deck.imp:
             raise IllegalActionError(
                 "I7", said("{action}: imps are never discarded, even four of them",
                            action=_describe(action))

@@ -317,3 +317,35 @@ def test_serve_lang_is_the_boards_language(tmp_path: Path) -> None:
             urllib.request.urlopen(url, timeout=5) as answer:
         html = answer.read().decode()
     assert page_language(html) == "uk" and "Останнє відкриття" in html
+
+
+# ------------------------------------------------------------------ Impus kinds in any language
+
+
+JAPANESE_KINDS = ["オーク", "ノーム", "エルフ", "フォーン", "スケルトン", "ドラゴン", "ゴブリン",
+                  "インプ", "トロール", "ハーピー"]
+
+
+def test_the_imp_and_the_other_kinds_can_be_named_in_any_language() -> None:
+    game = new_game("impus", ["健太", "さくら", "Олена"], "健太",
+                    {"kinds": JAPANESE_KINDS, "imp": "インプ"})
+    assert "インプ" not in game.to_json()["kinds"]  # never claimed (I3)
+    assert "インプ" in game.to_json()["card_kinds"]
+    with pytest.raises(IllegalActionError, match="an imp may never be named") as refused:
+        game.apply_json({"player": "健太", "play": 1, "claim": "インプ"})
+    assert refused.value.rule == "I3"
+    game.apply_json({"player": "健太", "play": 2, "claim": "オーク"})
+    assert game.to_json()["claim"] == "オーク"
+    # "imp" is an ordinary name where the table calls another kind the imp
+    with pytest.raises(Exception, match=r"one kind must be the imp \('インプ'\)"):
+        new_game("impus", ["A", "B"], "A",
+                 {"kinds": [*JAPANESE_KINDS[:7], "imp", *JAPANESE_KINDS[8:]], "imp": "インプ"})
+
+
+def test_a_kind_typed_in_another_unicode_form_is_the_same_kind() -> None:
+    decomposed = "c\u030cert"  # "čert" as some keyboards type it
+    kinds = ["orc", "gnome", "elf", "faun", "skeleton", "dragon", "goblin", "imp", "troll",
+             decomposed]
+    game = new_game("impus", ["Ann", "Ben"], "Ann", {"kinds": kinds})
+    game.apply_json({"player": "Ann", "play": 1, "claim": "ČERT"})
+    assert game.to_json()["claim"] == "\u010dert"

@@ -366,6 +366,13 @@ function bluffActions(kinds) {
   return buttons;
 }
 
+/** The kind that is the imp, as the table named it: the one card of the deck no one may
+ *  claim (game.kinds are the claimable ones), "imp" unless the table renamed it. */
+function impOf(game) {
+  const claimable = game.kinds || [];
+  return (game.card_kinds || []).find((k) => k !== "polymorph" && !claimable.includes(k)) || "imp";
+}
+
 // Impus form values survive the re-render each state event causes.
 // what a player picked on the Impus cards, kept across the page's redraws
 const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null };
@@ -375,7 +382,7 @@ function impusActions(kinds) {
   // polymorph, and discard (four of a kind, by whoever may discard now).
   const game = state.game;
   const player = game.turn;
-  const kindNames = (game.kinds || []).filter((k) => k !== "imp");
+  const kindNames = (game.kinds || []).filter((k) => k !== impOf(game));
   const sections = [];
   if (!kindNames.includes(impusForm.claim)) impusForm.claim = kindNames[0];
   if (!kindNames.includes(impusForm.polymorph)) impusForm.polymorph = kindNames[0];
@@ -432,7 +439,7 @@ function impusActions(kinds) {
       onchange: (e) => { impusForm.discarder = e.target.value; } },
     candidates.map((n) => el("option", { value: n, selected: n === impusForm.discarder }, n)));
     // Any card of the deal but the imp (I7); "polymorph" only when polymorphs were dealt.
-    const discardable = (game.card_kinds || game.kinds || []).filter((k) => k !== "imp");
+    const discardable = (game.card_kinds || game.kinds || []).filter((k) => k !== impOf(game));
     if (!discardable.includes(impusForm.discardKind)) impusForm.discardKind = discardable[0];
     const what = el("select", { "aria-label": t("discarded kind"), id: "discard-kind",
       onchange: (e) => { impusForm.discardKind = e.target.value; } },
@@ -569,7 +576,7 @@ const setupForm = {
     bluff: { dice_per_player: 5, joker_face: 1, exact: "all_others_lose_one", protect_last_die: false, reroll: true },
     scam: { target: 10, allow_any_players: false },
     // the kinds of engine.cards.DEFAULT_KINDS (I1 names eight; the table may rename any)
-    impus: { polymorphs: true, kinds: ["orc", "gnome", "elf", "faun", "skeleton", "dragon", "goblin", "imp", "troll", "harpy"], remove_kinds: [] },
+    impus: { polymorphs: true, kinds: ["orc", "gnome", "elf", "faun", "skeleton", "dragon", "goblin", "imp", "troll", "harpy"], remove_kinds: [], imp: "imp" },
   },
 };
 let setupSeeded = false;
@@ -649,16 +656,23 @@ function impusOptionFields(opts, check) {
   const kindsInput = el("textarea", {
     id: "opt-kinds", rows: 3, autocomplete: "off", autocapitalize: "none", spellcheck: "false",
     onchange: (e) => {
-      opts.kinds = e.target.value.split(",").map((k) => k.trim().toLowerCase()).filter(Boolean);
+      // any script: "Орк" and "орк" are one kind, as the engine reads them
+      opts.kinds = e.target.value.split(/[,、，]/).map((k) => k.trim().normalize("NFC").toLowerCase()).filter(Boolean);
       opts.remove_kinds = opts.remove_kinds.filter((k) => opts.kinds.includes(k));
+      if (!opts.kinds.includes(opts.imp || "imp")) opts.imp = opts.kinds.includes("imp") ? "imp" : opts.kinds[0];
       renderSetup();
     },
   });
   kindsInput.value = opts.kinds.join(", ");
-  const removable = opts.kinds.filter((k) => k !== "imp");
+  const imp = opts.imp || "imp";
+  const removable = opts.kinds.filter((k) => k !== imp);
+  // I1: one kind is the imp, whatever the table calls it ("インプ", "імп")
+  const impSelect = el("select", { id: "opt-imp", onchange: (e) => { opts.imp = e.target.value; renderSetup(); } },
+    opts.kinds.map((k) => el("option", { value: k, selected: k === imp }, k)));
   return [
     check("polymorphs", t("Play with the two polymorph cards (dealt at 4 or 5 players; I2)")),
-    el("label", { style: "grid-column:1/-1" }, t("The ten card kinds, one of them imp"), kindsInput),
+    el("label", { style: "grid-column:1/-1" }, t("The ten card kinds, one of them the imp"), kindsInput),
+    el("label", {}, t("Which kind is the imp"), impSelect),
     el("div", { style: "grid-column:1/-1", class: "stack" },
       el("div", { class: "hint" }, t("For a short game, take kinds out of the deck:")),
       el("div", { class: "row", role: "group", "aria-label": t("kinds taken out"), id: "opt-remove_kinds" },
