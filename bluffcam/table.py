@@ -282,7 +282,7 @@ class Table:
             self._setup, self._game, self._actions = setup_json, game, actions
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._games_started += 1
-            deal = game.deal_text() if not game.actions else None
+            deal = game.deal_said() if not game.actions else None
             if deal:
                 self._post(deal, about_game=True, before_play=True)
             short = self._seats_short()

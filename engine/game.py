@@ -176,6 +176,11 @@ class Game(ABC):
     def deal_text(self) -> str | None:
         """What the table must hand out before the first turn, in words (a card game's
         deal, where who gets which cards is part of the rules); None where nothing is dealt."""
+        words = self.deal_said()
+        return None if words is None else str(words)
+
+    def deal_said(self) -> Said | None:
+        """`deal_text` as words to translate; a card game says its deal here."""
         return None
 
     def details(self) -> JsonObject:

@@ -43,7 +43,7 @@ from engine.cards import (
 from engine.errors import IllegalActionError
 from engine.game import Game, Phase
 from engine.history import verdict_json, verdict_text
-from engine.words import Said, said, said_n
+from engine.words import N_, Said, said, said_n
 
 # ----------------------------------------------------------------------------- actions
 
@@ -845,7 +845,7 @@ class ImpusGame(Game):
             rules.append(said("short game: no {kinds}", kinds=", ".join(removed)))
         return rules
 
-    def deal_text(self) -> str:
+    def deal_said(self) -> Said:
         """I2's deal seat by seat: every hand's creature cards, and the polymorph the last two
         seats get as an extra card (the engine follows the polymorphs from there)."""
         sizes = deal_counts(len(self.players), self.deck)
@@ -854,13 +854,18 @@ class ImpusGame(Game):
         for name, size in zip(self.players, sizes, strict=True):
             groups.setdefault((size - (name in extra), name in extra), []).append(name)
         if len(groups) == 1:
-            return f"Deal {sizes[0]} cards each"
+            return said_n("Deal {n} card each", "Deal {n} cards each", sizes[0])
         parts = []
         for (count, polymorph), names in groups.items():
-            listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-            each = " each" if len(names) > 1 else ""
-            parts.append(f"{listed} {count}{' and a polymorph' if polymorph else ''}{each}")
-        return "Deal the cards: " + "; ".join(parts)
+            if len(names) == 1:
+                parts.append(said(N_("{player} {count} and a polymorph") if polymorph
+                                  else N_("{player} {count}"), player=names[0], count=count))
+            else:
+                listed = said("{players} and {last}", players=", ".join(names[:-1]),
+                              last=names[-1])
+                parts.append(said(N_("{players} {count} and a polymorph each") if polymorph
+                                  else N_("{players} {count} each"), players=listed, count=count))
+        return said("Deal the cards: {parts}", parts=tuple(parts))
 
     def details(self) -> JsonObject:
         out = super().details()

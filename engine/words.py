@@ -23,8 +23,9 @@ LANGUAGES: dict[str, str] = {
 }
 DEFAULT_LANGUAGE = "en"
 
-#: a parameter's value: what a placeholder is filled with (a Said: words said inside words)
-Param: TypeAlias = "str | int | float | Said"
+#: a parameter's value: what a placeholder is filled with (a Said: words said inside words;
+#: a tuple of them: a list said one after another, "; " between)
+Param: TypeAlias = "str | int | float | Said | tuple[Said, ...]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +39,26 @@ class Said:
 
     def __str__(self) -> str:
         text = self.msgid if self.plural is None or self.n == 1 else self.plural
-        params = {k: str(v) if isinstance(v, Said) else v for k, v in self.params.items()}
-        return text.format(**params)
+        return text.format(**{k: _text(v) for k, v in self.params.items()})
 
     def to_json(self) -> dict[str, Any]:
-        params = {k: v.to_json() if isinstance(v, Said) else v for k, v in self.params.items()}
+        params = {k: _json(v) for k, v in self.params.items()}
         out: dict[str, Any] = {"msgid": self.msgid, "params": params}
         if self.plural is not None:
             out.update(plural=self.plural, n=self.n)
         return out
+
+
+def _text(value: Param) -> Any:
+    if isinstance(value, tuple):
+        return "; ".join(str(v) for v in value)
+    return str(value) if isinstance(value, Said) else value
+
+
+def _json(value: Param) -> Any:
+    if isinstance(value, tuple):
+        return [v.to_json() for v in value]
+    return value.to_json() if isinstance(value, Said) else value
 
 
 def N_(msgid: str) -> str:  # noqa: N802 (gettext's name for it)

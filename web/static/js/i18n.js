@@ -49,8 +49,9 @@ export function tn(singular, plural, n, params = {}) {
 export function said(words) {
   if (!words || typeof words.msgid !== "string") return "";
   // a parameter may be words itself ("{action}: it is {player}'s turn")
+  // (a list of words: said one after another, as the engine joins them)
   const params = Object.fromEntries(Object.entries(words.params || {}).map(([key, value]) =>
-    [key, value && typeof value === "object" ? said(value) : value]));
+    [key, Array.isArray(value) ? value.map(said).join("; ") : value && typeof value === "object" ? said(value) : value]));
   // "claims" is an Impus kind in English's plural (orcs, elves); another language names the
   // kind as the table typed it ("claim"), its own words for it
   if (lang !== "en" && "claim" in params) params.claims = params.claim;
