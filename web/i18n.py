@@ -46,7 +46,8 @@ def js_catalog(code: str) -> dict[str, Any]:
         return {}
     translations = Translations.load(str(TRANSLATIONS), [code], domain="messages")
     out: dict[str, Any] = {}
-    for key, text in translations._catalog.items():  # the .mo's own table (gettext)
+    # the .mo's own table (gettext's); a language without a catalog has none: English words
+    for key, text in getattr(translations, "_catalog", {}).items():
         if isinstance(key, tuple):
             msgid, index = key
             forms = out.setdefault(msgid, [])
