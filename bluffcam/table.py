@@ -347,11 +347,11 @@ class Table:
                 raise TableError(
                     f"the camera's reveal {camera_reveal} is not undone: check its reading "
                     "again on the review page (Check this reading again)")
-            said = self._require_game().actions[-1].describe()  # the parsed action
-            self._drop_last_action(f"undo of {said}")
+            undone = self._require_game().actions[-1].describe_said()  # the parsed action
+            self._drop_last_action(f"undo of {undone}")
             if self._review is not None:
                 self._discard_review(self._review, "the challenge was undone")
-            self.note(f"undone: {said}", about_game=True)
+            self.note(said("undone: {action}", action=undone), about_game=True)
             return self._state_unlocked()
 
     def _check_seen(self, seen: int | None) -> None:

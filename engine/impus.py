@@ -67,9 +67,13 @@ class PlayCards(Action):
             out["claim"] = self.claim
         return out
 
-    def describe(self) -> str:
-        claim = f", claiming {self.claim}s" if self.claim is not None else ""
-        return f"{self.player} put down {self.count} card{'s' if self.count != 1 else ''}{claim}"
+    def describe_said(self) -> Said:
+        if self.claim is not None:
+            return said_n("{player} put down {n} card, claiming {claim}s",
+                          "{player} put down {n} cards, claiming {claim}s", self.count,
+                          player=self.player, claim=self.claim)
+        return said_n("{player} put down {n} card", "{player} put down {n} cards", self.count,
+                      player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +90,8 @@ class Doubt(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "doubt": True}
 
-    def describe(self) -> str:
-        return f"{self.player} did not believe"
+    def describe_said(self) -> Said:
+        return said("{player} did not believe", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +109,8 @@ class Polymorph(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "polymorph": self.kind}
 
-    def describe(self) -> str:
-        return f"{self.player} played a polymorph as {self.kind}"
+    def describe_said(self) -> Said:
+        return said("{player} played a polymorph as {kind}", player=self.player, kind=self.kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +128,8 @@ class Discard(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "discard": self.kind}
 
-    def describe(self) -> str:
-        return f"{self.player} discarded the {self.kind}s"
+    def describe_said(self) -> Said:
+        return said("{player} discarded the {kind}s", player=self.player, kind=self.kind)
 
 
 def _format_error(obj: Mapping[str, Any], text: str) -> IllegalActionError:
