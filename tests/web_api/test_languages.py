@@ -349,3 +349,52 @@ def test_a_kind_typed_in_another_unicode_form_is_the_same_kind() -> None:
     game = new_game("impus", ["Ann", "Ben"], "Ann", {"kinds": kinds})
     game.apply_json({"player": "Ann", "play": 1, "claim": "ČERT"})
     assert game.to_json()["claim"] == "\u010dert"
+
+
+# ------------------------------------------------------------------ the words games really say
+
+
+def msgids_in(words: Any) -> set[str]:
+    """Every message id in a JSON tree of words (a Said's to_json, nested or in lists)."""
+    found: set[str] = set()
+    if isinstance(words, dict):
+        if isinstance(words.get("msgid"), str):
+            found.add(words["msgid"])
+        for value in words.values():
+            found |= msgids_in(value)
+    elif isinstance(words, list):
+        for value in words:
+            found |= msgids_in(value)
+    return found
+
+
+def test_every_sentence_the_known_games_say_is_in_every_catalog() -> None:
+    """Beside the extraction (which cannot see a sentence built where pybabel does not look):
+    the words the engine really says over the known games, their verdicts, house rules, deals,
+    refusals and moves, are all in every catalog."""
+    from engine.errors import EngineError
+    from engine.game import game_from_setup
+
+    said_words: set[str] = set()
+    for path in sorted((REPO / "tests" / "known_games").glob("*.json")):
+        script = json.loads(path.read_text(encoding="utf-8"))["script"]
+        try:
+            game = game_from_setup(script)
+        except EngineError as refused:
+            said_words |= msgids_in(refused.said.to_json() if refused.said else None)
+            continue
+        said_words |= msgids_in([r.to_json() for r in game.house_rules_said()])
+        deal = game.deal_said()
+        said_words |= msgids_in(deal.to_json() if deal else None)
+        for obj in script["actions"]:
+            try:
+                action = game.apply_json(obj)
+            except EngineError as refused:
+                said_words |= msgids_in(refused.said.to_json() if refused.said else None)
+                break
+            said_words |= msgids_in(action.describe_said().to_json())
+        said_words |= msgids_in(game.details()["history"])
+    assert len(said_words) > 20
+    for code in OTHER_LANGUAGES:
+        known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog(code) if m.id}
+        assert sorted(said_words - known) == [], code
