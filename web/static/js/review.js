@@ -248,7 +248,7 @@ function closeUp(imageUrl, size, radius, x, y) {
   const scale = CLOSE_UP_PX / (radius * CLOSE_UP_SPAN);
   const at = (v) => `${(CLOSE_UP_PX / 2 - v * scale).toFixed(1)}px`;
   return el("div", {
-    class: "close-up", role: "img", "aria-label": "the photo at this die, enlarged",
+    class: "close-up", role: "img", "aria-label": t("the photo at this die, enlarged"),
     style: `background-image:url("${encodeURI(imageUrl)}");`
       + `background-size:${(size.w * scale).toFixed(1)}px ${(size.h * scale).toFixed(1)}px;`
       + `background-position:${at(x)} ${at(y)}`,
