@@ -546,8 +546,8 @@ class Table:
             self._save_evidence(reveal_id, record)
             self._review = review_from_record(record, index)
             self._last_reveal = self._earlier_reveal_json()
-            self._post(f"reveal {reveal_id} reopened: its verdict waits for the dice to be "
-                       "checked again", about_game=True)
+            self._post(said("reveal {id} reopened: its verdict waits for the dice to be checked "
+                            "again", id=reveal_id), about_game=True)
             self.announce_review(reveal_id)
             return self._state_unlocked()
 
