@@ -287,8 +287,10 @@ class Table:
                 self._post(deal, about_game=True, before_play=True)
             short = self._seats_short()
             if short:
-                self._post(f"{short}: reveals are entered by hand (or calibrate the table "
-                           "for more seats)", "warning", about_game=True)
+                self._post(said("the calibration profile has {seats} seats and this game needs "
+                                "{players}: reveals are entered by hand (or calibrate the table "
+                                "for more seats)", seats=len(self.seat_names() or []),
+                                players=len(self.seating() or [])), "warning", about_game=True)
             self._changed()
             return self._state_unlocked()
 
