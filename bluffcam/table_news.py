@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,9 @@ class Message:
     #: shown for as long as it is news, not for a glance's while: what went wrong at a start
     #: no one watched (a journal set aside), said until the next game starts
     lasting: bool = False
+    #: what the message is news about ("camera"): a newer message on the same topic takes
+    #: its place, so a camera retrying every few seconds is one banner that updates
+    topic: str | None = None
     said: Said | None = None
 
     def __post_init__(self) -> None:
@@ -66,7 +70,17 @@ class Message:
             body["before_play"] = True  # the deal: the control page shows it to the dealer
         if self.lasting:
             body["lasting"] = True  # the board keeps it up
+        if self.topic is not None:
+            body["topic"] = self.topic  # one banner per topic
         return body
+
+
+def replace_topic(messages: deque[Message], message: Message) -> None:
+    """Add ``message`` to ``messages``, dropping any earlier one on its topic."""
+    if message.topic is not None:
+        for old in [m for m in messages if m.topic == message.topic]:
+            messages.remove(old)
+    messages.append(message)
 
 
 class Subscribers:

@@ -236,10 +236,9 @@ def matched_pairs(
 
     A prediction may lie inside the grown boxes of two touching dice. The pairs are taken
     nearest first over the whole photo, so each die gets the nearest prediction no closer die
-    claims, whatever order the labels are listed in. (Before session 12 the labels took their
-    nearest unused prediction in listed order, so a die listed first could take its
-    neighbour's prediction and leave the neighbour unmatched: the score depended on the label
-    file's order.)
+    claims, whatever order the labels are listed in. (Labels taking their nearest unused
+    prediction in listed order would let a die listed first take its neighbour's prediction
+    and leave the neighbour unmatched: the score would depend on the label file's order.)
     """
     # nearest first; at equal distance a pair whose values agree first, then by the die's
     # box and value, so that not even a tie depends on the order the labels are listed in

@@ -2,10 +2,11 @@
 with OpenCV's dnn module.
 
 ONNX Runtime runs them 1.4-1.9 times as fast as OpenCV's dnn on the development VM, with the
-same outputs to 2e-5 (BENCHMARKS.md, session 16), and the networks' forward passes are most
-of a read's time. It has no wheel for 32-bit ARM (Raspberry Pi OS 32-bit), so the project
-depends on it everywhere else (pyproject.toml); on 32-bit ARM the reader falls back to
-OpenCV, which it needs anyway (OpenCV 4 given each input size in the file: :func:`read_onnx`).
+same outputs to 2e-5 (docs/lab-notebook.md, "ONNX Runtime"), and the networks' forward
+passes are most of a read's time. It has no wheel for 32-bit ARM (Raspberry Pi OS 32-bit),
+so the project depends on it everywhere else (pyproject.toml); on 32-bit ARM the reader
+falls back to OpenCV, which it needs anyway (OpenCV 4 given each input size in the file:
+:func:`read_onnx`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ except ImportError:  # 32-bit ARM, or a minimal install: OpenCV's dnn runs the n
 RUNTIME = "opencv" if onnxruntime is None else "onnxruntime"
 
 #: OpenCV 5's classic dnn engine runs the project's small networks about twice as fast as the
-#: engine it picks by default, with the same outputs (to 1e-5; BENCHMARKS.md, session 9);
+#: engine it picks by default, with the same outputs (to 1e-5; docs/lab-notebook.md);
 #: OpenCV 4 has only that engine and no ``engine`` argument. It does not take every graph: a
-#: trial detector with an edge-replicating Pad layer crashed it (session 9), so every shipped
+#: trial detector with an edge-replicating Pad layer crashed it, so every shipped
 #: network is run on it by tests/vision/test_onnx_net.py
 CLASSIC_ENGINE: int | None = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 
@@ -42,7 +43,7 @@ def _check(path: Path, what: str, script: str) -> None:
 
 
 #: OpenCV 4 works out every layer's shape as it imports a network and refuses the detectors'
-#: feature pyramid with their input size left open (4.9 to 4.12 tried, session 27): it is
+#: feature pyramid with their input size left open (4.9 to 4.12 tried): it is
 #: given each input size written into the file (`vision.onnx_shape`); OpenCV 5 reads them as
 #: they are
 OPENCV_NEEDS_SIZE = CLASSIC_ENGINE is None

@@ -95,7 +95,7 @@ class ReaderParams:
         min_value_odds: (learned method) a die whose value the two looks, pooled, give
             less than these odds (0..1) is reported as uncertain, however sure its presence:
             a value favoured at 0.6-0.7 was wrong several times as often as the sure dice
-            around it (BENCHMARKS.md, "Long-trained detector"); 0.8 since session 20's
+            around it (BENCHMARKS.md, "Long-trained detector"); 0.8 for today's
             classifier, which left 0.7-0.8 sure and wrong on the unseen renders (BENCHMARKS.md,
             "The value odds bar raised to 0.8"). 0 turns it off.
         work_max_side: frames whose longer side exceeds this many pixels are downscaled to it
@@ -164,14 +164,14 @@ class ReaderParams:
         min_gradient_balance: a die read as sure whose crop's gradients along their weakest
             direction carry less than this share of those along their strongest (a die
             smeared by motion: ``vision.smear``) is reported for review instead; 0 turns the
-            check off. Smeared pips pass for more pips with every look agreeing. 0.35 since
-            session 33 (0.3 before: an 11-px streak on one die of a sharp frame, 0.301,
-            was read as a sure 6; BENCHMARKS.md, "Smeared dice").
+            check off. Smeared pips pass for more pips with every look agreeing. 0.35 because
+            at 0.3 an 11-px streak on one die of a sharp frame (0.301) was read as a sure 6
+            (BENCHMARKS.md, "Smeared dice").
         cover_doubt_odds: (reveals) a die the vote made sure is sent to review where the
             cover check (``vision.cover_check``) gives over these odds (0..1] that something
             lies over part of it (a finger, a sleeve, a cup's rim): the pips left in sight
             of a half-hidden die are read surely and wrongly. 1 turns the check off. 0.9
-            since session 34: 0.97 leaves no needless review on the held-out photos but
+            because 0.97 leaves no needless review on the held-out photos but
             lets one more drawn finger's misread through on the demo's reveals
             (BENCHMARKS.md, "Something over a die").
     """

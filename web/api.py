@@ -244,6 +244,14 @@ def new_evening() -> Response:
     return jsonify(table().new_evening())
 
 
+@bp.post("/evening/undo")
+def undo_new_evening() -> Response:
+    """Bring back the standings "New evening" cleared, until the next game starts."""
+    guard_change()
+    _no_broken_body()
+    return jsonify(table().bring_back_evening())
+
+
 @bp.post("/reveal/capture")
 def capture() -> Response:
     guard_change()

@@ -20,6 +20,20 @@ _REVEAL_ID = {"name": "reveal_id", "in": "path", "required": True,
               "description": "a reveal id, r<N>; anything else is 404"}
 
 
+#: a review's draft (bluffcam/review_drafts.py)
+_DRAFT = {"type": "object", "required": ["dice"], "properties": {
+    "dice": {"type": "array", "items": {"type": "object", "required": ["seat", "value", "x", "y"],
+                                        "properties": {
+                                            "seat": {"type": "string"},
+                                            "value": {"type": "integer", "minimum": 1,
+                                                      "maximum": 6},
+                                            "x": {"type": "number"}, "y": {"type": "number"},
+                                            "edited": {"type": "boolean"}}}},
+    "removed": {"type": "integer", "minimum": 0}}}
+_DRAFT_ANSWER = {"type": "object", "required": ["id", "draft"], "properties": {
+    "id": {"type": "string"}, "draft": {"oneOf": [_DRAFT, {"type": "null"}]}}}
+
+
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -188,6 +202,9 @@ def _document() -> dict[str, Any]:
             "/api/evening/new": {"post": _change(
                 "start tonight's standings (state.evening) afresh: the games that have ended "
                 "no longer count", None)},
+            "/api/evening/undo": {"post": _change(
+                "undo the last \"new evening\" until the next game starts (state.evening_undo);"
+                " 409 (rule evening) when there is none", None)},
             "/api/reveal/capture": {"post": _change(
                 "read the reveal with the camera: applied when sure, else state.review; 409 "
                 "(rule camera) where the camera gave no reading", None)},
@@ -202,6 +219,16 @@ def _document() -> dict[str, Any]:
                             "type": "object", "properties": {"value": faces},
                             "required": ["value"]}]}}}}}, extra=(404,)),
                 "parameters": [_REVEAL_ID]}},
+            "/api/reveals/{reveal_id}/draft": {
+                "get": {"summary": "the corrections a phone made so far to a pending review "
+                                   "(null: none), for a reload or a second phone",
+                        "parameters": [_REVEAL_ID],
+                        "responses": {"200": _json(_DRAFT_ANSWER, "the draft"),
+                                      **_refusals(404)}},
+                "post": {**_change("keep the corrections made so far to a pending review: "
+                                   "the dice as corrected, with their places in the photo",
+                                   _DRAFT, extra=(404,), answer=_DRAFT_ANSWER),
+                         "parameters": [_REVEAL_ID]}},
             "/api/reveals/{reveal_id}/reopen": {"post": {
                 **_change("take back the verdict of the last round's camera reveal (state.reopen)"
                           " and send its reading to review again", None),
@@ -278,6 +305,8 @@ def _document() -> dict[str, Any]:
                         "challenge": {"type": "boolean"},
                         "pass": {"type": "boolean"},
                         "scam": {"type": "boolean"},
+                        "dudo": {"type": "boolean"},
+                        "calza": {"type": "boolean"},
                         "reveal": {"oneOf": [
                             {"type": "object",
                              "additionalProperties": {"type": "array", "items": faces}},
@@ -285,7 +314,7 @@ def _document() -> dict[str, Any]:
                     },
                 },
                 "Script": {"type": "object", "required": ["game", "players"], "properties": {
-                    "game": {"enum": ["bluff", "scam", "impus"]},
+                    "game": {"enum": ["bluff", "scam", "impus", "perudo"]},
                     "players": {"type": "array", "items": {"type": "string", "minLength": 1}},
                     "starter": {"type": "string"},
                     "options": {"type": "object"},
@@ -293,6 +322,11 @@ def _document() -> dict[str, Any]:
                               "description": "each player's seat at the table, 1 = the "
                                              "calibration profile's first (docs/api.md, "
                                              "Seats); the table's, not the rules'"},
+                    "computer": {"type": "object", "required": ["player"], "properties": {
+                        "player": {"type": "string"},
+                        "level": {"enum": ["easy", "normal", "hard"]}},
+                        "description": "the player the computer plays (Bluff, Scam, Perudo; "
+                                       "docs/computer-player.md)"},
                     "actions": {"type": "array",
                                 "items": {"$ref": "#/components/schemas/Action"}}}},
                 "State": {

@@ -157,6 +157,7 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
     "camera offline" when it dies (not first at the next reveal) and the camera is reopened
     in the background once it is back. A recorded camera (``files:``) is not watched: each
     read would use up a frame of the recording."""
+    from bluffcam.camera_news import CAMERA_TOPIC, camera_summary
     from hardware.cameras import is_recording
 
     said = table.camera_status()
@@ -166,9 +167,9 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
             continue
         table.snapshot()
         now = table.camera_status()
-        if now != said:
-            table.note(now if now != "ok" else "camera back: reading again",
-                       "warning" if now != "ok" else "info")
+        if now != said:  # one banner that updates, never a new one at each retry
+            table.note(camera_summary(now) if now != "ok" else "camera back: reading again",
+                       "warning" if now != "ok" else "info", topic=CAMERA_TOPIC)
             said = now
 
 

@@ -58,7 +58,7 @@ CROP_FILL = 1 / 1.28
 #: of their mean weighted this much towards the detector and the rest towards the classifier:
 #: there the classifier is right far more often (held-out photos: 89 dice against the
 #: detector's 7; unseen renders: 96% against 59% named right, ``tools.bench_value_looks``).
-#: Their geometric mean, used before session 7, let a detector sure of a wrong value win;
+#: Their geometric mean lets a detector sure of a wrong value win;
 #: this weight reads 0.7 points more held-out table dice right (0.2-0.4 do alike) and the
 #: single-die crops as well as before, which the classifier alone does not (0.98 -> 0.96)
 DETECTOR_WEIGHT_IN_DISPUTE = 0.3
@@ -75,7 +75,7 @@ FAINT_NOT_A_DIE = 0.05
 #: own. The detector names values far worse than it finds dice (held-out phone photos: 52%
 #: against the classifier's 89%; the demo's coloured 6s it reads as 4s), so requiring it to
 #: agree sent most dice of a reveal to review for nothing. Measured on the held-out photos,
-#: the demo's frames and 300 unseen renders (session 11): sure and right 1,127 -> 1,467 of
+#: the demo's frames and 300 unseen renders: sure and right 1,127 -> 1,467 of
 #: 2,273 dice, sure and wrong 3 -> 4 (a demo die half hidden by a hand: every look wrong);
 #: the held-out photos as shot 2 -> 2 (``bluffcam bench-vision``), turned and mirrored
 #: 13 -> 15 (``tools.bench_orientations``: one oblique die whose labelled face every look
@@ -168,8 +168,8 @@ def _usual_size_read(image: NDArray[np.uint8], first: Reading,
     if side <= params.detector_side:
         return None
     # ``first`` is smear-checked (read_detected): a pip or a speck of print the check sent
-    # to review does not hold the frame at the larger size (session 20: one such pip, sure
-    # at 0.85 before the check, kept an enlarged webcam photo's seven false dice)
+    # to review does not hold the frame at the larger size (one such pip, sure at 0.85
+    # without the check, kept an enlarged webcam photo's seven false dice)
     sure = first.sure
     scale = input_scale(h, w, side)
     if not sure or min(face_size(d) for d in sure) * scale < BIG_DIE:

@@ -3,9 +3,10 @@
 import { api, followState } from "./api.js";
 import { lang, said, t, tn, num } from "./i18n.js";
 import {
-  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
+  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall, computerPlayer,
   gameOverHeadline, eveningText, readingWords, verdictText,
 } from "./ui.js";
+import { renderStory, renderPendingReview, renderStandings } from "./boardpanels.js";
 
 const $ = (id) => document.getElementById(id);
 /** How long a dashboard message stays on the board. */
@@ -101,6 +102,7 @@ function renderTurn(state) {
   const label = {
     bluff: game.bid ? t("Raise or doubt") : t("Opening bid"),
     scam: game.bid ? t("Raise, pass or “Scam!”") : t("Opening bid"),
+    perudo: game.bid ? t("Raise, dudo or calza") : t("Opening bid"),
     impus: game.claim ? t("Believe or doubt") : t("Starts a new pile"),
   }[game.game] || t("Next");
   fill(node,
@@ -190,7 +192,8 @@ function renderPin(state) {
   const where = controlUrl ? controlUrl.replace(/^https?:\/\//, "") : "/control";
   node.classList.toggle("has-qr", phonesCanJoin);
   fill(node,
-    phonesCanJoin ? el("img", { class: "join-qr", src: "/api/join.svg", alt: t("QR code: scan it with a phone to open the control page") }) : null,
+    phonesCanJoin ? el("button", { type: "button", class: "qr-button", "aria-label": t("Show the QR code big"), onclick: () => showBigQr(true) },
+      el("img", { class: "join-qr", src: "/api/join.svg", alt: t("QR code: scan it with a phone to open the control page") })) : null,
     el("div", { class: "pin-text" },
       el("div", { class: "pin-caption" }, t("Table PIN")),
       el("div", { class: "pin-value", "data-testid": "pin" }, String(pin)),
@@ -198,6 +201,18 @@ function renderPin(state) {
         ? el("div", { class: "pin-sub", "data-testid": "join" }, t("scan to join, or open"), " ", el("strong", {}, where))
         : el("div", { class: "pin-sub", "data-testid": "join" }, t("phones cannot reach this board: start it with"), " ",
           el("strong", {}, "--host 0.0.0.0"))));
+}
+
+/** The QR code over the whole screen, big enough to scan from a seat; any tap or key closes it. */
+function showBigQr(show) {
+  document.getElementById("qr-big")?.remove();
+  if (!show) return;
+  const close = () => showBigQr(false);
+  const overlay = el("div", { id: "qr-big", class: "qr-big", role: "dialog", "aria-label": "QR code to join", onclick: close },
+    el("img", { src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }),
+    el("p", {}, "Scan to join the table · tap to close"));
+  document.body.append(overlay);
+  document.addEventListener("keydown", close, { once: true });
 }
 
 function renderMessages(state) {
@@ -298,6 +313,7 @@ function renderPlayers(state) {
     if (game.winner === player.name) classes.push("player-winner");
     const tags = [];
     if (game.turn === player.name && game.phase === "bidding") tags.push(el("span", { class: "tag tag-turn" }, t("to play")));
+    if (computerPlayer(state) === player.name) tags.push(el("span", { class: "tag tag-computer" }, t("computer")));
     if (state.bidder === player.name && game.bid) tags.push(el("span", { class: "tag tag-bidder" }, t("bid {bid}", { bid: bidWords(game.bid) })));
     const details = state.details || {};
     if (kind === "scam" && details.round_starter === player.name && game.phase !== "over") {
@@ -441,11 +457,19 @@ export function settledText(photo) {
 
 function renderLastReveal(state) {
   const node = $("last-reveal");
+  // a reading waiting for a check is what the table looks at: the last verdict would read
+  // as this round's, so it waits until the new one applies
+  $("reveal-title").textContent = state.review ? "Checking the reading" : "Last reveal";
+  node.closest(".reveal-panel").classList.toggle("reviewing", Boolean(state.review));
+  if (state.review) { renderPendingReview(node, state); return; }
   const view = lastRevealView(state);
   if (!view) { fill(node, el("p", { class: "muted" }, t("No reveal yet this game."))); return; }
-  const joker = jokerFace(state);
   const kind = gameKind(state);
   const bid = view.bid && view.bid.face !== undefined ? view.bid : null;
+  // a Perudo palifico round's number bid counts its face alone (P13): its verdict says "4s: …"
+  const palifico = kind === "perudo" && bid && bid.face !== null && view.verdict
+    && !/ and aces:/.test(view.verdict);
+  const joker = palifico ? null : jokerFace(state);
   let seats;
   if (Array.isArray(view.seats)) {
     seats = el("div", { class: "seat-reading" }, el("span", { class: "seat-name" }, t("Turned up")), view.seats.join(", "));
@@ -488,8 +512,17 @@ function fitPhotoBox(event) {
   img.parentElement.style.setProperty("--photo-ratio", String(ratio));
 }
 
-/** What ``player``, who ended the bidding, did (to ``bid``), in the game's words (S5: "Scam!"). */
-function doubtWord(state, bid, player) {
+/** What ``player``, who ended the bidding, did (to ``bid``), in the game's words (S5: "Scam!";
+ *  Perudo's dudo or calza, P8 and P10: a round's verdict says which). */
+function doubtWord(state, bid, player, round = null) {
+  if (gameKind(state) === "perudo") {
+    const call = round ? (/calza/.test(round.verdict || "") ? "calza" : "dudo")
+      : ((state.details || {}).call || "dudo");
+    if (call === "calza") {
+      return bid ? t("{player} called calza on {bid}", { player, bid }) : t("{player} called calza", { player });
+    }
+    return bid ? t("{player} called dudo on {bid}", { player, bid }) : t("{player} called dudo", { player });
+  }
   const scam = gameKind(state) === "scam";
   if (!bid) return scam ? t("{player} called Scam!", { player }) : t("{player} doubted", { player });
   return scam ? t("{player} called Scam! on {bid}", { player, bid }) : t("{player} doubted {bid}", { player, bid });
@@ -506,15 +539,16 @@ function renderHistory(state) {
     el("div", { class: "round-head" },
       el("span", { class: "round-no" }, t("Round {n}", { n: round.round ?? "" })),
       round.bid ? el("span", { class: "round-bid" }, t("{player} bid {bid}", { player: round.bidder ?? "?", bid: bidWords(round.bid) })) : null,
-      round.challenger ? el("span", { class: "round-challenge" }, doubtWord(state, "", round.challenger)) : null,
+      round.challenger ? el("span", { class: "round-challenge" }, doubtWord(state, "", round.challenger, round)) : null,
       round.image_url ? el("a", { class: "round-photo", href: round.image_url, target: "_blank",
         "aria-label": t("the photo of round {n}", { n: round.round ?? "" }) }, `${t("photo")} ↗`) : null),
     el("div", { class: "round-verdict" }, verdictText(round)))) : [el("li", { class: "muted" }, t("No rounds played yet."))]);
 }
 
-/** The camera's status in words: "ok" in the page's language, a fault as the camera says it. */
-function cameraWord(status) {
-  return status === "ok" ? t("ok") : status;
+/** The camera's status in words: "ok" in the page's language, a fault as the camera says it
+ *  (its ``summary``: without the shell commands, bluffcam/camera_news.py). */
+function cameraWord(status, summary) {
+  return status === "ok" ? t("ok") : summary || status;
 }
 
 function renderFooter(state) {
@@ -522,7 +556,7 @@ function renderFooter(state) {
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: cameraWord(status) }));
+    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: cameraWord(status, camera.summary) }));
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,
@@ -576,6 +610,8 @@ export function renderBoard(state) {
   renderGameExtras(state);
   renderPlayers(state);
   renderLastReveal(state);
+  renderStory($("story"), state);
+  renderStandings($("standings"), state);
   renderHistory(state);
   renderFooter(state);
   speakChanges(state);
@@ -589,4 +625,5 @@ api("GET", "/api/pin").then((data) => {
   controlUrl = data && data.control_url ? String(data.control_url) : null;
   phonesCanJoin = !(data && data.phones_can_join === false);
   if (latest) renderPin(latest);
+  if (tablePin && phonesCanJoin && new URLSearchParams(window.location.search).get("qr") === "big") showBigQr(true);
 }).catch(() => { /* not the table's own screen: players read the PIN off the TV */ });

@@ -4,9 +4,11 @@
 import { api, ApiError, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
 import { said, t, tn } from "./i18n.js";
 import {
-  el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
+  el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline, computerPlayer,
   eveningText, announce, redrawKeepingFocus, readingWords, verdictText,
 } from "./ui.js";
+import { announceTurn, claimCard, keepAwake, mayActFor, playerCards } from "./seatclaim.js";
+import { standingsTable } from "./boardpanels.js";
 
 const root = document.getElementById("control-main");
 const pinGate = document.getElementById("pin-gate");
@@ -37,6 +39,8 @@ function showPinGate(message = "") {
   document.getElementById("pin-error").textContent = message;
   document.getElementById("pin-input").focus();
 }
+
+document.addEventListener("visibilitychange", () => { if (state) keepAwake(state); });
 
 document.getElementById("pin-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -240,8 +244,13 @@ function spoken(shown, roundsBefore) {
   ].filter(Boolean).join(". ");
 }
 
-// the game's phases as the status card names them
-const PHASES = { bidding: t("bidding"), reveal: t("reveal"), over: t("over") };
+/** The phase in the game's own words: Impus Bluff plays cards onto a pile, nobody bids. */
+function phaseWords(game) {
+  if (game.game === "impus") {
+    return { bidding: game.claim ? t("playing on the pile") : t("starting a pile"), reveal: t("turning the doubted cards up"), over: t("over") }[game.phase] || game.phase;
+  }
+  return { bidding: t("bidding"), reveal: t("reveal"), over: t("over") }[game.phase] || game.phase;
+}
 
 function statusCard() {
   const game = state.game;
@@ -259,7 +268,7 @@ function statusCard() {
       : t("No pile yet: the next player starts one."))
     : null;
   return el("section", { class: "card status-card" },
-    el("div", { class: "status-line" }, `${kind} · ${PHASES[game.phase] || game.phase}`),
+    el("div", { class: "status-line", id: "status-phase" }, `${kind} · ${phaseWords(game)}`),
     el("div", { class: "status-turn", id: "status-turn" }, headline),
     impusLine || (bid && bid.face !== undefined ? el("div", { class: "status-bid" },
       t("Bid:"), " ", el("strong", { id: "status-bid" }, bidWords(bid)),
@@ -281,7 +290,7 @@ function statusCard() {
 function bidPicker(kinds) {
   const kind = gameKind(state);
   const faces = numberFaces(state);
-  const allowStar = kind === "bluff";
+  const allowStar = kind === "bluff" || kind === "perudo";  // Perudo bids aces as ★ (P5)
   const maxCount = Math.max(totalDice(state), 1);
   const current = { count: picker.count, face: picker.face };
   const faceButtons = faces.map((f) => el("button", {
@@ -359,6 +368,16 @@ function bluffActions(kinds) {
     buttons.push(el("button", { type: "button", class: "btn danger big", id: "scam", disabled: blocked(),
       onclick: () => act({ player, scam: true }, t("{player} calls Scam!", { player })) }, t("Scam!")));
   }
+  if (kinds.has("dudo")) {
+    buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "dudo", disabled: blocked(),
+      onclick: () => act({ player, dudo: true }, `${player} calls dudo`) },
+    el("span", { class: "btn-lines" }, "Dudo!",
+      el("small", {}, `${player} doubts ${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(state.game.bid)}`))));
+  }
+  if (kinds.has("calza")) {
+    buttons.push(el("button", { type: "button", class: "btn big", id: "calza", disabled: blocked(),
+      onclick: () => act({ player, calza: true }, `${player} calls calza`) }, "Calza: exactly"));
+  }
   if (kinds.has("pass")) {
     buttons.push(el("button", { type: "button", class: "btn big", id: "pass", disabled: blocked(),
       onclick: () => act({ player, pass: true }, t("{player} passes", { player })) }, t("Pass")));
@@ -373,9 +392,12 @@ function impOf(game) {
   return (game.card_kinds || []).find((k) => k !== "polymorph" && !claimable.includes(k)) || "imp";
 }
 
+/** Whether "New evening" was tapped once: the second tap clears the standings. */
+let eveningAsked = false;
+
 // Impus form values survive the re-render each state event causes.
 // what a player picked on the Impus cards, kept across the page's redraws
-const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null };
+const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null, fourOpen: false };
 
 function impusActions(kinds) {
   // Impus actions as the engine's replay objects: play (+claim on a new pile), doubt,
@@ -444,12 +466,16 @@ function impusActions(kinds) {
     const what = el("select", { "aria-label": t("discarded kind"), id: "discard-kind",
       onchange: (e) => { impusForm.discardKind = e.target.value; } },
     discardable.map((k) => el("option", { value: k, selected: k === impusForm.discardKind }, k)));
-    sections.push(el("div", { class: "stack", id: "discard-card" }, el("h2", {}, t("Four of a kind")),
-      el("p", { class: "muted" }, t("A player holding four of a kind (never imps) lays them down face up now: "
-        + "right after the deal, or after taking the pile. Only then.")),
-      el("div", { class: "split" }, who, what),
-      el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
-        onclick: () => act({ player: who.value, discard: what.value }, t("{player} discards {kind}", { player: who.value, kind: what.value })) }, t("Discard"))));
+    // opened only when someone holds four of a kind: the engine cannot see the hands, and a
+    // panel always open took the phone's screen from the plays
+    sections.push(el("details", { class: "stack four-of-a-kind", id: "discard-card", open: impusForm.fourOpen,
+      ontoggle: (e) => { impusForm.fourOpen = e.target.open; } },
+    el("summary", { class: "btn", id: "four-of-a-kind" }, t("Someone holds four of a kind?")),
+    el("p", { class: "muted" }, t("A player holding four of a kind (never imps) lays them down face up now: "
+      + "right after the deal, or after taking the pile. Only then.")),
+    el("div", { class: "split" }, who, what),
+    el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
+      onclick: () => act({ player: who.value, discard: what.value }, t("{player} discards {kind}", { player: who.value, kind: what.value })) }, t("Discard"))));
   }
   return sections;
 }
@@ -458,7 +484,12 @@ function playCard() {
   const kinds = legalKinds(state);
   const kind = gameKind(state);
   const content = [];
-  if (kind === "impus") {
+  const computer = computerPlayer(state);
+  if (computer && state.game.turn === computer) {
+    // the computer's move shows after a short pause (bluffcam/computer_seat.py)
+    content.push(el("h2", {}, `${computer}'s turn`),
+      el("p", { class: "hint", id: "computer-thinking" }, `${computer} (the computer) is thinking…`));
+  } else if (kind === "impus") {
     content.push(...impusActions(kinds));
   } else {
     if (kinds.has("bid") || kinds.size === 0) content.push(...bidPicker(kinds));
@@ -513,7 +544,7 @@ function revealCard() {
       : (game.players || []).filter((p) => !p.out).map((p) => [p.name, playerTally(p)?.value || 0, aside[p.name] || []]);
     handSeats = {};
     for (const [name, count, shownFaces] of seats) {
-      if (!count) continue;
+      if (!count || name === computerPlayer(state)) continue;  // its dice are the Pi's, not the camera's
       const shown = shownFaces.slice(0, count);
       handReveal[name] = shown.slice();
       handSeats[name] = { count, fixed: shown.length };
@@ -577,7 +608,11 @@ const setupForm = {
     scam: { target: 10, allow_any_players: false },
     // the kinds of engine.cards.DEFAULT_KINDS (I1 names eight; the table may rename any)
     impus: { polymorphs: true, kinds: ["orc", "gnome", "elf", "faun", "skeleton", "dragon", "goblin", "imp", "troll", "harpy"], remove_kinds: [], imp: "imp" },
+    perudo: { dice_per_player: 5, calza: true, palifico: true },
   },
+  // the player row the computer plays ("" for nobody) and how well (bluffcam/computer_seat.py)
+  computer: "",
+  level: "hard",
 };
 let setupSeeded = false;
 
@@ -590,7 +625,10 @@ function seedSetup() {
     setupForm.players = (last.players || []).slice();
     setupForm.starter = last.starter || "";
     setupForm.seats = Array.isArray(last.seats) ? last.seats.slice() : [];
+    setupForm.odds = last.odds !== false;
     Object.assign(setupForm.options[setupForm.game] || {}, last.options || {});
+    setupForm.computer = (last.computer && last.computer.player) || "";
+    setupForm.level = (last.computer && last.computer.level) || "hard";
   }
   while (setupForm.players.length < 2) setupForm.players.push("");
 }
@@ -634,7 +672,23 @@ function optionFields() {
       check("allow_any_players", t("Allow 2 to 6 players (the rules say 3 or 4)"))];
   }
   if (game === "impus") return impusOptionFields(opts, check);
+  if (game === "perudo") {
+    return [num("dice_per_player", "Dice each", 1, 10),
+      check("calza", "Allow calza (claim the bid is exact)"),
+      check("palifico", "Palifico rounds (a player down to one die)")];
+  }
   return [];
+}
+
+/** Bluff, Scam and Perudo: one player row may be the computer's, at a level; ``select``
+ * lists the rows' names (refreshed as they are typed). */
+function computerFields(select) {
+  if (setupForm.game === "impus") return null;
+  return el("div", { class: "options", id: "computer-seat" },
+    el("label", {}, "The computer plays", select),
+    el("label", {}, "Its level", el("select", { id: "computer-level",
+      onchange: (e) => { setupForm.level = e.target.value; } },
+    ["easy", "normal", "hard"].map((lv) => el("option", { value: lv, selected: lv === setupForm.level }, lv)))));
 }
 
 // Bluff's B2: five dice each, or 004's six each (five with six players), or 001's thirty dice
@@ -727,7 +781,7 @@ function setupCard() {
     seatPicker(i, name),
     el("input", { value: name, placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("Player {n} name", { n: i + 1 }), maxlength: 24,
       autocomplete: "off", autocapitalize: "words",
-      oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); } }),
+      oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); refreshComputer(); } }),
     el("button", { type: "button", class: "btn small", "aria-label": t("move {player} up", { player: rowName(name, i) }), disabled: i === 0,
       onclick: () => { [setupForm.players[i - 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i - 1]]; renderSetup(); } }, "↑"),
     el("button", { type: "button", class: "btn small", "aria-label": t("move {player} down", { player: rowName(name, i) }), disabled: i === setupForm.players.length - 1,
@@ -743,6 +797,15 @@ function setupCard() {
       list.map((n) => el("option", { value: n, selected: n === setupForm.starter }, n)));
   }
   refreshStarter();
+  const computerSelect = el("select", { id: "computer-player",
+    onchange: (e) => { setupForm.computer = e.target.value; } });
+  function refreshComputer() {
+    const list = names();
+    if (!list.includes(setupForm.computer)) setupForm.computer = "";
+    fill(computerSelect, el("option", { value: "" }, "nobody"),
+      list.map((n) => el("option", { value: n, selected: n === setupForm.computer }, n)));
+  }
+  refreshComputer();
   const gameButtons = Object.entries(GAME_NAMES).map(([key, label]) => el("button", {
     type: "button", class: "btn", "aria-pressed": String(setupForm.game === key), "data-game": key,
     onclick: () => { setupForm.game = key; renderSetup(); },
@@ -758,7 +821,11 @@ function setupCard() {
       onclick: () => { setupForm.players.push(""); renderSetup(); } }, `+ ${t("Add a player")}`),
     el("label", {}, t("Who starts"), starterSelect),
     el("h2", {}, t("Options")),
-    el("div", { class: "options" }, optionFields()),
+    el("div", { class: "options" }, optionFields(),
+      // some groups think the odds spoil the bluff: the table's choice, kept with the setup
+      el("label", { class: "check" }, el("input", { type: "checkbox", id: "show-odds", checked: setupForm.odds !== false,
+        onchange: (e) => { setupForm.odds = e.target.checked; } }), t("Show the chance a bid holds"))),
+    computerFields(computerSelect),
     el("div", { class: "row" },
       state && state.game && state.game.phase !== "over"
         ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; setupForm.replaceConfirmed = false; render(); } }, t("Cancel")) : null,
@@ -776,6 +843,10 @@ function setupCard() {
           const seats = setupForm.players.map((n, i) => [n.trim(), seatOf(i)]).filter(([n]) => n).map(([, seat]) => seat);
           // seats only where the table has more than the players take, and not simply in order
           if (tableSeats.length > setupForm.players.length && seats.some((seat, i) => seat !== i + 1)) body.seats = seats;
+          if (setupForm.computer && setupForm.game !== "impus" && players.includes(setupForm.computer)) {
+            body.computer = { player: setupForm.computer, level: setupForm.level };
+          }
+          if (setupForm.odds === false) body.odds = false;
           if (setupForm.starter) body.starter = setupForm.starter;
           else if (players.length) body.starter = players[Math.floor(Math.random() * players.length)];
           const result = await send("POST", "/api/game", body, { note: t("New game started") });
@@ -825,6 +896,8 @@ function actionWords(action) {
   }
   if (action.challenge) return whose(t("challenge"));
   if (action.scam) return whose(t("\"Scam!\""));
+  if (action.dudo) return whose(t("dudo"));
+  if (action.calza) return whose(t("calza"));
   if (action.pass) return whose(t("pass"));
   if (action.doubt) return whose(t("\"don't believe\""));
   if (action.play !== undefined) return whose(tn("{n} card", "{n} cards", action.play));
@@ -881,19 +954,31 @@ function render() {
     parts.push(setupCard());
   } else if (game.phase === "bidding") {
     resetPickerIfMoved();
-    parts.push(playCard(), toolsCard());
+    // a phone that claimed a seat acts for its own player only (seatclaim.js)
+    parts.push(...playerCards(state, render), mayActFor(state, game.turn) ? playCard() : null, toolsCard(),
+      claimCard(state, render));
   } else if (game.phase === "reveal") {
-    parts.push(revealCard(), toolsCard());
+    parts.push(...playerCards(state, render), revealCard(), toolsCard(), claimCard(state, render));
   } else {
     parts.push(el("section", { class: "card stack" },
       el("h2", {}, t("Game over")),
+      state.standings ? el("div", { class: "standings", id: "control-standings" }, standingsTable(state.standings)) : null,
       el("button", { type: "button", class: "btn primary big", onclick: () => { mode = "setup"; render(); } }, t("Play again")),
       // the last reveal typed in wrong decided the game: it can still be taken back
       state.undo ? undoButton() : null,
       // another group sits down: tonight's standings start again from the next game
       state.evening ? el("button", { type: "button", class: "btn", id: "new-evening", disabled: busy,
-        onclick: () => send("POST", "/api/evening/new", undefined, { note: t("Tonight's standings start afresh") }) },
-      t("New evening: clear the standings")) : null,
+        // asked twice: one tap by mistake would wipe the evening's standings
+        onclick: () => {
+          if (!eveningAsked) { eveningAsked = true; render(); return; }
+          eveningAsked = false;
+          send("POST", "/api/evening/new", undefined, { note: t("Tonight's standings start afresh") });
+        } },
+      eveningAsked ? t("Tap again to clear tonight's standings") : t("New evening: clear the standings")) : null,
+      // until the next game starts, the standings can come back
+      state.evening_undo ? el("button", { type: "button", class: "btn", id: "undo-new-evening", disabled: busy,
+        onclick: () => send("POST", "/api/evening/undo", undefined, { note: t("Tonight's standings are back") }) },
+      t("Undo: bring tonight's standings back")) : null,
       errorSlot()));
   }
   fill(root, el("div", { class: "control-grid" }, parts));
@@ -902,6 +987,8 @@ function render() {
 
 const live = followState((next) => {
   state = next;
+  announceTurn(state);
+  keepAwake(state);
   noteMoves(state);
   render();
 });

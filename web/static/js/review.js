@@ -1,8 +1,9 @@
 // The reveal review page: the photo with every die marked. Tap a die to change or remove
 // it, tap the photo to add one, then confirm; the verdict applies only after that.
 
-import { api, captureUrl, describeError, followState } from "./api.js";
+import { ApiError, api, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
 import { num, t, tn } from "./i18n.js";
+import { applyDraft, draftOf, loadDraft, newerDraft, saveDraft, setAsideGaps } from "./reviewdraft.js";
 import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce, verdictText } from "./ui.js";
 import { isCardReview, renderCardReview } from "./cardreview.js";
 
@@ -57,6 +58,29 @@ function startWorking(review) {
   selected = null;
   imageSize = null;
   error = "";
+  draftSaved = null;
+  // the corrections another phone (or this one before a reload) made: start from them
+  const id = review.id;
+  loadDraft(id).then((draft) => {
+    if (!working || working.id !== id) return;
+    working.draftLoaded = true;  // kept from now on: never over the draft before it came
+    if (!draft || changes() > 0) return;
+    applyDraft(working, draft, () => nextKey++);
+    draftSaved = JSON.stringify(draftOf(working));
+    render();
+  });
+}
+
+/** The draft last kept for the review under way (JSON), so that only a change is sent. */
+let draftSaved = null;
+
+function keepDraft() {
+  if (!working || !working.draftLoaded) return;
+  const draft = draftOf(working);
+  const text = JSON.stringify(draft);
+  if (text === draftSaved) return;
+  draftSaved = text;
+  saveDraft(working.id, draft);
 }
 
 function seatsOf(review) {
@@ -145,8 +169,9 @@ function overlay() {
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selected = d.key; render(); } } },
     svg("circle", { class: "hit", cx: d.x, cy: d.y, r: r * 1.15 }),
     svg("circle", { class: "ring", cx: d.x, cy: d.y, r }),
-    svg("circle", { class: "badge", cx: d.x + r * 0.78, cy: d.y - r * 0.78, r: r * 0.5 }),
-    svg("text", { x: d.x + r * 0.78, y: d.y - r * 0.78, "font-size": r * 0.62 }, String(d.value)));
+    // the badge beside the die, outside its ring: the die's own pips stay in view
+    svg("circle", { class: "badge", cx: d.x + r * 1.3, cy: d.y - r * 1.3, r: r * 0.5 }),
+    svg("text", { x: d.x + r * 1.3, y: d.y - r * 1.3, "font-size": r * 0.62 }, String(d.value)));
     node.append(g);
   }
   if (selected && selected.add) {
@@ -223,8 +248,10 @@ export function timingText(timing) {
 
 function photo() {
   const review = state.review;
-  const img = el("img", { src: review.image_url, alt: t("The reveal photo"), id: "review-photo" });
-  const wrap = el("div", { class: "photo-wrap" }, img, overlay());
+  // the frame as the camera took it where it was kept: the reading's own marks on the
+  // annotated photo hide the pips a person checks; the rings here are outlines
+  const img = el("img", { src: review.photo_url || review.image_url, alt: t("The reveal photo"), id: "review-photo" });
+  const wrap = el("div", { class: `photo-wrap${zoomed ? " zoomed" : ""}` }, img, overlay());
   const onLoad = () => {
     if (!imageSize || imageSize.w !== img.naturalWidth) {
       imageSize = { w: img.naturalWidth, h: img.naturalHeight };
@@ -232,7 +259,15 @@ function photo() {
     }
   };
   if (img.complete && img.naturalWidth) queueMicrotask(onLoad); else img.addEventListener("load", onLoad, { once: true });
-  return wrap;
+  return el("div", { class: "photo-scroll" }, wrap);
+}
+
+/** Whether the photo is shown at twice the screen's width (a phone's dice are small). */
+let zoomed = false;
+
+function zoomButton() {
+  return el("button", { type: "button", class: "btn small", id: "zoom-photo", "aria-pressed": String(zoomed),
+    onclick: () => { zoomed = !zoomed; render(); } }, zoomed ? "Zoom out" : "Zoom in");
 }
 
 // ------------------------------------------------------------------ the picker
@@ -344,7 +379,8 @@ function seatSummary() {
     const have = dice.length;
     const want = expected[name];
     const ok = want === undefined || have === want;
-    return el("div", { class: "seat-row", "data-seat": name },
+    const gap = setAsideGaps(working, state.set_aside).some((g) => g.seat === name);
+    return el("div", { class: `seat-row${gap ? " seat-gap" : ""}`, "data-seat": name },
       el("strong", { class: "seat-name" }, name),
       el("span", { class: ok ? "count-ok" : "count-bad" },
         want === undefined ? tn("{n} die", "{n} dice", have) : `${ok ? "✓" : "⚠"} ${t("{count} of {total}", { count: have, total: want })}`),
@@ -390,6 +426,7 @@ function confirm() {
       done = { id };
       announce(edits ? tn("Reading confirmed with {n} change: its verdict applies", "Reading confirmed with {n} changes: its verdict applies", edits)
         : t("Reading confirmed: its verdict applies"));
+      backToControl();
     } catch (e) {
       // settled on another screen while this confirm was on its way: say so, not "no pending
       // review"; the live stream may not have brought the news yet, so ask for it
@@ -409,6 +446,11 @@ function confirm() {
       sending = null;
     }
   });
+}
+
+/** After a confirm the game goes on: back to the control page, where the verdict is said. */
+function backToControl() {
+  window.location.assign("/control");
 }
 
 function recapture() {
@@ -536,6 +578,47 @@ function emptyState() {
       el("a", { class: "btn", href: "/" }, t("Board")), el("a", { class: "btn", href: "/control" }, t("Control"))));
 }
 
+// ------------------------------------------------------------------ the PIN, the set-aside dice
+
+let pinError = "";
+
+/** A phone without the PIN enters it here, not on the control page: its corrections stay. */
+function pinCard() {
+  if (getPin() || state.pin_required === false) return null;
+  const submit = async (event) => {
+    event.preventDefault();
+    const input = root.querySelector("#review-pin");
+    const pin = input.value.trim();
+    if (!pin) return;
+    try {
+      await api("POST", "/api/pin/check", undefined, { pin });
+      setPin(pin);
+      pinError = "";
+      if (working) saveDraft(working.id, draftOf(working), { now: true });
+    } catch (e) {
+      pinError = e instanceof ApiError && (e.status === 401 || e.status === 403)
+        ? "That PIN is not right. Look at the board." : describeError(e);
+    }
+    render();
+  };
+  return el("form", { class: "stack pin-on-review", id: "review-pin-form", onsubmit: submit },
+    el("label", { for: "review-pin" }, "The table PIN (on the board) lets this phone confirm"),
+    el("div", { class: "row" },
+      el("input", { id: "review-pin", class: "grow", inputmode: "numeric", autocomplete: "off", "aria-describedby": "review-pin-error" }),
+      el("button", { type: "submit", class: "btn" }, "Use this PIN")),
+    el("p", { class: "error", id: "review-pin-error" }, pinError));
+}
+
+/** Which seat lacks which die it set aside in front of its cup, before Confirm is refused. */
+function setAsideCard() {
+  const gaps = setAsideGaps(working, state.set_aside);
+  if (!gaps.length) return null;
+  return el("div", { class: "set-aside-gaps", id: "set-aside-gaps", role: "status" },
+    el("p", {}, el("strong", {}, "Before you confirm:")),
+    el("ul", {}, gaps.map((gap) => el("li", { "data-seat": gap.seat },
+      `${gap.seat} set a ${gap.face} aside in front of the cup, and no ${gap.face} is among ${gap.seat}'s dice here: change one of ${gap.seat}'s dice to ${gap.face}.`))));
+}
+
 function render() {
   if (!state) return;
   const review = state.review;
@@ -544,7 +627,7 @@ function render() {
   // A state older than our confirm still shows the review: keep "done" for when it goes.
   if (done && done.id !== review.id) done = null;
   if (isCardReview(review)) {
-    renderCardReview(root, state, { onDone: (id) => { done = { id }; }, redraw: render });
+    renderCardReview(root, state, { onDone: (id) => { done = { id }; backToControl(); }, redraw: render });
     if (notice) root.prepend(noticeCard());
     return;
   }
@@ -564,6 +647,7 @@ function render() {
           photo(),
           el("p", { class: "hint", id: "crowded-hint", hidden: !crowded },
             t("Dice close together on the photo? Each one is a button under “Per seat” too.")),
+          zoomButton(),
           el("div", { class: "legend" }, el("span", {}, t("read")), el("span", { class: "lg-low" }, t("unsure")), el("span", { class: "lg-edit" }, t("changed by you"))),
           timing ? el("p", { class: "hint", id: "read-timing" }, timing) : null)),
       el("section", { class: "stack" },
@@ -574,6 +658,8 @@ function render() {
         el("div", { class: "card", id: "per-seat" }, el("h2", {}, t("Per seat")),
           el("p", { class: "hint" }, t("Tap a die to fix it.")), seatSummary()),
         el("div", { class: "card stack" },
+          pinCard(),
+          setAsideCard(),
           // above the buttons: under them it lies below a phone's screen
           el("p", { class: "error", id: "review-error" }, error),
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
@@ -582,6 +668,7 @@ function render() {
     pickerPanel());
   root.querySelector("#confirm").addEventListener("click", confirm);
   root.querySelector("#recapture").addEventListener("click", recapture);
+  keepDraft();
   fitTargets();
   if (resizing) { resizing.disconnect(); resizing.observe(root.querySelector("#overlay")); }
   moveFocus();
@@ -622,6 +709,21 @@ document.addEventListener("keydown", (event) => {
     render();
   }
 });
+
+// Another phone's corrections to the same reading, looked for every few seconds while this
+// one is not in the middle of a change (a picker open, a request under way).
+const DRAFT_LOOK_MS = 2500;
+setInterval(async () => {
+  if (!working || !working.draftLoaded || selected !== null || busy || document.hidden) return;
+  const id = working.id;
+  const draft = await newerDraft(id);
+  if (!draft || !working || working.id !== id || selected !== null) return;
+  const text = JSON.stringify({ dice: draft.dice, removed: draft.removed });
+  if (text === draftSaved) return;
+  applyDraft(working, draft, () => nextKey++);
+  draftSaved = JSON.stringify(draftOf(working));
+  render();
+}, DRAFT_LOOK_MS);
 
 followState((next) => {
   if (state) noticeLostWork(next);

@@ -306,7 +306,7 @@ export function gameKind(state) {
   return (state && state.game && state.game.game) || (state && state.setup && state.setup.game) || null;
 }
 
-export const GAME_NAMES = { bluff: t("Bluff"), scam: t("Scam"), impus: t("Impus Bluff") };
+export const GAME_NAMES = { bluff: t("Bluff"), scam: t("Scam"), impus: t("Impus Bluff"), perudo: t("Perudo") };
 
 /** A round's verdict in the page's language: the engine sends it as words with ids
  *  (``verdict_said``: a head and its parts, engine/words.py), the English ``verdict`` beside. */
@@ -315,6 +315,12 @@ export function verdictText(round) {
   if (!words || !words.head) return (round && round.verdict) || "";
   const parts = (words.parts || []).map(said).filter(Boolean);
   return parts.length ? `${said(words.head)} — ${parts.join("; ")}` : said(words.head);
+}
+
+/** The player the computer plays in this game (setup "computer"), or null. */
+export function computerPlayer(state) {
+  const entry = state && state.setup && state.setup.computer;
+  return entry && entry.player ? entry.player : null;
 }
 
 /** A finished game's headline: Bluff and Scam have a winner, Impus Bluff a loser (I9). */
