@@ -206,7 +206,7 @@ class Table:
                                  "afresh since the last game began", rule="evening")
             with self._storing("bringing back tonight's standings"):
                 self._evening.bring_back(self._journal_game_id())
-            self._post("tonight's standings are back")
+            self._post(said("tonight's standings are back"))
             self._changed()
             return self._state_unlocked()
 
@@ -962,7 +962,9 @@ class Table:
             try:
                 self.submit(seat.move(game), source="computer", seen=seen)
             except (ValueError, TableError) as exc:
-                self.note(f"the computer could not play: {exc}", "error", about_game=True)
+                why = getattr(exc, "said", None) or str(exc)
+                self.note(said("the computer could not play: {why}", why=why), "error",
+                          about_game=True)
 
     def close(self) -> None:
         self._computer_player.cancel()

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB, low_space_text, prune_photos
-from engine.words import DEFAULT_LANGUAGE, LANGUAGES
+from engine.words import DEFAULT_LANGUAGE, LANGUAGES, said
 
 DEFAULT_PORT = 8080
 #: in the data folder: locked (flock) by the `serve` using the folder, with its pid inside
@@ -160,17 +160,17 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
     from bluffcam.camera_news import CAMERA_TOPIC, camera_summary
     from hardware.cameras import is_recording
 
-    said = table.camera_status()
+    last = table.camera_status()
     while not stop.wait(every_s):
         camera = table.camera
         if camera is None or is_recording(str(getattr(camera, "spec", ""))):
             continue
         table.snapshot()
         now = table.camera_status()
-        if now != said:  # one banner that updates, never a new one at each retry
-            table.note(camera_summary(now) if now != "ok" else "camera back: reading again",
+        if now != last:  # one banner that updates, never a new one at each retry
+            table.note(camera_summary(now) if now != "ok" else said("camera back: reading again"),
                        "warning" if now != "ok" else "info", topic=CAMERA_TOPIC)
-            said = now
+            last = now
 
 
 #: how often `keep_photos` looks at the reveal photos (a minute's reveals take about 2 MB)

@@ -398,3 +398,27 @@ def test_every_sentence_the_known_games_say_is_in_every_catalog() -> None:
     for code in OTHER_LANGUAGES:
         known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog(code) if m.id}
         assert sorted(said_words - known) == [], code
+
+
+def test_perudos_verdicts_and_refusals_carry_their_words() -> None:
+    game = new_game("perudo", ["Ann", "Ben"], "Ann", {"dice_per_player": 2})
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply_json({"player": "Ann", "bid": "1*"})
+    assert refused.value.msgid == "{bid}: a round may not open with aces (except palifico)"
+    assert refused.value.message == "1★: a round may not open with aces (except palifico) (P9)"
+    game.apply_json({"player": "Ann", "bid": "2x4"})
+    game.apply_json({"player": "Ben", "dudo": True})
+    game.apply_json({"reveal": {"Ann": [4, 2], "Ben": [3, 5]}})
+    round_json = game.details()["history"][-1]
+    assert round_json["verdict"] == (
+        "4s and aces: 1, bid was 2 — dudo right: Ann loses 1 die; Ann opens a palifico round")
+    words = round_json["verdict_said"]
+    assert words["head"] == {"msgid": "{face}s and aces: {actual}, bid was {count}",
+                             "params": {"face": 4, "actual": 1, "count": 2}}
+    assert [part["msgid"] for part in words["parts"]] == [
+        "dudo right: {player} loses 1 die", "{player} opens a palifico round"]
+    assert [str(r) for r in game.house_rules_said()][-1] == (
+        "palifico round (Ann): aces not wild, the face stays")
+    for code in OTHER_LANGUAGES:
+        known = {m.id for m in catalog(code) if isinstance(m.id, str)}
+        assert {words["head"]["msgid"], *(p["msgid"] for p in words["parts"])} <= known, code

@@ -208,9 +208,9 @@ function showBigQr(show) {
   document.getElementById("qr-big")?.remove();
   if (!show) return;
   const close = () => showBigQr(false);
-  const overlay = el("div", { id: "qr-big", class: "qr-big", role: "dialog", "aria-label": "QR code to join", onclick: close },
-    el("img", { src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }),
-    el("p", {}, "Scan to join the table · tap to close"));
+  const overlay = el("div", { id: "qr-big", class: "qr-big", role: "dialog", "aria-label": t("QR code to join"), onclick: close },
+    el("img", { src: "/api/join.svg", alt: t("QR code: scan it with a phone to open the control page") }),
+    el("p", {}, t("Scan to join the table · tap to close")));
   document.body.append(overlay);
   document.addEventListener("keydown", close, { once: true });
 }
@@ -459,16 +459,18 @@ function renderLastReveal(state) {
   const node = $("last-reveal");
   // a reading waiting for a check is what the table looks at: the last verdict would read
   // as this round's, so it waits until the new one applies
-  $("reveal-title").textContent = state.review ? "Checking the reading" : "Last reveal";
+  $("reveal-title").textContent = state.review ? t("Checking the reading") : t("Last reveal");
   node.closest(".reveal-panel").classList.toggle("reviewing", Boolean(state.review));
   if (state.review) { renderPendingReview(node, state); return; }
   const view = lastRevealView(state);
   if (!view) { fill(node, el("p", { class: "muted" }, t("No reveal yet this game."))); return; }
   const kind = gameKind(state);
   const bid = view.bid && view.bid.face !== undefined ? view.bid : null;
-  // a Perudo palifico round's number bid counts its face alone (P13): its verdict says "4s: …"
-  const palifico = kind === "perudo" && bid && bid.face !== null && view.verdict
-    && !/ and aces:/.test(view.verdict);
+  // a Perudo palifico round's number bid counts its face alone (P13): its verdict (in
+  // English, whatever the page's language) says "4s: …"
+  const english = (view.round && view.round.verdict) || (view.photo && view.photo.verdict) || "";
+  const palifico = kind === "perudo" && bid && bid.face !== null && english
+    && !/ and aces:/.test(english);
   const joker = palifico ? null : jokerFace(state);
   let seats;
   if (Array.isArray(view.seats)) {

@@ -370,13 +370,14 @@ function bluffActions(kinds) {
   }
   if (kinds.has("dudo")) {
     buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "dudo", disabled: blocked(),
-      onclick: () => act({ player, dudo: true }, `${player} calls dudo`) },
-    el("span", { class: "btn-lines" }, "Dudo!",
-      el("small", {}, `${player} doubts ${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(state.game.bid)}`))));
+      onclick: () => act({ player, dudo: true }, t("{player} calls dudo", { player })) },
+    el("span", { class: "btn-lines" }, t("Dudo!"),
+      el("small", {}, state.bidder ? t("{player} doubts {bidder}'s {bid}", { player, bidder: state.bidder, bid: bidWords(state.game.bid) })
+        : t("{player} doubts {bid}", { player, bid: bidWords(state.game.bid) })))));
   }
   if (kinds.has("calza")) {
     buttons.push(el("button", { type: "button", class: "btn big", id: "calza", disabled: blocked(),
-      onclick: () => act({ player, calza: true }, `${player} calls calza`) }, "Calza: exactly"));
+      onclick: () => act({ player, calza: true }, t("{player} calls calza", { player })) }, t("Calza: exactly")));
   }
   if (kinds.has("pass")) {
     buttons.push(el("button", { type: "button", class: "btn big", id: "pass", disabled: blocked(),
@@ -487,8 +488,8 @@ function playCard() {
   const computer = computerPlayer(state);
   if (computer && state.game.turn === computer) {
     // the computer's move shows after a short pause (bluffcam/computer_seat.py)
-    content.push(el("h2", {}, `${computer}'s turn`),
-      el("p", { class: "hint", id: "computer-thinking" }, `${computer} (the computer) is thinking…`));
+    content.push(el("h2", {}, t("{player}'s turn", { player: computer })),
+      el("p", { class: "hint", id: "computer-thinking" }, t("{player} (the computer) is thinking…", { player: computer })));
   } else if (kind === "impus") {
     content.push(...impusActions(kinds));
   } else {
@@ -673,22 +674,25 @@ function optionFields() {
   }
   if (game === "impus") return impusOptionFields(opts, check);
   if (game === "perudo") {
-    return [num("dice_per_player", "Dice each", 1, 10),
-      check("calza", "Allow calza (claim the bid is exact)"),
-      check("palifico", "Palifico rounds (a player down to one die)")];
+    return [num("dice_per_player", t("Dice each"), 1, 10),
+      check("calza", t("Allow calza (claim the bid is exact)")),
+      check("palifico", t("Palifico rounds (a player down to one die)"))];
   }
   return [];
 }
+
+// the computer player's levels (bot/players.py), as the setup form names them
+const LEVELS = { easy: t("easy"), normal: t("normal"), hard: t("hard") };
 
 /** Bluff, Scam and Perudo: one player row may be the computer's, at a level; ``select``
  * lists the rows' names (refreshed as they are typed). */
 function computerFields(select) {
   if (setupForm.game === "impus") return null;
   return el("div", { class: "options", id: "computer-seat" },
-    el("label", {}, "The computer plays", select),
-    el("label", {}, "Its level", el("select", { id: "computer-level",
+    el("label", {}, t("The computer plays"), select),
+    el("label", {}, t("Its level"), el("select", { id: "computer-level",
       onchange: (e) => { setupForm.level = e.target.value; } },
-    ["easy", "normal", "hard"].map((lv) => el("option", { value: lv, selected: lv === setupForm.level }, lv)))));
+    Object.entries(LEVELS).map(([lv, words]) => el("option", { value: lv, selected: lv === setupForm.level }, words)))));
 }
 
 // Bluff's B2: five dice each, or 004's six each (five with six players), or 001's thirty dice
@@ -802,7 +806,7 @@ function setupCard() {
   function refreshComputer() {
     const list = names();
     if (!list.includes(setupForm.computer)) setupForm.computer = "";
-    fill(computerSelect, el("option", { value: "" }, "nobody"),
+    fill(computerSelect, el("option", { value: "" }, t("nobody")),
       list.map((n) => el("option", { value: n, selected: n === setupForm.computer }, n)));
   }
   refreshComputer();

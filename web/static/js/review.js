@@ -267,7 +267,7 @@ let zoomed = false;
 
 function zoomButton() {
   return el("button", { type: "button", class: "btn small", id: "zoom-photo", "aria-pressed": String(zoomed),
-    onclick: () => { zoomed = !zoomed; render(); } }, zoomed ? "Zoom out" : "Zoom in");
+    onclick: () => { zoomed = !zoomed; render(); } }, zoomed ? t("Zoom out") : t("Zoom in"));
 }
 
 // ------------------------------------------------------------------ the picker
@@ -597,15 +597,15 @@ function pinCard() {
       if (working) saveDraft(working.id, draftOf(working), { now: true });
     } catch (e) {
       pinError = e instanceof ApiError && (e.status === 401 || e.status === 403)
-        ? "That PIN is not right. Look at the board." : describeError(e);
+        ? t("That PIN is not right. Look at the board.") : describeError(e);
     }
     render();
   };
   return el("form", { class: "stack pin-on-review", id: "review-pin-form", onsubmit: submit },
-    el("label", { for: "review-pin" }, "The table PIN (on the board) lets this phone confirm"),
+    el("label", { for: "review-pin" }, t("The table PIN (on the board) lets this phone confirm")),
     el("div", { class: "row" },
       el("input", { id: "review-pin", class: "grow", inputmode: "numeric", autocomplete: "off", "aria-describedby": "review-pin-error" }),
-      el("button", { type: "submit", class: "btn" }, "Use this PIN")),
+      el("button", { type: "submit", class: "btn" }, t("Use this PIN"))),
     el("p", { class: "error", id: "review-pin-error" }, pinError));
 }
 
@@ -614,9 +614,10 @@ function setAsideCard() {
   const gaps = setAsideGaps(working, state.set_aside);
   if (!gaps.length) return null;
   return el("div", { class: "set-aside-gaps", id: "set-aside-gaps", role: "status" },
-    el("p", {}, el("strong", {}, "Before you confirm:")),
+    el("p", {}, el("strong", {}, t("Before you confirm:"))),
     el("ul", {}, gaps.map((gap) => el("li", { "data-seat": gap.seat },
-      `${gap.seat} set a ${gap.face} aside in front of the cup, and no ${gap.face} is among ${gap.seat}'s dice here: change one of ${gap.seat}'s dice to ${gap.face}.`))));
+      t("{player} set a {face} aside in front of the cup, and no {face} is among {player}'s dice here: change one of {player}'s dice to {face}.",
+        { player: gap.seat, face: gap.face })))));
 }
 
 function render() {
