@@ -142,6 +142,44 @@ def test_a_game_is_played_to_its_verdict_in_each_language(code: str, phone: Any,
     phone.screenshot(path=str(screenshot_dir / f"control-verdict-{code}.png"), full_page=True)
 
 
+@pytest.mark.parametrize("code", ["pl", "ja"])
+def test_perudo_and_the_evenings_standings_are_in_the_pages_language(
+        code: str, tv: Any, phone: Any, live_server: LiveServer) -> None:
+    """Perudo's buttons, the round's story, a dudo's verdict, the palifico house rule, then
+    tonight's standings and "New evening" at the game's end: none of it in English."""
+    words = catalog(code)
+    live_server.post("/api/game", {"game": "perudo", "players": ["Ann", "Ben"], "starter": "Ann",
+                                   "options": {"dice_per_player": 2}})
+    live_server.post("/api/action", {"player": "Ann", "bid": "2x3"})
+    remember_pin(phone, live_server.pin)
+    phone.goto(f"/control?lang={code}")
+    expect(phone.locator("#dudo")).to_contain_text(words["Dudo!"])
+    expect(phone.locator("#calza")).to_have_text(words["Calza: exactly"])
+    assert english_shown(phone, code) == []
+    tv.goto(f"/?lang={code}")
+    expect(tv.locator("[data-testid=story]")).to_contain_text(words["bids"])
+    assert english_shown(tv, code) == []
+    # a 3 and an ace make the bid: Ben's dudo is wrong, and his one die opens a palifico round
+    live_server.post("/api/action", {"player": "Ben", "dudo": True})
+    live_server.post("/api/action", {"reveal": {"Ann": [3, 1], "Ben": [2, 5]}})
+    wrong = words["dudo wrong: {player} loses 1 die"].format(player="Ben")
+    expect(tv.locator("[data-testid=verdict]")).to_contain_text(wrong)
+    palifico = words["palifico round ({player}): aces not wild, the face stays"]
+    expect(tv.locator("body")).to_contain_text(palifico.format(player="Ben"))
+    assert english_shown(tv, code) == []
+    # in palifico the ace is no 5: Ben's last die goes, and Ann wins
+    live_server.post("/api/action", {"player": "Ben", "bid": "1x5"})
+    live_server.post("/api/action", {"player": "Ann", "dudo": True})
+    live_server.post("/api/action", {"reveal": {"Ann": [3, 1], "Ben": [2]}})
+    expect(tv.locator("[data-testid=standings]")).to_contain_text(words["Last game"])
+    assert english_shown(tv, code) == []
+    phone.goto(f"/control?lang={code}")
+    expect(phone.locator("#control-standings")).to_contain_text(words["Player"])
+    phone.click("#new-evening")
+    expect(phone.locator("#new-evening")).to_have_text(words["Tap again to clear tonight's standings"])
+    assert english_shown(phone, code) == []
+
+
 def test_the_picker_changes_the_page_and_the_device_keeps_it(phone: Any,
                                                              live_server: LiveServer) -> None:
     phone.goto("/")
