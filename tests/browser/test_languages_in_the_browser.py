@@ -176,7 +176,8 @@ def test_perudo_and_the_evenings_standings_are_in_the_pages_language(
     phone.goto(f"/control?lang={code}")
     expect(phone.locator("#control-standings")).to_contain_text(words["Player"])
     phone.click("#new-evening")
-    expect(phone.locator("#new-evening")).to_have_text(words["Tap again to clear tonight's standings"])
+    again = words["Tap again to clear tonight's standings"]
+    expect(phone.locator("#new-evening")).to_have_text(again)
     assert english_shown(phone, code) == []
 
 
