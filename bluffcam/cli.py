@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench-vision": ("bench_vision", "measure the dice reader on a labelled photo manifest"),
     "export-reveals": ("export_reveals", "write a table's settled reveals as labelled photos "
                        "for bench-vision"),
+    "adapt": ("adapt", "teach a table profile its own reader from labelled photos of the table"),
     "calibrate": ("calibrate", "grab a frame and write a table calibration profile"),
     "panel-test": ("panel_test", "print button presses and light each seat LED"),
 }

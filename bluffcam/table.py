@@ -44,6 +44,7 @@ from bluffcam.computer_seat import (
     check_computer,
 )
 from bluffcam.evening import Evening
+from bluffcam.learned_count import learned_from
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
@@ -887,7 +888,8 @@ class Table:
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
                     "summary": camera_summary(self.camera_status()),
-                    "reading": self._camera_readings > 0},
+                    "reading": self._camera_readings > 0,
+                    "learned_from": learned_from(self.profile)},
             evening=self._evening.standings(self._game, self._journal_game_id()),
             evening_undo=self._evening.can_bring_back,
             standings=self._standings.table(

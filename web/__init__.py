@@ -71,7 +71,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | Non
     pin = str(app.config["TABLE_PIN"] or generate_pin())
     app.config["TABLE_PIN"] = pin
 
-    from web import api, cards, drafts, events, i18n, openapi, security, zones
+    from web import api, cards, drafts, events, i18n, openapi, security, teaching, zones
 
     security.init_app(app, pin)
     i18n.init_app(app)
@@ -81,6 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | Non
     app.register_blueprint(cards.bp)  # the card art for Impus (web/cards.py)
     app.register_blueprint(zones.bp)  # refitting the seat zones (web/zones.py)
     app.register_blueprint(drafts.bp)  # a pending review's corrections (web/drafts.py)
+    app.register_blueprint(teaching.bp)  # teaching the camera this table (web/teaching.py)
     api.register_error_handlers(app)
 
     from web import pages

@@ -46,6 +46,35 @@ def _reveal_jpeg(summary: str) -> dict[str, Any]:
                                   **_refusals(404)}}}
 
 
+def _teaching_paths() -> dict[str, Any]:
+    """Teach the camera (web/teaching.py)."""
+    count = {"type": "integer", "minimum": 0}
+    return {
+        "/api/calibration/teach": {"get": {
+            "summary": "how many photos are taught and how many the camera learned from",
+            "responses": {"200": _json({"type": "object", "properties": {
+                "photos": count, "needed": count, "learned_from": count}}, "the count")}}},
+        "/api/calibration/teach/read": {"post": _change(
+            "read a camera frame for teaching: each die's value, place, size and sureness",
+            None, answer={"type": "object", "properties": {
+                "shot": {"type": "string"}, "dice": {"type": "array"},
+                "image": {"type": "string", "description": "a JPEG data URL"}}})},
+        "/api/calibration/teach/confirm": {"post": _change(
+            "keep the frame read as a labelled photo of this table, with the dice confirmed",
+            {"type": "object", "required": ["shot", "dice"], "properties": {
+                "shot": {"type": "string"}, "dice": {"type": "array", "items": {
+                    "type": "object", "required": ["value"], "properties": {
+                        "value": {"type": "integer", "minimum": 1, "maximum": 6},
+                        "x": {"type": "number"}, "y": {"type": "number"},
+                        "size": {"type": "number"}}}}}},
+            answer={"type": "object", "properties": {"photos": count, "needed": count}})},
+        "/api/calibration/teach/learn": {"post": _change(
+            "learn the table's profile again from the taught photos and the reviewed reveals",
+            None, answer={"type": "object", "properties": {
+                "learned_from": count, "saved": {"type": "string"}}})},
+    }
+
+
 def _refusals(*codes: int) -> dict[str, Any]:
     meaning = {
         400: "unreadable input (rule \"format\", or the setup's rule id)",
@@ -274,6 +303,7 @@ def _document() -> dict[str, Any]:
                             "message": {"type": "string"}}}}}},
                     "what the reader saw, and what to fix about the picture"),
                     **_refusals(400, 403, 413, 415, 429, 503)}}},
+            **_teaching_paths(),
         },
         "components": {
             "securitySchemes": {
@@ -352,7 +382,10 @@ def _document() -> dict[str, Any]:
                             "status": {"type": "string"},
                             "reading": {"type": "boolean", "description": "the camera's "
                                         "frames are being read now (a reveal's, or a "
-                                        "re-roll's dice set aside), or a reading waits its turn"}}},
+                                        "re-roll's dice set aside), or a reading waits its turn"},
+                            "learned_from": {"type": "integer", "minimum": 0,
+                                             "description": "photos of this table the "
+                                             "camera's reader learned from (0: none)"}}},
                         "messages": {"type": "array", "items": {"type": "object", "properties": {
                             "level": {"type": "string"}, "text": {"type": "string"},
                             "at": {"type": "number"},

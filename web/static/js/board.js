@@ -558,7 +558,8 @@ function renderFooter(state) {
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: cameraWord(status, camera.summary) }));
+    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: cameraWord(status, camera.summary) })
+      + (camera.learned_from ? ` · ${tn("taught on {n} photo of this table", "taught on {n} photos of this table", camera.learned_from)}` : ""));
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,

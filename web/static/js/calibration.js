@@ -111,6 +111,95 @@ async function applyZones() {
   }
 }
 
+// Teach the camera (POST /api/calibration/teach/...): the players roll all dice in view, the
+// page shows the reading, they correct and confirm it; after three or more photos the
+// table's profile is learned again from them (and from the reveals a person reviewed).
+let teach = null;           // {photos, needed, learned_from}
+let shot = null;            // a reading waiting to be confirmed: {shot, dice, image}
+let teachNote = "";
+
+async function loadTeach() {
+  try {
+    teach = await api("GET", "/api/calibration/teach");
+  } catch (e) {
+    teach = null;
+  }
+  render();
+}
+
+async function teachStep(step) {
+  busy = true; error = ""; teachNote = ""; render();
+  try {
+    await step();
+  } catch (e) {
+    error = describeError(e);
+    announce(error, { urgent: true });
+  } finally {
+    busy = false; render();
+  }
+}
+
+const teachRead = () => teachStep(async () => {
+  shot = await api("POST", "/api/calibration/teach/read", {});
+  shot.dice = shot.dice.map((d) => ({ ...d, keep: true }));
+  reading = null;
+  snapshotUrl = shot.image;
+});
+
+const teachConfirm = () => teachStep(async () => {
+  // a die the camera missed has no place: the photo's dice are then compared by value
+  const dice = shot.dice.filter((d) => d.keep)
+    .map((d) => (d.added ? { value: d.value } : { value: d.value, x: d.x, y: d.y, size: d.size }));
+  const kept = await api("POST", "/api/calibration/teach/confirm", { shot: shot.shot, dice });
+  teach = { ...(teach || {}), photos: kept.photos, needed: kept.needed };
+  teachNote = t("Photo {n} kept. Roll again for the next one.", { n: kept.photos });
+  announce(teachNote);
+  shot = null;
+});
+
+const teachLearn = () => teachStep(async () => {
+  const learned = await api("POST", "/api/calibration/teach/learn", {});
+  teach = { ...(teach || {}), learned_from: learned.learned_from };
+  teachNote = tn("The camera learned this table from {n} photo.", "The camera learned this table from {n} photos.", learned.learned_from);
+  announce(teachNote);
+});
+
+function teachDie(d, i) {
+  const value = el("select", { "aria-label": t("Die {n}: its value", { n: i + 1 }), class: "teach-value",
+    onchange: (e) => { d.value = Number(e.target.value); } },
+    [1, 2, 3, 4, 5, 6].map((n) => el("option", { value: n, selected: n === d.value }, String(n))));
+  const keep = el("input", { type: "checkbox", checked: d.keep, "aria-label": t("Die {n} is a die", { n: i + 1 }),
+    onchange: (e) => { d.keep = e.target.checked; } });
+  return el("li", { class: "row" }, die(d.value, { size: 26 }), value,
+    el("label", {}, keep, ` ${t("a die")}`),
+    d.added ? el("span", { class: "muted" }, t("added"))
+      : el("span", { class: d.sure ? "count-ok" : "count-bad" }, d.sure ? t("sure") : t("unsure")));
+}
+
+function teachCard() {
+  const photos = (teach && teach.photos) || 0;
+  const needed = (teach && teach.needed) || 3;
+  const learned = (teach && teach.learned_from) || 0;
+  const items = [el("h2", {}, t("Teach the camera")),
+    el("p", { class: "hint" }, t("Roll all the dice in view and read them; correct any value that is wrong, untick what is no die, "
+      + "and confirm. After {n} photos or more, let the camera learn this table.", { n: needed })),
+    el("p", { id: "teach-count" }, learned
+      ? tn("{n} photo confirmed; the camera learned this table from {learned}.", "{n} photos confirmed; the camera learned this table from {learned}.", photos,
+        { learned: tn("{n} photo", "{n} photos", learned) })
+      : tn("{n} photo confirmed; the camera has not learned this table yet.", "{n} photos confirmed; the camera has not learned this table yet.", photos)),
+    el("button", { type: "button", class: "btn grow", id: "teach-read", disabled: busy, onclick: teachRead }, t("Read the dice"))];
+  if (shot) {
+    items.push(el("ol", { id: "teach-dice", class: "stack" }, shot.dice.map(teachDie)),
+      el("button", { type: "button", class: "btn grow", id: "teach-add", disabled: busy,
+        onclick: () => { shot.dice.push({ value: 1, keep: true, added: true }); render(); } }, t("Add a die the camera missed")),
+      el("button", { type: "button", class: "btn primary grow", id: "teach-confirm", disabled: busy, onclick: teachConfirm }, t("Confirm")));
+  }
+  items.push(el("button", { type: "button", class: "btn grow", id: "teach-learn", disabled: busy || photos < needed,
+    onclick: teachLearn }, t("Learn this table")));
+  if (teachNote) items.push(el("p", { class: "count-ok", id: "teach-note" }, teachNote));
+  return el("div", { class: "card stack", id: "teach-card" }, items);
+}
+
 // Default: a seat for each player of the game on, else the profile's seats.
 function currentSeatCount() {
   const players = (state && state.game && state.game.players) || [];
@@ -259,6 +348,7 @@ function render() {
             onchange: (e) => testUpload(e.target.files && e.target.files[0]) }),
           el("p", { class: "error", id: "calibration-error" }, error)),  // said once: announce
         hasCamera ? zonesCard() : null,
+        hasCamera ? teachCard() : null,
         readingSummary(),
         recordCard)));
 }
@@ -272,6 +362,7 @@ followState((next) => {
     next.last_reveal && next.last_reveal.id]);
   if (key !== recordKey) { recordKey = key; loadRecord(); }
   const now = next.camera ? `${next.camera.status}|${next.camera.spec}` : null;
+  if (first) loadTeach();
   if (first && next.camera && next.camera.status && next.camera.status !== "none") takeSnapshot();
   else if (first || before !== now) render();
 });
