@@ -128,7 +128,7 @@ def standings_table(games: Sequence[Finished], ratings: Mapping[str, Mapping[str
         row["ratings"] = {kind: round(found[name]) for kind, found in ratings.items()
                           if name in found and kind in row["kinds"]}
     order = sorted(rows.values(), key=lambda r: (
-        -sum(t["won"] for t in r["kinds"].values()), r["last_place"] or 99, r["name"]))
+        -sum(tally["won"] for tally in r["kinds"].values()), r["last_place"] or 99, r["name"]))
     return {"games": len(games), "kinds": sorted({kind for kind, _ in games}),
             "last_game": {"kind": last_kind, "places": last_places}, "players": order}
 

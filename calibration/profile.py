@@ -34,6 +34,7 @@ from calibration.geometry import (
 )
 from calibration.markers import MarkerConfig, known_dictionaries
 from calibration.zones import SeatZone, SeatZones
+from engine.words import check_language
 
 if TYPE_CHECKING:
     from vision import ReaderParams
@@ -85,6 +86,8 @@ class Profile:
     panel: dict[str, Any] = field(default_factory=dict)
     markers: MarkerConfig | None = None
     path: Path | None = None
+    #: the dashboard's language where a device has not chosen one ("pl"; None: English)
+    lang: str | None = None
     dice: DiceConfig | None = None
 
     @property
@@ -183,6 +186,8 @@ class Profile:
             data["dice"] = self.dice.to_toml()
         if self.panel:
             data["panel"] = dict(self.panel)
+        if self.lang is not None:
+            data["lang"] = self.lang
         if self.markers is not None:
             data["markers"] = {
                 "dictionary": self.markers.dictionary,
@@ -284,7 +289,8 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     def fail(key: str, problem: str) -> ProfileError:
         return ProfileError(f"{where}{key}: {problem}")
 
-    known_top = {"name", "camera", "table", "seats", "reader", "panel", "markers", "dice"}
+    known_top = {"name", "camera", "table", "seats", "reader", "panel", "markers", "lang",
+                 "dice"}
     unknown = sorted(set(data) - known_top)
     if unknown:
         raise fail(unknown[0], f"unknown key; expected one of {', '.join(sorted(known_top))}")
@@ -329,6 +335,13 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     if duplicates:
         raise fail("seats", f"seat names must differ; repeated: {', '.join(duplicates)}")
 
+    lang = data.get("lang")
+    if lang is not None:
+        try:
+            check_language(lang, "the dashboard's language")
+        except ValueError as exc:
+            raise fail("lang", str(exc)) from None
+
     reader = data.get("reader", {})
     if not isinstance(reader, dict):
         raise fail("reader", f"must be a table of reader settings, got {reader!r}")
@@ -352,6 +365,7 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
         panel=dict(panel),
         markers=markers,
         path=path,
+        lang=lang,
         dice=_dice(data.get("dice"), fail),
     )
     if reader:

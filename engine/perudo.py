@@ -18,8 +18,9 @@ from engine.actions import Action, ActionParser, BidAction, JsonObject, Reveal, 
 from engine.bids import JOKER_MARK, Bid, BidOrder
 from engine.errors import IllegalActionError
 from engine.game import ExpectedHand, Game, Phase
-from engine.history import RoundResult, plural
+from engine.history import RoundResult, verdict_text
 from engine.options import read_bool, read_int, refuse_unknown
+from engine.words import N_, Said, said, said_n
 
 ACE = 1
 NUMBER_FACES = (2, 3, 4, 5, 6)
@@ -41,8 +42,8 @@ class Dudo(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "dudo": True}
 
-    def describe(self) -> str:
-        return f"{self.player} called dudo"
+    def describe_said(self) -> Said:
+        return said("{player} called dudo", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +60,8 @@ class Calza(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "calza": True}
 
-    def describe(self) -> str:
-        return f"{self.player} called calza"
+    def describe_said(self) -> Said:
+        return said("{player} called calza", player=self.player)
 
 
 def _parse_flag(cls: type[Dudo] | type[Calza]) -> ActionParser:
@@ -97,7 +98,8 @@ class PerudoOrder(BidOrder):
     def validate(self, bid: Bid) -> None:
         if bid.face == ACE:
             raise IllegalActionError(
-                "P5", f"{bid.pretty()}: aces are bid as {bid.count}{JOKER_MARK} (\"{bid.count}*\")"
+                "P5", said("{bid}: aces are bid as {count}{star} (\"{count}*\")", bid=bid.pretty(),
+                           count=bid.count, star=JOKER_MARK)
             )
 
     def key(self, bid: Bid) -> tuple[int, int]:
@@ -117,16 +119,18 @@ class PerudoOrder(BidOrder):
         ]
         return sorted([*numbers, Bid((current.count + 1) // 2)], key=self.key)
 
-    def _why_not(self, current: Bid, new: Bid) -> str:
+    def _why_not(self, current: Bid, new: Bid) -> Said:
         if current.face is not None and new.face is not None:
             if new.count == current.count:
-                return f"same count needs a higher face than {current.face}"
-            return "raise the count, or keep it and raise the face"
+                return said("same count needs a higher face than {face}", face=current.face)
+            return said("raise the count, or keep it and raise the face")
         if current.face is None and new.face is None:
-            return "an ace bid must raise the count"
+            return said("an ace bid must raise the count")
         if new.face is None:
-            return f"switching to aces needs at least half the count, {(current.count + 1) // 2}"
-        return f"switching from aces needs at least double plus one, {2 * current.count + 1}"
+            return said("switching to aces needs at least half the count, {count}",
+                        count=(current.count + 1) // 2)
+        return said("switching from aces needs at least double plus one, {count}",
+                    count=2 * current.count + 1)
 
 
 class PalificoOrder(BidOrder):
@@ -153,8 +157,8 @@ class PalificoOrder(BidOrder):
             key=self.key,
         )
 
-    def _why_not(self, current: Bid, new: Bid) -> str:
-        return "raise the count, or keep it and raise the face (aces are the lowest face)"
+    def _why_not(self, current: Bid, new: Bid) -> Said:
+        return said("raise the count, or keep it and raise the face (aces are the lowest face)")
 
 
 # ------------------------------------------------------------------ options
@@ -228,7 +232,7 @@ class PerudoGame(Game):
     max_players = 6
     seat_rule = "P1"
     out_rule = "P11"
-    out_words = "has no dice left and is out of the game"
+    out_words = N_("{player} has no dice left and is out of the game")
     end_rule = "P11"
     reveal_rule = "P8"
     starter_rule = "P3"
@@ -298,35 +302,39 @@ class PerudoGame(Game):
             self._check_bid(action)
         elif isinstance(action, Dudo | Calza):
             self._require_turn(action.player)
-            what = "dudo" if isinstance(action, Dudo) else "calza"
-            rule = "P8" if isinstance(action, Dudo) else "P10"
             if isinstance(action, Calza) and not self.options.calza:
-                raise IllegalActionError("P10", f"{action.player} cannot call calza: it is off")
-            if self.current_bid is None:
                 raise IllegalActionError(
-                    rule, f"{action.player} cannot call {what}: there is no bid yet this round"
+                    "P10", said("{player} cannot call calza: it is off", player=action.player)
                 )
+            if self.current_bid is None:
+                dudo = isinstance(action, Dudo)
+                raise IllegalActionError("P8" if dudo else "P10", said(
+                    N_("{player} cannot call dudo: there is no bid yet this round") if dudo
+                    else N_("{player} cannot call calza: there is no bid yet this round"),
+                    player=action.player))
         elif isinstance(action, Reveal):
             self._check_reveal(action)
         else:
             raise IllegalActionError(
                 "P7",
-                f"{action.to_json()!r} is not a Perudo action: bid, dudo, calza, or (after dudo "
-                "or calza) reveal",
+                said("{action} is not a Perudo action: bid, dudo, calza, or (after dudo or "
+                     "calza) reveal", action=repr(action.to_json())),
             )
 
     def _check_bid(self, action: BidAction) -> None:
         self._require_turn(action.player)
         if action.set_aside:
             raise IllegalActionError(
-                "P7", f"{action.player} cannot set dice aside: Perudo has no re-roll"
+                "P7", said("{player} cannot set dice aside: Perudo has no re-roll",
+                           player=action.player)
             )
         bid, current = action.bid, self.current_bid
         if not self.palifico:
             self._order.validate(bid)
             if current is None and bid.face is None:
                 raise IllegalActionError(
-                    "P9", f"{bid.pretty()}: a round may not open with aces (except palifico)"
+                    "P9", said("{bid}: a round may not open with aces (except palifico)",
+                               bid=bid.pretty())
                 )
             self._order.check_raise(current, bid)
             return
@@ -336,19 +344,24 @@ class PerudoGame(Game):
         ):
             raise IllegalActionError(
                 "P13",
-                f"{current.pretty()} → {bid.pretty()}: in {self.palifico_for}'s palifico round "
-                f"the face stays; only a player with one die may change it",
+                said("{current} → {new}: in {player}'s palifico round the face stays; only a "
+                     "player with one die may change it", current=current.pretty(),
+                     new=bid.pretty(), player=str(self.palifico_for)),
             )
         self._palifico_order.check_raise(current, bid)
 
     def _check_reveal(self, action: Reveal) -> None:
         if self.phase is not Phase.REVEAL:
-            raise IllegalActionError("P8", "no reveal is due: nobody has called dudo or calza")
+            raise IllegalActionError(
+                "P8", said("no reveal is due: nobody has called dudo or calza")
+            )
         names = [name for name, _ in action.hands]
         expected = self.expected_reveal()
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
-            raise IllegalActionError("P8", f"the reveal lists {', '.join(duplicates)} twice")
+            raise IllegalActionError(
+                "P8", said("the reveal lists {players} twice", players=", ".join(duplicates))
+            )
         missing = [n for n in expected if n not in names]
         extra = [n for n in names if n not in expected]
         if missing or extra:
@@ -358,14 +371,16 @@ class PerudoGame(Game):
             if extra:
                 parts.append(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not in play")
             raise IllegalActionError(
-                "P8", f"the reveal must show every remaining player's dice: {'; '.join(parts)}"
+                "P8", said("the reveal must show every remaining player's dice: {problems}",
+                           problems="; ".join(parts))
             )
         for name, faces in action.hands:
             if len(faces) != expected[name].count:
                 raise IllegalActionError(
                     "P8",
-                    f"the reveal shows {plural(len(faces), 'die', 'dice')} for {name}, who has "
-                    f"{expected[name].count}",
+                    said_n("the reveal shows {n} die for {player}, who has {count}",
+                           "the reveal shows {n} dice for {player}, who has {count}",
+                           len(faces), player=name, count=expected[name].count),
                 )
 
     # --------------------------------------------------------------- applying
@@ -385,24 +400,26 @@ class PerudoGame(Game):
         assert bid is not None and bidder is not None and caller is not None
         faces = [f for _, hand in reveal.hands for f in hand]
         actual = count_matching(bid, faces, self.palifico)
-        notes: list[str] = []
+        notes: list[Said] = []
         if call == "dudo":  # P8
             loser = bidder if actual < bid.count else caller
             changes = {loser: -1}
             starter = loser
-            body = f"dudo {'right' if loser == bidder else 'wrong'}: {loser} loses 1 die"
+            body = said(N_("dudo right: {player} loses 1 die") if loser == bidder
+                        else N_("dudo wrong: {player} loses 1 die"), player=loser)
         elif actual == bid.count:  # P10, right
             starter = caller
             if self.dice[caller] < self.start_dice:
                 changes = {caller: 1}
-                body = f"calza right: {caller} gets 1 die back"
+                body = said("calza right: {player} gets 1 die back", player=caller)
             else:
                 changes = {}
-                body = f"calza right: {caller} already has {self.start_dice}, the most"
+                body = said("calza right: {player} already has {count}, the most",
+                            player=caller, count=self.start_dice)
         else:  # P10, wrong
             changes = {caller: -1}
             starter = caller
-            body = f"calza wrong: {caller} loses 1 die"
+            body = said("calza wrong: {player} loses 1 die", player=caller)
         for name, delta in changes.items():
             self.dice[name] += delta
         out = tuple(name for name, d in changes.items() if d < 0 and self.dice[name] == 0)
@@ -419,14 +436,19 @@ class PerudoGame(Game):
             and starter not in self.palifico_used
         ):
             palifico_next = starter
-            notes.append(f"{starter} opens a palifico round")
-        parts = [body, *notes, *(f"{name} is out" for name in out)]
+            notes.append(said("{player} opens a palifico round", player=starter))
+        parts = [body, *notes, *(said("{player} is out", player=name) for name in out)]
         if winner is not None:
-            parts.append(f"{winner} wins")
-        what = f"{bid.face}s" if bid.face is not None else "aces"
-        if bid.face is not None and not self.palifico:
-            what += " and aces"
-        head = f"{what}: {actual}, bid was {bid.count}"
+            parts.append(said("{player} wins", player=winner))
+        if bid.face is None:
+            head = said("aces: {actual}, bid was {count}", actual=actual, count=bid.count)
+        elif self.palifico:
+            head = said("{face}s: {actual}, bid was {count}", face=bid.face, actual=actual,
+                        count=bid.count)
+        else:
+            head = said("{face}s and aces: {actual}, bid was {count}", face=bid.face,
+                        actual=actual, count=bid.count)
+        words = (head, *parts)
         self.history.append(
             RoundResult(
                 number=self.round_number,
@@ -437,10 +459,11 @@ class PerudoGame(Game):
                 changes=tuple(changes.items()),
                 unit="dice",
                 out=out,
-                verdict=f"{head} — {'; '.join(parts)}",
+                verdict=verdict_text(words),
                 reveal=reveal.hands,
                 next_starter=None if winner else starter,
                 winner=winner,
+                verdict_said=words,
             )
         )
         self.current_bid = None
@@ -501,13 +524,15 @@ class PerudoGame(Game):
     def _player_json(self, name: str) -> JsonObject:
         return {"name": name, "dice": self.dice[name], "out": self.is_out(name)}
 
-    def house_rules(self) -> list[str]:
-        each = "1 die" if self.start_dice == 1 else f"{self.start_dice} dice"
-        rules = [f"{each} each", f"{JOKER_MARK} = the aces (1s), wild"]
-        rules.append("calza on" if self.options.calza else "no calza")
-        rules.append("palifico on" if self.options.palifico else "no palifico")
+    def house_rules_said(self) -> list[Said]:
+        """P2's dice, P4's wild aces, P10's calza and P12's palifico as this table plays them."""
+        rules = [said_n("{n} die each", "{n} dice each", self.start_dice),
+                 said("{star} = the aces (1s), wild", star=JOKER_MARK)]
+        rules.append(said("calza on") if self.options.calza else said("no calza"))
+        rules.append(said("palifico on") if self.options.palifico else said("no palifico"))
         if self.palifico:
-            rules.append(f"palifico round ({self.palifico_for}): aces not wild, the face stays")
+            rules.append(said("palifico round ({player}): aces not wild, the face stays",
+                              player=str(self.palifico_for)))
         return rules
 
     def details(self) -> JsonObject:

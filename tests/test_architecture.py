@@ -25,7 +25,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bot": {"bot", "engine"},
     "hardware": {"hardware"},
     "vision": {"vision"},
-    "calibration": {"calibration", "vision"},
+    "calibration": {"calibration", "engine", "vision"},
     "service": {"service", "engine", "bot", "vision", "hardware", "calibration"},
     "web": {"web", "service", "engine", "bot", "vision", "hardware", "calibration"},
     "cli": {"cli", "web", "service", "engine", "bot", "vision", "hardware", "calibration"},

@@ -23,6 +23,7 @@ from bluffcam.table.errors import TableError
 from bluffcam.table.reveal_records import PendingReview, RevealRecord
 from bluffcam.table.vision_bridge import encode_jpeg
 from engine import Game
+from engine.words import Said, said
 from vision.card_library import CardLibrary, CardRegistrationError
 from vision.card_reveal import CardRevealCheck, check_card_reveal
 from vision.cards import draw_card_reading, read_cards
@@ -129,11 +130,13 @@ class CardTaken:
 class CardReveals:
     """The cards `RevealKind` of `bluffcam.table.reveal_desk`."""
 
-    settles = "pile"
 
     def __init__(self, port: CameraPort, art: CardArtStore) -> None:
         self._port = port
         self._art = art
+
+    def corrected(self, settled: int) -> Said:
+        return said("pile {n} corrected by hand", n=settled)
 
     def plan(self, game: Game) -> tuple[CardLibrary, int]:
         expected = int(getattr(game, "reveal_due", lambda: 0)() or 0)

@@ -27,6 +27,7 @@ from bluffcam.table.reveal_records import (
 from bluffcam.table.reveal_store import confirmed_positions, corrections
 from bluffcam.table.vision_bridge import check_against_truth
 from engine import ExpectedHand, Game
+from engine.words import Said, said
 
 #: reads a reveal: (frames, the engine's expected hands per player in seat order) -> reading
 RevealReader = Callable[[Iterator[Any], Mapping[str, Any]], RevealReading]
@@ -75,7 +76,6 @@ class DiceTaken:
 class DiceReveals:
     """The dice `RevealKind` of `bluffcam.table.reveal_desk`."""
 
-    settles = "round"
 
     def __init__(self, port: CameraPort, reader: RevealReader,
                  seats_short: Callable[[], str],
@@ -86,6 +86,9 @@ class DiceReveals:
         self._seats_short = seats_short
         #: the seat whose dice the camera does not read, if the game has one
         self._hidden = hidden
+
+    def corrected(self, settled: int) -> Said:
+        return said("round {n} corrected by hand", n=settled)
 
     def plan(self, game: Game) -> dict[str, ExpectedHand]:
         short = self._seats_short()

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.words import Said
+
 #: events a slow subscriber may fall behind before its oldest are dropped
 SUBSCRIBER_BACKLOG = 32
 #: dashboard messages kept (newest last)
@@ -26,7 +28,8 @@ class Message:
     """One line on the dashboard, with what decides how long it is news."""
 
     level: str
-    text: str
+    #: the words, in English; a Said (engine.words) is kept besides, for a page to translate
+    text: str | Said
     at: float = field(default_factory=time.time)
     #: the reveal whose review this message announces: shown only while that review waits,
     #: so a settled reveal's warning does not linger beside its verdict
@@ -42,6 +45,11 @@ class Message:
     #: what the message is news about ("camera"): a newer message on the same topic takes
     #: its place, so a camera retrying every few seconds is one banner that updates
     topic: str | None = None
+    said: Said | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, Said):
+            self.said, self.text = self.text, str(self.text)
 
     def is_news(self, *, game: int, under_way: bool, review: str | None) -> bool:
         """Whether it is still worth showing, in ``game`` (the count of games started),
@@ -55,7 +63,10 @@ class Message:
         return self.review is None or self.review == review
 
     def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"level": self.level, "text": self.text, "at": round(self.at, 3)}
+        body: dict[str, Any] = {"level": self.level, "text": str(self.text),
+                                "at": round(self.at, 3)}
+        if self.said is not None:
+            body["said"] = self.said.to_json()  # the page says it in its language
         if self.review is not None:
             body["review"] = self.review  # a screen showing that review's own notice skips it
         if self.before_play:
@@ -130,7 +141,7 @@ class News:
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
         self.version = int(time.time() * 1000)
 
-    def post(self, text: str, level: str = "info", *, about_game: bool = False,
+    def post(self, text: str | Said, level: str = "info", *, about_game: bool = False,
              review: str | None = None, before_play: bool = False,
              lasting: bool = False, topic: str | None = None) -> None:
         """Add a message (one on a ``topic`` takes the place of the last one on it); the

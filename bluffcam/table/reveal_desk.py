@@ -32,6 +32,7 @@ from bluffcam.table.reveal_records import (
 )
 from bluffcam.table.reveal_store import RevealStore, UnknownRevealError
 from engine import Game, IllegalActionError, action_to_json, parse_action
+from engine.words import Said, said
 
 #: a reveal as the desk passes it on: what each "seat" turned up (dice: each player's values;
 #: cards: the one seat ``cards`` with the kinds)
@@ -65,8 +66,10 @@ class Taken(Protocol):
 class RevealKind(Protocol):
     """What the desk needs to know about one kind of reveal (dice, cards)."""
 
-    #: what the players call what a reveal settles ("round", "pile")
-    settles: str
+
+    def corrected(self, settled: int) -> Said:
+        """The board's word that a person corrected the reading of round (pile) ``settled``."""
+        ...
 
     def plan(self, game: Game) -> Any:
         """What to read, taken under the lock; TableError where the camera cannot read it."""
@@ -240,8 +243,7 @@ class RevealDesk:
         self.review = None
         self.last_reveal = last_reveal_json(record)
         if record["corrections"]:  # in the players' words: rounds (piles), not reveal ids
-            self._news.post(f"{kind.settles} {len(game.history)} corrected by hand",
-                            about_game=True)
+            self._news.post(kind.corrected(len(game.history)), about_game=True)
         self._news.changed()
 
     def settle_by_hand(self, action: dict[str, Any], index: int, how: str) -> None:
@@ -340,8 +342,8 @@ class RevealDesk:
             self._save_evidence(reveal_id, record)
             self.review = review_from_record(record, index)
             self.last_reveal = self._earlier_reveal_json()
-            self._news.post(f"reveal {reveal_id} reopened: its verdict waits for the dice to "
-                            "be checked again", about_game=True)
+            self._news.post(said("reveal {id} reopened: its verdict waits for the dice to be "
+                                 "checked again", id=reveal_id), about_game=True)
             self._announce(reveal_id)
 
     def _earlier_reveal_json(self) -> dict[str, Any] | None:

@@ -80,6 +80,7 @@ def build_state(
     details = game.details()
     state["game"] = game.to_json()
     state["house_rules"] = game.house_rules()
+    state["house_rules_said"] = [rule.to_json() for rule in game.house_rules_said()]  # web i18n
     _add_losses(state["game"], game)
     state["bidder"] = details.get("bidder")
     state["set_aside"] = {str(k): list(v) for k, v in (details.get("set_aside") or {}).items() if v}

@@ -70,6 +70,7 @@ from engine import (
     action_to_json,
     parse_action,
 )
+from engine.words import Said, said
 
 __all__ = ["REVEAL_MAX_FRAMES", "Camera", "IllegalActionError", "PendingReview",
            "RevealReader", "SetAsideReader", "Table", "TableError"]
@@ -153,7 +154,7 @@ class Table:
         with self._lock:
             with self._ledger.storing("the new evening"):
                 self._evening.start_afresh(self._ledger.game_id, self._ledger.game)
-            self._news.post("tonight's standings start afresh")
+            self._news.post(said("tonight's standings start afresh"))
             self._news.changed()
             return self._state_unlocked()
 
@@ -165,7 +166,7 @@ class Table:
                                  "afresh since the last game began", rule="evening")
             with self._ledger.storing("bringing back tonight's standings"):
                 self._evening.bring_back(self._ledger.game_id)
-            self._news.post("tonight's standings are back")
+            self._news.post(said("tonight's standings are back"))
             self._news.changed()
             return self._state_unlocked()
 
@@ -191,7 +192,7 @@ class Table:
     def _event_json(self) -> str:
         return json.dumps(self._state_unlocked(), separators=(",", ":"))
 
-    def note(self, text: str, level: str = "info", *, about_game: bool = False,
+    def note(self, text: str | Said, level: str = "info", *, about_game: bool = False,
              review: str | None = None, lasting: bool = False,
              topic: str | None = None) -> None:
         """Show a message on the dashboard (camera faults, demo narration); one
@@ -259,13 +260,16 @@ class Table:
             self._computer_player.cancel()
             self._computer = ComputerSeat.from_setup(setup_json, self._journal)
             self._news.games_started += 1
-            deal = game.deal_text() if not game.actions else None
+            deal = game.deal_said() if not game.actions else None
             if deal:
                 self._news.post(deal, about_game=True, before_play=True)
             short = self._seats_short()
             if short:
-                self._news.post(f"{short}: reveals are entered by hand (or calibrate the "
-                                "table for more seats)", "warning", about_game=True)
+                self._news.post(said(
+                    "the calibration profile has {seats} seats and this game needs "
+                    "{players}: reveals are entered by hand (or calibrate the table "
+                    "for more seats)", seats=len(self.seat_names() or []),
+                    players=len(self.seating() or [])), "warning", about_game=True)
             self._news.changed()
             return self._state_unlocked()
 
@@ -318,10 +322,10 @@ class Table:
                 raise TableError(
                     f"the camera's reveal {camera_reveal} is not undone: check its reading "
                     "again on the review page (Check this reading again)")
-            said = game.actions[-1].describe()  # the parsed action
-            self._ledger.drop_last(f"undo of {said}")
+            undone = game.actions[-1].describe_said()  # the parsed action
+            self._ledger.drop_last(f"undo of {undone}")
             self._desk.discard("the challenge was undone")
-            self.note(f"undone: {said}", about_game=True)
+            self.note(said("undone: {action}", action=undone), about_game=True)
             return self._state_unlocked()
 
     # ------------------------------------------------------------------ the computer's seat
@@ -342,7 +346,9 @@ class Table:
             try:
                 self.submit(seat.move(game), source="computer", seen=seen)
             except (ValueError, TableError) as exc:
-                self.note(f"the computer could not play: {exc}", "error", about_game=True)
+                why = getattr(exc, "said", None) or str(exc)
+                self.note(said("the computer could not play: {why}", why=why), "error",
+                          about_game=True)
 
     # ------------------------------------------------------------------ reveals
 

@@ -3,6 +3,7 @@
 // large so that the table looks at it together. Each sentence is one literal, so that it can
 // be translated whole.
 
+import { t } from "./i18n.js";
 import { el, fill, die, parseBid, bidWords, GAME_NAMES } from "./ui.js";
 
 /** One step of `state.story` (bluffcam/round_story.py) as a list item. */
@@ -16,21 +17,25 @@ function storyStep(step, kind) {
     : null;
   switch (step.kind) {
     case "bid":
-      return el("li", { class: "story-step story-bid-step", "data-kind": "bid" }, who, el("span", { class: "story-verb" }, "bids"), bidShown);
+      return el("li", { class: "story-step story-bid-step", "data-kind": "bid" }, who, el("span", { class: "story-verb" }, t("bids")), bidShown);
     case "raise_reroll":
       return el("li", { class: "story-step story-reroll", "data-kind": "raise_reroll" }, who,
-        el("span", { class: "story-verb" }, "raises and re-rolls"), bidShown,
+        el("span", { class: "story-verb" }, t("raises and re-rolls")), bidShown,
         el("span", { class: "story-aside", "data-testid": "story-set-aside" },
-          el("span", { class: "story-verb" }, "sets aside"),
-          (step.set_aside || []).map((face) => die(face, { size: 28, variant: "ivory", title: `set aside: ${face}` }))));
+          el("span", { class: "story-verb" }, t("sets aside")),
+          (step.set_aside || []).map((face) => die(face, { size: 28, variant: "ivory", title: t("set aside: {face}", { face }) }))));
     case "pass":
-      return el("li", { class: "story-step story-pass", "data-kind": "pass" }, who, el("span", { class: "story-verb" }, "passes"));
+      return el("li", { class: "story-step story-pass", "data-kind": "pass" }, who, el("span", { class: "story-verb" }, t("passes")));
     case "challenge":
-      return el("li", { class: "story-step story-challenge", "data-kind": "challenge" }, who, el("span", { class: "story-verb" }, "doubts the bid"));
+      return el("li", { class: "story-step story-challenge", "data-kind": "challenge" }, who, el("span", { class: "story-verb" }, t("doubts the bid")));
     case "scam":
-      return el("li", { class: "story-step story-challenge", "data-kind": "scam" }, who, el("span", { class: "story-verb" }, "calls “Scam!”"));
+      return el("li", { class: "story-step story-challenge", "data-kind": "scam" }, who, el("span", { class: "story-verb" }, t("calls “Scam!”")));
+    case "dudo":
+      return el("li", { class: "story-step story-challenge", "data-kind": "dudo" }, who, el("span", { class: "story-verb" }, t("calls dudo")));
+    case "calza":
+      return el("li", { class: "story-step story-challenge", "data-kind": "calza" }, who, el("span", { class: "story-verb" }, t("calls calza")));
     case "reveal":
-      return el("li", { class: "story-step story-reveal", "data-kind": "reveal" }, el("span", { class: "story-verb" }, "Cups lifted"));
+      return el("li", { class: "story-step story-reveal", "data-kind": "reveal" }, el("span", { class: "story-verb" }, t("Cups lifted")));
     default:
       return el("li", { class: "story-step", "data-kind": step.kind }, who,
         el("span", { class: "story-verb" }, `${String(step.kind).replace(/_/g, " ")}${step.value !== undefined && step.value !== true ? ` ${step.value}` : ""}`));
@@ -46,10 +51,10 @@ export function renderStory(node, state) {
   panel.hidden = !shown;
   if (!shown) { fill(node); return; }
   const heading = panel.querySelector("h2");
-  heading.textContent = story.settled ? "Last round" : "This round";
+  heading.textContent = story.settled ? t("Last round") : t("This round");
   heading.dataset.round = String(story.round);
   const steps = story.steps.map((step) => storyStep(step, kind));
-  fill(node, steps.length ? steps : el("li", { class: "muted story-empty" }, "No bid yet"));
+  fill(node, steps.length ? steps : el("li", { class: "muted story-empty" }, t("No bid yet")));
 }
 
 // A photo's size, once loaded: the doubtful dice are marked on it in the photo's own pixels.
@@ -80,7 +85,7 @@ function seatLine(name, dice, doubts, expected) {
     const value = typeof d === "object" && d ? d.value : d;
     const doubt = mine.find((m) => typeof d === "object" && d && Math.hypot(m.x - d.x, m.y - d.y) < 4);
     return el("span", { class: `review-die${doubt ? " in-doubt" : ""}` },
-      die(value, { size: 36, variant: doubt ? "hit" : "ivory", title: doubt ? `${value}: in doubt (${doubt.number})` : String(value) }),
+      die(value, { size: 36, variant: doubt ? "hit" : "ivory", title: doubt ? t("{value}: in doubt ({number})", { value, number: doubt.number }) : String(value) }),
       doubt ? el("span", { class: "doubt-number" }, String(doubt.number)) : null);
   });
   const count = (dice || []).length;
@@ -88,7 +93,7 @@ function seatLine(name, dice, doubts, expected) {
   return el("div", { class: `seat-reading review-seat${mine.length || short ? " has-doubt" : ""}`, "data-seat": name },
     el("span", { class: "seat-name" }, name),
     el("span", { class: "seat-dice" }, shown),
-    short ? el("span", { class: "review-short" }, `read ${count} of ${expected}`) : null);
+    short ? el("span", { class: "review-short" }, t("read {count} of {expected}", { count, expected })) : null);
 }
 
 /** The reading that waits for a check, large: its photo with the doubtful dice numbered,
@@ -99,7 +104,7 @@ export function renderPendingReview(node, state) {
   const doubts = doubtfulDice(review);
   const url = review.photo_url || review.image_url;
   const box = el("div", { class: "review-photo-box", "data-testid": "pending-photo" },
-    el("img", { src: url, alt: "The photo of the reading that waits for a check", onload: (event) => {
+    el("img", { src: url, alt: t("The photo of the reading that waits for a check"), onload: (event) => {
       const img = event.target;
       if (!img.naturalWidth) return;
       PHOTO_SIZES.set(url, { w: img.naturalWidth, h: img.naturalHeight });
@@ -113,7 +118,7 @@ export function renderPendingReview(node, state) {
   fill(node,
     el("div", { class: "pending-review", "data-testid": "pending-review" },
       box,
-      el("p", { class: "pending-title" }, "The camera is not sure: check the reading on a phone"),
+      el("p", { class: "pending-title" }, t("The camera is not sure: check the reading on a phone")),
       el("ol", { class: "doubt-list" }, doubts.map((d) => el("li", { value: d.number, "data-testid": "doubt" }, d.message || d.kind)),
         other.map((p) => el("li", { class: "doubt-other" }, p.message || p.kind))),
       el("div", { class: "seat-readings" },
@@ -137,17 +142,17 @@ export function renderStandings(node, state) {
 export function standingsTable(standings) {
   const kinds = standings.kinds || [];
   const head = el("tr", {},
-    el("th", { scope: "col" }, "Player"),
-    kinds.map((kind) => el("th", { scope: "col" }, `${GAME_NAMES[kind] || kind}: won of played`)),
-    el("th", { scope: "col" }, "Last game"),
-    kinds.map((kind) => el("th", { scope: "col" }, `${GAME_NAMES[kind] || kind} rating`)));
+    el("th", { scope: "col" }, t("Player")),
+    kinds.map((kind) => el("th", { scope: "col" }, t("{game}: won of played", { game: GAME_NAMES[kind] || kind }))),
+    el("th", { scope: "col" }, t("Last game")),
+    kinds.map((kind) => el("th", { scope: "col" }, t("{game} rating", { game: GAME_NAMES[kind] || kind }))));
   const rows = standings.players.map((row) => el("tr", { "data-player": row.name },
     el("th", { scope: "row" }, row.name),
     kinds.map((kind) => {
       const tally = row.kinds[kind];
-      return el("td", {}, tally ? `${tally.won} of ${tally.played}` : "–");
+      return el("td", {}, tally ? t("{won} of {played}", { won: tally.won, played: tally.played }) : "–");
     }),
-    el("td", { class: "standings-place" }, row.last_place ? `#${row.last_place}` : "–"),
+    el("td", { class: "standings-place" }, row.last_place ? t("#{place}", { place: row.last_place }) : "–"),
     kinds.map((kind) => el("td", { class: "standings-rating" }, row.ratings && row.ratings[kind] ? String(row.ratings[kind]) : "–"))));
   return el("table", { class: "standings-table" }, el("thead", {}, head), el("tbody", {}, rows));
 }

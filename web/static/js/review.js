@@ -2,8 +2,9 @@
 // it, tap the photo to add one, then confirm; the verdict applies only after that.
 
 import { ApiError, api, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
+import { num, t, tn } from "./i18n.js";
 import { applyDraft, draftOf, loadDraft, newerDraft, saveDraft, setAsideGaps } from "./reviewdraft.js";
-import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce } from "./ui.js";
+import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce, verdictText } from "./ui.js";
 import { isCardReview, renderCardReview } from "./cardreview.js";
 
 const root = document.getElementById("review-root");
@@ -139,7 +140,7 @@ function overlay() {
   const review = state.review;
   const r = dieRadius();
   const node = svg("svg", { class: "overlay", id: "overlay", viewBox: imageSize ? `0 0 ${imageSize.w} ${imageSize.h}` : "0 0 100 100",
-    preserveAspectRatio: "none", "aria-label": "dice marks" });
+    preserveAspectRatio: "none", "aria-label": t("dice marks") });
   node.addEventListener("click", (event) => {
     if (event.target.closest(".mark")) return;
     if (!imageSize) return;
@@ -163,7 +164,7 @@ function overlay() {
     if (d.edited) classes.push("edited");
     if (selected === d.key) classes.push("selected");
     const g = svg("g", { class: classes.join(" "), tabindex: 0, role: "button", "data-seat": d.seat, "data-value": d.value,
-      "aria-label": `${d.seat} die ${index}: ${d.value}`,
+      "aria-label": t("{player} die {n}: {face}", { player: d.seat, n: index, face: d.value }),
       onclick: (event) => { event.stopPropagation(); selected = dieAt(node, event, d).key; render(); },
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selected = d.key; render(); } } },
     svg("circle", { class: "hit", cx: d.x, cy: d.y, r: r * 1.15 }),
@@ -233,22 +234,23 @@ function problemItem(problem) {
   const d = pointsAt(problem) ? nearestDie(problem.x, problem.y, 2 * dieRadius()) : null;
   if (!d) return el("li", {}, text);
   return el("li", {}, el("button", { type: "button", class: "problem-fix", "data-seat": d.seat,
-    onclick: () => { selected = d.key; render(); } }, text, el("span", { class: "problem-fix-cue" }, "Fix ›")));
+    onclick: () => { selected = d.key; render(); } }, text, el("span", { class: "problem-fix-cue" }, `${t("Fix")} ›`)));
 }
 
 /** How the camera read this reveal (from the press: the wait for a still scene and the frames
  * voted on), so a table whose camera is slow to settle can see it. */
 export function timingText(timing) {
   if (!timing || typeof timing.ms !== "number") return null;
-  const frames = timing.frames > 0 ? ` from ${timing.frames} frame${timing.frames === 1 ? "" : "s"}` : "";
-  return `Read${frames} in ${(timing.ms / 1000).toFixed(1)} s.`;
+  const seconds = num(timing.ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return timing.frames > 0 ? tn("Read from {n} frame in {seconds} s.", "Read from {n} frames in {seconds} s.", timing.frames, { seconds })
+    : t("Read in {seconds} s.", { seconds });
 }
 
 function photo() {
   const review = state.review;
   // the frame as the camera took it where it was kept: the reading's own marks on the
   // annotated photo hide the pips a person checks; the rings here are outlines
-  const img = el("img", { src: review.photo_url || review.image_url, alt: "The reveal photo", id: "review-photo" });
+  const img = el("img", { src: review.photo_url || review.image_url, alt: t("The reveal photo"), id: "review-photo" });
   const wrap = el("div", { class: `photo-wrap${zoomed ? " zoomed" : ""}` }, img, overlay());
   const onLoad = () => {
     if (!imageSize || imageSize.w !== img.naturalWidth) {
@@ -265,7 +267,7 @@ let zoomed = false;
 
 function zoomButton() {
   return el("button", { type: "button", class: "btn small", id: "zoom-photo", "aria-pressed": String(zoomed),
-    onclick: () => { zoomed = !zoomed; render(); } }, zoomed ? "Zoom out" : "Zoom in");
+    onclick: () => { zoomed = !zoomed; render(); } }, zoomed ? t("Zoom out") : t("Zoom in"));
 }
 
 // ------------------------------------------------------------------ the picker
@@ -281,7 +283,7 @@ function closeUp(imageUrl, size, radius, x, y) {
   const scale = CLOSE_UP_PX / (radius * CLOSE_UP_SPAN);
   const at = (v) => `${(CLOSE_UP_PX / 2 - v * scale).toFixed(1)}px`;
   return el("div", {
-    class: "close-up", role: "img", "aria-label": "the photo at this die, enlarged",
+    class: "close-up", role: "img", "aria-label": t("the photo at this die, enlarged"),
     style: `background-image:url("${encodeURI(imageUrl)}");`
       + `background-size:${(size.w * scale).toFixed(1)}px ${(size.h * scale).toFixed(1)}px;`
       + `background-position:${at(x)} ${at(y)}`,
@@ -325,12 +327,12 @@ function pickerPanel() {
   const seats = seatsOf(state.review);
   if (selected.add) {
     const add = selected.add;
-    return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": "add a die", onkeydown: keepTabInside },
-      pickerHead(add.x, add.y, "Add a die here: which face is up?"),
-      el("label", {}, "Seat", el("select", { "aria-label": "seat of the new die", onchange: (e) => { add.seat = e.target.value; } },
+    return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": t("add a die"), onkeydown: keepTabInside },
+      pickerHead(add.x, add.y, t("Add a die here: which face is up?")),
+      el("label", {}, t("Seat"), el("select", { "aria-label": t("seat of the new die"), onchange: (e) => { add.seat = e.target.value; } },
         seats.map((s) => el("option", { value: s, selected: s === add.seat }, s)))),
       el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
-        type: "button", class: "btn face-btn", "aria-label": `new die shows ${f}`,
+        type: "button", class: "btn face-btn", "aria-label": t("new die shows {face}", { face: f }),
         onclick: () => {
           const d = { key: nextKey++, seat: add.seat, value: f, x: add.x, y: add.y, confidence: 1, edited: true, added: true };
           working.dice.push(d);
@@ -338,29 +340,29 @@ function pickerPanel() {
           selected = null;
           render();
         } }, die(f, { size: 40 })))),
-      el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, "Cancel"));
+      el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, t("Cancel")));
   }
   const d = working.dice.find((x) => x.key === selected);
   if (!d) { selected = null; return null; }
-  return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": "change a die", onkeydown: keepTabInside },
-    pickerHead(d.x, d.y, `${d.seat}'s die — read as ${d.value}${d.covered ? " (partly covered: check it)"
-      : unsure(d) ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
+  return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": t("change a die"), onkeydown: keepTabInside },
+    pickerHead(d.x, d.y, `${t("{player}'s die — read as {face}", { player: d.seat, face: d.value })}${d.covered ? ` (${t("partly covered: check it")})`
+      : unsure(d) ? ` (${t("unsure")}, ${num(d.confidence, { style: "percent", maximumFractionDigits: 0 })})` : ""}`),
     el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
-      type: "button", class: "btn face-btn", "aria-pressed": String(d.value === f), "aria-label": `set to ${f}`,
+      type: "button", class: "btn face-btn", "aria-pressed": String(d.value === f), "aria-label": t("set to {face}", { face: f }),
       onclick: () => { d.value = f; d.edited = true; selected = null; render(); },
     }, die(f, { size: 40, variant: d.value === f ? "red" : "ivory" })))),
     el("div", { class: "split" },
-      el("label", {}, "Seat", el("select", { "aria-label": "seat of this die",
+      el("label", {}, t("Seat"), el("select", { "aria-label": t("seat of this die"),
         onchange: (e) => { d.seat = e.target.value; d.edited = true; render(); } },
       seats.map((s) => el("option", { value: s, selected: s === d.seat }, s)))),
       el("div", { class: "stack" },
-        el("button", { type: "button", class: "btn danger", "aria-label": "remove this die",
+        el("button", { type: "button", class: "btn danger", "aria-label": t("remove this die"),
           onclick: () => {
             working.dice = working.dice.filter((x) => x !== d);
             if (!d.added) working.removed += 1;
             selected = null; render();
-          } }, "Remove"),
-        el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, "Done"))));
+          } }, t("Remove")),
+        el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, t("Done")))));
 }
 
 // ------------------------------------------------------------------ side panel
@@ -381,18 +383,18 @@ function seatSummary() {
     return el("div", { class: `seat-row${gap ? " seat-gap" : ""}`, "data-seat": name },
       el("strong", { class: "seat-name" }, name),
       el("span", { class: ok ? "count-ok" : "count-bad" },
-        want === undefined ? `${have} dice` : ok ? `✓ ${have} of ${want}` : `⚠ ${have} of ${want}`),
+        want === undefined ? tn("{n} die", "{n} dice", have) : `${ok ? "✓" : "⚠"} ${t("{count} of {total}", { count: have, total: want })}`),
       el("span", { class: "seat-dice" }, dice.map((d, i) => el("button", {
         type: "button", class: "seat-die", "data-seat": d.seat, "data-value": d.value,
         "data-state": d.edited ? "edited" : unsure(d) ? "low" : "read",
         "aria-pressed": String(selected === d.key), "data-focus-key": `die-${d.key}`,
-        "aria-label": `fix ${d.seat}'s die ${i + 1}: ${d.value}${d.edited ? ", changed by you" : unsure(d) ? ", unsure" : ""}`,
+        "aria-label": `${t("fix {player}'s die {n}: {face}", { player: d.seat, n: i + 1, face: d.value })}${d.edited ? `, ${t("changed by you")}` : unsure(d) ? `, ${t("unsure")}` : ""}`,
         onclick: () => { selected = d.key; render(); },
       }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker }))),
       // a die the camera missed, without tapping the photo (a keyboard, a screen reader)
-      el("button", { type: "button", class: "btn seat-add", "aria-label": `add a die to ${name}`,
+      el("button", { type: "button", class: "btn seat-add", "aria-label": t("add a die to {player}", { player: name }),
         onclick: () => {
-          selected = { add: { ...addSpot(name), seat: name, from: `button[aria-label="add a die to ${CSS.escape(name)}"]` } };
+          selected = { add: { ...addSpot(name), seat: name, from: `button[aria-label="${CSS.escape(t("add a die to {player}", { player: name }))}"]` } };
           render();
         } }, "+")));
   }));
@@ -422,7 +424,8 @@ function confirm() {
     try {
       await api("POST", `/api/reveals/${encodeURIComponent(id)}/confirm`, { seats: confirmedSeats() });
       done = { id };
-      announce(`Reading confirmed${edits ? ` with ${edits} change${edits === 1 ? "" : "s"}` : ""}: its verdict applies`);
+      announce(edits ? tn("Reading confirmed with {n} change: its verdict applies", "Reading confirmed with {n} changes: its verdict applies", edits)
+        : t("Reading confirmed: its verdict applies"));
       backToControl();
     } catch (e) {
       // settled on another screen while this confirm was on its way: say so, not "no pending
@@ -504,20 +507,27 @@ function noticeLostWork(next) {
 }
 
 function noticeText(n) {
-  const change = n.edits === 1 ? "your change was" : `your ${n.edits} changes were`;
-  const lost = n.edits ? ` before ${n.edits === 1 ? "your change was" : "your changes were"} sent; ${change} not applied` : "";
-  const checkAgain = state.reopen === n.id
-    ? " If it is wrong, tap “Check this reading again” below, or Undo on the control page."
-    : " If it is wrong, Undo on the control page.";
+  // a sentence whole for each case, said with the changes lost where there were any
+  const checkAgain = ` ${state.reopen === n.id
+    ? t("If it is wrong, tap “Check this reading again” below, or Undo on the control page.")
+    : t("If it is wrong, Undo on the control page.")}`;
+  const onTheBoard = ` ${t("The verdict is on the board.")}`;
   switch (n.kind) {
     case "confirmed":
-      return `This reveal was confirmed on another screen${lost}. The verdict is on the board.${checkAgain}`;
+      return (n.edits ? tn("This reveal was confirmed on another screen before your change was sent; your change was not applied.",
+        "This reveal was confirmed on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reveal was confirmed on another screen."))
+        + onTheBoard + checkAgain;
     case "entered":
-      return `This reveal's dice were entered by hand on another screen${lost}. The verdict is on the board.${checkAgain}`;
+      return (n.edits ? tn("This reveal's dice were entered by hand on another screen before your change was sent; your change was not applied.",
+        "This reveal's dice were entered by hand on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reveal's dice were entered by hand on another screen."))
+        + onTheBoard + checkAgain;
     case "retaken":
-      return `The photo was taken again on another screen${lost}. Check the new reading${n.edits ? " and make the change again" : ""}.`;
+      return `${(n.edits ? tn("The photo was taken again on another screen before your change was sent; your change was not applied.",
+        "The photo was taken again on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("The photo was taken again on another screen."))} ${
+        n.edits ? t("Check the new reading and make the change again.") : t("Check the new reading.")}`;
     default:
-      return `This reading was closed on another screen (a new game, or the challenge undone)${lost}.`;
+      return (n.edits ? tn("This reading was closed on another screen (a new game, or the challenge undone) before your change was sent; your change was not applied.",
+        "This reading was closed on another screen (a new game, or the challenge undone) before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reading was closed on another screen (a new game, or the challenge undone)."));
   }
 }
 
@@ -526,22 +536,22 @@ function noticeCard() {
   return el("section", { class: "card review-notice", id: "settled-elsewhere",
     "data-kind": notice.kind },
   el("p", {}, noticeText(notice)),
-  el("button", { type: "button", class: "btn", id: "dismiss-notice", "aria-label": "dismiss this message",
-    onclick: () => { notice = null; render(); } }, "OK"));
+  el("button", { type: "button", class: "btn", id: "dismiss-notice", "aria-label": t("dismiss this message"),
+    onclick: () => { notice = null; render(); } }, t("OK")));
 }
 
 // ------------------------------------------------------------------ page
 
 function lastVerdict() {
   const round = (state.history || []).slice(-1)[0];
-  return (round && round.verdict) || (state.last_reveal && state.last_reveal.verdict) || "";
+  return (round && verdictText(round)) || (state.last_reveal && state.last_reveal.verdict) || "";
 }
 
 function reopenCard() {
   if (!state.reopen) return null;
   return el("div", { class: "stack", id: "reopen-card" },
-    el("p", { class: "hint" }, "A die read wrong? Until the next bid, this reading can come back here: its verdict is taken back until the dice are confirmed again."),
-    el("button", { type: "button", class: "btn", id: "reopen", disabled: busy, onclick: reopen }, "Check this reading again"),
+    el("p", { class: "hint" }, t("A die read wrong? Until the next bid, this reading can come back here: its verdict is taken back until the dice are confirmed again.")),
+    el("button", { type: "button", class: "btn", id: "reopen", disabled: busy, onclick: reopen }, t("Check this reading again")),
     el("p", { class: "error", id: "reopen-error" }, error));
 }
 
@@ -550,22 +560,22 @@ function emptyState() {
   if (done) {
     return el("section", { class: "card empty-state", id: "review-done" },
       el("div", { class: "big-icon" }, die(6, { size: 64, variant: "hit" })),
-      el("h1", {}, "Reading confirmed"),
+      el("h1", {}, t("Reading confirmed")),
       el("p", { class: "verdict", "data-testid": "verdict" }, lastVerdict()),
-      el("a", { class: "btn primary", href: "/" }, "Back to the board"),
+      el("a", { class: "btn primary", href: "/" }, t("Back to the board")),
       reopenCard());
   }
   return el("section", { class: "card empty-state", id: "review-empty" },
     el("div", { class: "big-icon" }, die(null, { size: 64, variant: "hidden" })),
-    el("h1", {}, "No reading waiting for a check"),
+    el("h1", {}, t("No reading waiting for a check")),
     el("p", {}, game && game.phase === "reveal"
-      ? (game.game === "impus" ? "The doubted cards are up: read them from the control page."
-        : "The cups are up: capture the reveal from the control page.")
-      : "When the camera is unsure about a reveal, it waits here for you."),
-    lastVerdict() ? el("p", { class: "verdict" }, `Last verdict: ${lastVerdict()}`) : null,
+      ? (game.game === "impus" ? t("The doubted cards are up: read them from the control page.")
+        : t("The cups are up: capture the reveal from the control page."))
+      : t("When the camera is unsure about a reveal, it waits here for you.")),
+    lastVerdict() ? el("p", { class: "verdict" }, t("Last verdict: {verdict}", { verdict: lastVerdict() })) : null,
     reopenCard(),
     el("div", { class: "row", style: "justify-content:center" },
-      el("a", { class: "btn", href: "/" }, "Board"), el("a", { class: "btn", href: "/control" }, "Control")));
+      el("a", { class: "btn", href: "/" }, t("Board")), el("a", { class: "btn", href: "/control" }, t("Control"))));
 }
 
 // ------------------------------------------------------------------ the PIN, the set-aside dice
@@ -587,15 +597,15 @@ function pinCard() {
       if (working) saveDraft(working.id, draftOf(working), { now: true });
     } catch (e) {
       pinError = e instanceof ApiError && (e.status === 401 || e.status === 403)
-        ? "That PIN is not right. Look at the board." : describeError(e);
+        ? t("That PIN is not right. Look at the board.") : describeError(e);
     }
     render();
   };
   return el("form", { class: "stack pin-on-review", id: "review-pin-form", onsubmit: submit },
-    el("label", { for: "review-pin" }, "The table PIN (on the board) lets this phone confirm"),
+    el("label", { for: "review-pin" }, t("The table PIN (on the board) lets this phone confirm")),
     el("div", { class: "row" },
       el("input", { id: "review-pin", class: "grow", inputmode: "numeric", autocomplete: "off", "aria-describedby": "review-pin-error" }),
-      el("button", { type: "submit", class: "btn" }, "Use this PIN")),
+      el("button", { type: "submit", class: "btn" }, t("Use this PIN"))),
     el("p", { class: "error", id: "review-pin-error" }, pinError));
 }
 
@@ -604,9 +614,10 @@ function setAsideCard() {
   const gaps = setAsideGaps(working, state.set_aside);
   if (!gaps.length) return null;
   return el("div", { class: "set-aside-gaps", id: "set-aside-gaps", role: "status" },
-    el("p", {}, el("strong", {}, "Before you confirm:")),
+    el("p", {}, el("strong", {}, t("Before you confirm:"))),
     el("ul", {}, gaps.map((gap) => el("li", { "data-seat": gap.seat },
-      `${gap.seat} set a ${gap.face} aside in front of the cup, and no ${gap.face} is among ${gap.seat}'s dice here: change one of ${gap.seat}'s dice to ${gap.face}.`))));
+      t("{player} set a {face} aside in front of the cup, and no {face} is among {player}'s dice here: change one of {player}'s dice to {face}.",
+        { player: gap.seat, face: gap.face })))));
 }
 
 function render() {
@@ -630,31 +641,31 @@ function render() {
     el("div", { class: "review-grid" },
       el("section", { class: "stack" },
         el("div", { class: "card stack" },
-          el("h1", {}, "Check the reading"),
-          el("p", { class: "hint" }, bid ? `Counting for ${bidWords(bid)}. ` : "",
-            "Tap a die to fix it, tap the photo where a die was missed (or + beside its seat)."),
-          wantedId && wantedId !== review.id ? el("p", { class: "hint" }, `Reading ${wantedId} is done; this is the one waiting now.`) : null,
+          el("h1", {}, t("Check the reading")),
+          el("p", { class: "hint" }, bid ? `${t("Counting for {bid}.", { bid: bidWords(bid) })} ` : "",
+            t("Tap a die to fix it, tap the photo where a die was missed (or + beside its seat).")),
+          wantedId && wantedId !== review.id ? el("p", { class: "hint" }, t("Reading {id} is done; this is the one waiting now.", { id: wantedId })) : null,
           photo(),
           el("p", { class: "hint", id: "crowded-hint", hidden: !crowded },
-            "Dice close together on the photo? Each one is a button under “Per seat” too."),
+            t("Dice close together on the photo? Each one is a button under “Per seat” too.")),
           zoomButton(),
-          el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")),
+          el("div", { class: "legend" }, el("span", {}, t("read")), el("span", { class: "lg-low" }, t("unsure")), el("span", { class: "lg-edit" }, t("changed by you"))),
           timing ? el("p", { class: "hint", id: "read-timing" }, timing) : null)),
       el("section", { class: "stack" },
-        (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
+        (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, t("What looked wrong")),
           el("ul", { class: "problems", id: "problems" }, review.problems.map(problemItem))) : null,
-        (review.advice || []).length ? el("div", { class: "card" }, el("h2", {}, "The camera's picture"),
+        (review.advice || []).length ? el("div", { class: "card" }, el("h2", {}, t("The camera's picture")),
           adviceList(review.advice)) : null,
-        el("div", { class: "card", id: "per-seat" }, el("h2", {}, "Per seat"),
-          el("p", { class: "hint" }, "Tap a die to fix it."), seatSummary()),
+        el("div", { class: "card", id: "per-seat" }, el("h2", {}, t("Per seat")),
+          el("p", { class: "hint" }, t("Tap a die to fix it.")), seatSummary()),
         el("div", { class: "card stack" },
           pinCard(),
           setAsideCard(),
           // above the buttons: under them it lies below a phone's screen
           el("p", { class: "error", id: "review-error" }, error),
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
-            edits ? `Confirm with ${edits} ${edits === 1 ? "change" : "changes"}` : "Confirm this reading"),
-          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, "Take the photo again")))),
+            edits ? tn("Confirm with {n} change", "Confirm with {n} changes", edits) : t("Confirm this reading")),
+          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, t("Take the photo again"))))),
     pickerPanel());
   root.querySelector("#confirm").addEventListener("click", confirm);
   root.querySelector("#recapture").addEventListener("click", recapture);

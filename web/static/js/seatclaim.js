@@ -4,6 +4,7 @@
 // acts only for him. A phone that claims no seat is the host's: it acts for whoever's turn
 // it is, as every phone did before (docs/dashboard.md).
 
+import { t } from "./i18n.js";
 import { el, die, percent, parseBid, bidWords, jokerFace, gameKind } from "./ui.js";
 
 const SEAT_KEY = "bluffcam.seat";
@@ -83,17 +84,17 @@ function myOddsCard(state, name, redraw) {
     ? oddsWithMyDice({ bid, kind, joker: jokerFace(state), diceInPlay: diceInPlay(state), publicFaces, myFaces: mine })
     : null;
   return el("section", { class: "card stack my-odds", id: "my-odds" },
-    el("h2", {}, "Your dice (only on this phone)"),
-    el("div", { class: "faces", role: "group", "aria-label": "add one of your dice" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
-      type: "button", class: "btn face-btn", "aria-label": `I have a ${f}`, disabled: mine.length >= room,
+    el("h2", {}, t("Your dice (only on this phone)")),
+    el("div", { class: "faces", role: "group", "aria-label": t("add one of your dice") }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
+      type: "button", class: "btn face-btn", "aria-label": t("I have a {face}", { face: f }), disabled: mine.length >= room,
       onclick: () => { setMyDice([...mine, f]); redraw(); },
     }, die(f, { size: 36 })))),
     el("div", { class: "row", id: "my-dice" },
-      mine.length ? mine.map((f, i) => el("button", { type: "button", class: "btn small", "aria-label": `take back ${f}`,
+      mine.length ? mine.map((f, i) => el("button", { type: "button", class: "btn small", "aria-label": t("take back {face}", { face: f }),
         onclick: () => { setMyDice(mine.filter((_, j) => j !== i)); redraw(); } }, die(f, { size: 28 }), "✕"))
-        : el("span", { class: "muted" }, "Tap the faces under your cup")),
+        : el("span", { class: "muted" }, t("Tap the faces under your cup"))),
     chance !== null ? el("p", { class: "my-chance", "data-testid": "my-chance" },
-      `With your dice, ${bidWords(bid)} holds with a chance of ${percent(chance)}`) : null);
+      t("With your dice, {bid} holds with a chance of {chance}", { bid: bidWords(bid), chance: percent(chance) })) : null);
 }
 
 // ------------------------------------------------------------------ the turn announced
@@ -154,10 +155,10 @@ export function claimCard(state, redraw) {
   const players = ((state.game && state.game.players) || []).map((p) => p.name);
   const current = claimedSeat();
   return el("section", { class: "card stack claim-card", id: "claim-card" },
-    el("label", { for: "claim-seat" }, "This phone is"),
+    el("label", { for: "claim-seat" }, t("This phone is")),
     el("select", { id: "claim-seat", onchange: (e) => { claim(e.target.value); wasMyTurn = false; redraw(); } },
-      el("option", { value: "", selected: !current }, "the host's: it acts for every player"),
-      players.map((name) => el("option", { value: name, selected: current === name }, `${name}'s phone`))));
+      el("option", { value: "", selected: !current }, t("the host's: it acts for every player")),
+      players.map((name) => el("option", { value: name, selected: current === name }, t("{player}'s phone", { player: name })))));
 }
 
 /** A claimed phone's own part of the page: whose turn it is, its odds. */
@@ -168,9 +169,9 @@ export function playerCards(state, redraw) {
   const myTurn = game.phase === "bidding" && game.turn === name;
   const notice = myTurn
     ? el("section", { class: "card my-turn", id: "my-turn", role: "alert", "data-testid": "my-turn" },
-      el("strong", {}, `Your turn, ${name}!`))
+      el("strong", {}, t("Your turn, {player}!", { player: name })))
     : el("section", { class: "card waiting", id: "waiting-turn" },
-      game.phase === "bidding" ? `Waiting for ${game.turn}` : "Reveal: lift the cups");
+      game.phase === "bidding" ? t("Waiting for {player}", { player: game.turn }) : t("Reveal: lift the cups"));
   const kind = gameKind(state);
   return [notice, kind === "impus" ? null : myOddsCard(state, name, redraw)];
 }
