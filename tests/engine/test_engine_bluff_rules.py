@@ -274,6 +274,20 @@ def test_B13_option_challenger_pays_bidder_below_start_count() -> None:
     assert [p["dice"] for p in game.to_json()["players"]] == [3, 4, 5]
 
 
+def test_B13_option_challenger_pays_a_bidder_one_below_the_start_count_up_to_it() -> None:
+    """The cap's edge: a bidder one die short of the start count gets the die and is back
+    at the start count (the die leaves the game only from a bidder already there)."""
+    game = bluff(exact="challenger_pays_bidder")
+    play(game, bid("Ann", "1x5"), challenge("Ben"), reveal(Ann=[2] * 5, Ben=[3] * 5, Cho=[4] * 5))
+    assert game.to_json()["players"][0]["dice"] == game.start_dice - 1
+    play(game, bid("Ben", "1x4"), bid("Cho", "1x5"), bid("Ann", "1x6"), challenge("Ben"))
+    play(game, reveal(Ann=[2] * 4, Ben=[6, 2, 2, 2, 2], Cho=[4] * 5))  # 6s and ★: 1, exact
+    entry = game.history[1]
+    assert dict(entry.changes) == {"Ben": -1, "Ann": 1}
+    assert entry.verdict == "6s and ★: 1, bid was 1 — exact: Ben gives Ann 1 die"
+    assert [p["dice"] for p in game.to_json()["players"]] == [game.start_dice, 4, 5]
+
+
 def test_B13_protect_last_die_spares_bystanders_only() -> None:
     game = bluff(["Ann", "Ben", "Cho", "Dan"], dice_per_player=1, protect_last_die=True)
     play(game, bid("Ann", "1x2"), challenge("Ben"))

@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from vision.detector import Candidate
-from vision.dice.detected import CLASSIFIERS_OVERRULE, _die, classifiers_overrule, value_verdict
+from vision.dice.detected import (
+    CLASSIFIERS_OVERRULE,
+    DETECTOR_WEIGHT_IN_DISPUTE,
+    _die,
+    classifiers_overrule,
+    value_verdict,
+)
 from vision.params import ReaderParams
 
 
@@ -38,6 +44,33 @@ def test_in_a_dispute_a_sure_classifier_outweighs_a_detector_sure_of_another_val
 def test_in_a_dispute_a_sure_detector_outweighs_an_unsure_classifier() -> None:
     value, _, agree = value_verdict(odds(f4=0.9), odds(f6=0.4, f4=0.35))
     assert (value, agree) == (4, False)
+
+
+def test_a_dispute_pooled_above_the_bar_is_still_never_sure() -> None:
+    """The agreement rule on its own: the looks' pooled odds clear both bars (derived from
+    the bars, so that raising them cannot quietly make the odds, not the dispute, the
+    doubt), and only their disagreement keeps the die for review."""
+    params = ReaderParams()
+    bar = max(params.min_value_odds, params.min_confidence)
+    w = DETECTOR_WEIGHT_IN_DISPUTE
+    detector_six = 0.49  # the detector favours a 4 (0.5), a 6 a close second
+    reach = w * detector_six + (1 - w) * 1.0  # the most a dispute over the 6 can pool
+    assert reach > bar, f"no dispute pools above the bar {bar}: test the rule another way"
+    target = (bar + reach) / 2
+    classifier_six = (target - w * detector_six) / (1 - w)
+    detector = odds(f4=0.5, f6=detector_six)
+    classifier = odds(f6=classifier_six)
+    value, pooled, agree = value_verdict(detector, classifier)
+    assert (value, agree) == (6, False) and pooled > bar
+    proposal = Candidate(100.0, 80.0, 30.0, 0.99, detector.astype(np.float32))
+    second = np.concatenate([[0.0], classifier]).astype(np.float32)
+    die = _die(proposal, second, params)
+    assert die is not None and die.value == 6
+    assert die.confidence < params.min_confidence
+    # the same classifier with a detector that agrees makes a sure die: the dispute did it
+    agreeing = replace(proposal, values=odds(f6=0.5, f4=0.49).astype(np.float32))
+    sure = _die(agreeing, second, params)
+    assert sure is not None and sure.value == 6 and sure.confidence >= params.min_confidence
 
 
 @pytest.mark.parametrize("score", [0.6, 0.95])

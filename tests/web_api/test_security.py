@@ -343,3 +343,53 @@ def test_names_are_allowed_as_given_whole_and_the_name_serve_listens_on(
     refused = client.get("/api/state", headers={"Host": "evil_site.example"})
     assert refused.status_code == 421
     assert "'evil_site.example'" in refused.json["error"]["message"]
+
+
+#: near misses of PIN ("2468"): each must be refused, however close
+NEAR_MISSES = {
+    "prefix": PIN[:-1],
+    "first digit": PIN[:1],
+    "pin plus a digit": PIN + "0",
+    "pin plus a letter": PIN + "x",
+    "spaces only": "   ",
+    "spaces between the digits": " ".join(PIN),
+    "another pin of the same length": PIN[:-1] + str((int(PIN[-1]) + 1) % 10),
+    "the digits reversed": PIN[::-1],
+    "suffix": PIN[1:],
+}
+
+
+@pytest.mark.parametrize("offered", NEAR_MISSES.values(), ids=NEAR_MISSES.keys())
+def test_a_near_miss_of_the_pin_is_wrong(offered: str) -> None:
+    guard = PinGuard(PIN, free_tries=100)
+    with pytest.raises(Exception) as refused:
+        guard.check("10.0.0.9", offered)
+    assert getattr(refused.value, "status", None) == 403
+    assert "10.0.0.9" in guard._strikes  # counted as a wrong try
+    guard.check("10.0.0.9", PIN)  # and the PIN itself still opens it
+
+
+@pytest.mark.parametrize("offered", NEAR_MISSES.values(), ids=NEAR_MISSES.keys())
+def test_a_near_miss_of_the_pin_changes_nothing_over_http(client: FlaskClient,
+                                                          offered: str) -> None:
+    refused = post(client, "/api/game", SETUP, pin=offered)
+    assert refused.status_code == 403, refused.json
+    assert refused.json["error"] == {"rule": "pin", "message": "wrong table PIN"}
+    assert client.get("/api/state").json["game"] is None
+
+
+def test_a_blank_pin_is_asked_for_not_counted() -> None:
+    guard = PinGuard(PIN, free_tries=1)
+    for blank in ("", None):
+        with pytest.raises(Exception) as refused:
+            guard.check("10.0.0.9", blank)
+        assert getattr(refused.value, "status", None) == 401
+    assert "10.0.0.9" not in guard._strikes
+
+
+def test_the_pin_typed_with_a_space_around_it_is_the_pin() -> None:
+    """A phone keyboard's trailing space is no wrong try (web.security strips the offer)."""
+    guard = PinGuard(PIN, free_tries=1)
+    guard.check("10.0.0.9", f" {PIN} ")
+    guard.check("10.0.0.9", f"{PIN}\n")
+    assert "10.0.0.9" not in guard._strikes
