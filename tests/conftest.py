@@ -8,8 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# mutation testing (pyproject.toml, [tool.mutmut]) runs the tests traced and many times over:
+# no deadline (tracing slows each example), the same examples every run, fewer of them
+settings.register_profile("mutation", deadline=None, derandomize=True, max_examples=40)
 SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"
 
 
