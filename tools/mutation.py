@@ -2,6 +2,7 @@
 on the scopes below, then sum up what it found per module (docs/reliability.md).
 
     python -m tools.mutation run [SCOPE ...]     # mutmut run on those scopes (default: all)
+    python -m tools.mutation run --sample 40     # 40 mutants of each scope, drawn at random
     python -m tools.mutation summary [SCOPE ...] # mutants, killed, survived per module
     python -m tools.mutation survivors [SCOPE ...]  # the survivors' names, for `mutmut show`
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -105,6 +107,21 @@ def tally(scopes: dict[str, tuple[str, ...]],
     return found
 
 
+def sample(scopes: dict[str, tuple[str, ...]], codes: dict[str, int | None], size: int,
+           seed: int) -> list[str]:
+    """``size`` mutants of each scope that no run has tried yet, drawn with ``seed``."""
+    if not codes:
+        raise SystemExit("no mutants yet: run `python -m tools.mutation run SCOPE` once "
+                         "(interrupt it once it tests), then sample")
+    rng = random.Random(seed)
+    chosen: list[str] = []
+    for patterns in scopes.values():
+        untried = sorted(n for n, code in codes.items() if code is None
+                         and any(fnmatch.fnmatchcase(n, p) for p in patterns))
+        chosen += rng.sample(untried, min(size, len(untried)))
+    return chosen
+
+
 def summary_table(found: dict[str, tuple[Tally, list[str]]]) -> str:
     lines = ["| scope | mutants | killed | survived | timeout | no test reaches it "
              "| not run | surviving |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -121,10 +138,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("scopes", nargs="*", help=f"of: {', '.join(SCOPES)}")
     parser.add_argument("--max-children", type=int, default=None,
                         help="mutmut's parallel workers (default: one per CPU)")
+    parser.add_argument("--sample", type=int, default=None, metavar="N",
+                        help="run: only N mutants of each scope not tried yet, drawn at random "
+                        "(needs mutants/ made by a run before); a sample's surviving share "
+                        "estimates the scope's")
+    parser.add_argument("--seed", type=int, default=53, help="the sample's seed")
     args = parser.parse_args(argv)
     scopes = patterns_of(args.scopes)
+    if args.sample is not None and args.sample < 1:
+        parser.error(f"--sample must be 1 or more, got {args.sample}")
     if args.command == "run":
-        names = [p for patterns in scopes.values() for p in patterns]
+        if args.sample is None:
+            names = [p for patterns in scopes.values() for p in patterns]
+        else:
+            names = sample(scopes, exit_codes(), args.sample, args.seed)
         command = [sys.executable, "-m", "mutmut", "run", *names]
         if args.max_children:
             command[4:4] = ["--max-children", str(args.max_children)]

@@ -393,3 +393,14 @@ def test_the_pin_typed_with_a_space_around_it_is_the_pin() -> None:
     guard.check("10.0.0.9", f" {PIN} ")
     guard.check("10.0.0.9", f"{PIN}\n")
     assert "10.0.0.9" not in guard._strikes
+
+
+def test_the_csrf_token_is_the_sessions_own_and_stays_the_same(client: FlaskClient) -> None:
+    """A page loaded later must not void the token an open page's form carries."""
+    first = client.get("/api/csrf").json["csrf_token"]
+    assert client.get("/api/csrf").json["csrf_token"] == first
+    assert client.application.test_client().get("/api/csrf").json["csrf_token"] != first
+    assert post(client, "/api/game", SETUP).status_code == 200
+    assert post(client, "/api/action", {"player": "Ann", "bid": "3x4"}).status_code == 200
+    accepted = client.post("/api/undo", data={"pin": PIN, "csrf_token": first})
+    assert accepted.status_code == 200, accepted.json
