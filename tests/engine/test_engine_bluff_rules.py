@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import ABC, bid, bluff, challenge, play, refused, reveal
 
-from engine import Bid, BluffGame, ExpectedHand, Phase, SetupError, new_game
+from engine import Bid, BluffGame, ExpectedHand, IllegalActionError, Phase, SetupError, new_game
 from engine.odds import expected_count
 
 # A reveal used by several tests: 3s and ★ (joker 1) = 3; ★ alone = 1; 5s and ★ = 6.
@@ -369,3 +369,24 @@ def test_new_game_kinds_and_unknown_kind() -> None:
     with pytest.raises(SetupError) as error:
         new_game("bluff", ABC, options={"jokers": 1})
     assert error.value.rule == "options" and "jokers" in error.value.message
+
+
+def test_B10_a_reveal_naming_a_player_twice_or_strangers_is_refused_by_name() -> None:
+    from engine.actions import Reveal
+
+    game = play(bluff(), bid("Ann", "2x2"), challenge("Ben"))
+    twice = Reveal((("Ann", (1,) * 5), ("Ben", (2,) * 5), ("Ann", (3,) * 5), ("Cho", (4,) * 5)))
+    with pytest.raises(IllegalActionError) as error:
+        game.apply(twice)
+    assert (error.value.rule, error.value.message) == ("B10", "the reveal lists Ann twice (B10)")
+    error_two = refused(game, reveal(**HANDS, Dan=[1], Eve=[2]))
+    assert error_two.message == ("the reveal must show every remaining player's dice: Dan, Eve "
+                                 "are not in play (B10)")
+
+
+def test_legal_bids_stop_at_the_count_asked_for() -> None:
+    game = play(bluff(), bid("Ann", "2x2"))
+    assert isinstance(game, BluffGame)
+    capped = game.legal_bids(max_count=3)
+    assert capped and max(b.count for b in capped) == 3
+    assert max(b.count for b in game.legal_bids()) == game.dice_in_play()

@@ -168,3 +168,22 @@ def test_S9_target_option_validated() -> None:
         with pytest.raises(SetupError) as error:
             scam(target=bad)
         assert error.value.rule == "S9"
+
+
+def test_each_round_is_numbered_and_recorded_in_points() -> None:
+    game = play(scam(), bid("Ann", "3x5"), scam_call("Ben"), reveal(**HANDS))
+    first = game.history[0].to_json()
+    assert (first["round"], first["unit"], first["challenger"]) == (1, "points", "Ben")
+    assert game.details()["round"] == 2
+    play(game, bid("Ben", "2x4"), scam_call("Cho"))
+    details = game.details()
+    assert (details["round"], details["caller"], details["bidder"]) == (2, "Cho", "Ben")
+    play(game, reveal(**HANDS))
+    assert [entry.number for entry in game.history] == [1, 2]
+    assert game.details()["round"] == 3
+
+
+def test_S1_a_reveal_one_die_short_says_die_not_dice() -> None:
+    game = play(scam(), bid("Ann", "2x4"), scam_call("Ben"))
+    error = refused(game, reveal(**{**HANDS, "Dan": [5]}))
+    assert error.rule == "S1" and "the reveal shows 1 die for Dan; " in error.message

@@ -123,13 +123,6 @@ def test_every_http_error_under_api_answers_in_the_api_form(aborting_app: Flask,
     assert isinstance(error["message"], str) and error["message"]
 
 
-def test_a_405_under_api_still_names_the_methods_it_takes(client: Any) -> None:
-    response = client.get("/api/action")
-    assert response.status_code == 405
-    assert response.mimetype == "application/json"
-    assert "POST" in response.headers["Allow"]
-
-
 def test_a_page_keeps_its_own_error_pages(aborting_app: Flask) -> None:
     """Only /api/ answers JSON: a page that is not there is a page (web/templates/error.html)."""
     response = aborting_app.test_client().get("/no-such-page")

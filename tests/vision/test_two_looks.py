@@ -162,3 +162,26 @@ def test_a_settled_dispute_still_needs_a_sure_proposal() -> None:
     params = ReaderParams()
     _, confidence = disputed_die(by_net((6, 0.97), (6, 0.95)), score=params.detector_min_score)
     assert confidence < params.min_confidence
+
+
+def test_a_sure_proposal_the_classifier_calls_no_die_is_kept_for_review() -> None:
+    """Only a weak proposal the classifier doubts is dropped; a sure one goes to a person."""
+    params = ReaderParams()
+    proposal = Candidate(100.0, 80.0, 30.0, params.detector_sure, odds(f6=0.9).astype(np.float32))
+    second = np.concatenate([[0.6], odds(f6=0.9) * 0.4]).astype(np.float32)
+    die = _die(proposal, second, params)
+    assert die is not None and die.value == 6
+    assert die.confidence < params.min_confidence
+    weak = replace(proposal, score=(params.detector_min_score + params.detector_sure) / 2)
+    assert _die(weak, second, params) is None
+
+
+def test_agreeing_looks_exactly_at_the_bar_make_a_sure_die_where_it_lies() -> None:
+    detector, classifier = odds(f6=0.9), odds(f6=0.95)
+    _, pooled, agree = value_verdict(detector, classifier)
+    assert agree
+    params = replace(ReaderParams(), min_value_odds=pooled, min_confidence=min(pooled, 0.6))
+    proposal = Candidate(120.0, 70.0, 30.0, 0.99, detector.astype(np.float32))
+    die = _die(proposal, np.concatenate([[0.0], classifier]).astype(np.float32), params)
+    assert die is not None and die.confidence >= params.min_confidence
+    assert (die.x, die.y) == (120.0, 70.0)

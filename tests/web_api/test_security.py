@@ -404,3 +404,19 @@ def test_the_csrf_token_is_the_sessions_own_and_stays_the_same(client: FlaskClie
     assert post(client, "/api/action", {"player": "Ann", "bid": "3x4"}).status_code == 200
     accepted = client.post("/api/undo", data={"pin": PIN, "csrf_token": first})
     assert accepted.status_code == 200, accepted.json
+
+
+def test_the_strikes_kept_never_pass_the_cap_and_the_oldest_go_first() -> None:
+    from web.security import STRIKES_KEPT, Refused
+
+    now = [0.0]
+    guard = PinGuard(PIN, free_tries=100, table_wrong_pins=10**6, clock=lambda: now[0])
+    for n in range(STRIKES_KEPT + 5):
+        now[0] += 1.0  # each device recent (under an hour): none is forgotten as quiet
+        with pytest.raises(Refused):
+            guard.check(f"10.9.{n // 250}.{n % 250}", "0000")
+        assert len(guard._strikes) <= STRIKES_KEPT
+    assert len(guard._strikes) == STRIKES_KEPT
+    assert "10.9.0.0" not in guard._strikes  # the oldest went
+    last = STRIKES_KEPT + 4
+    assert f"10.9.{last // 250}.{last % 250}" in guard._strikes
