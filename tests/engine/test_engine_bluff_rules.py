@@ -390,3 +390,16 @@ def test_legal_bids_stop_at_the_count_asked_for() -> None:
     capped = game.legal_bids(max_count=3)
     assert capped and max(b.count for b in capped) == 3
     assert max(b.count for b in game.legal_bids()) == game.dice_in_play()
+
+
+def test_B8_too_many_dice_set_aside_are_counted_in_words() -> None:
+    error = refused(bluff(), bid("Ann", "2x4", 4, 4, 4, 4, 4))
+    assert error.message == ("Ann sets aside 5 dice with 5 in the cup: at least one must stay "
+                             "in the cup to re-roll (B8)")
+
+
+def test_the_details_name_the_round() -> None:
+    game = bluff()
+    assert game.details()["round"] == 1
+    play(game, bid("Ann", "5x3"), challenge("Ben"), reveal(**HANDS))
+    assert game.details()["round"] == 2

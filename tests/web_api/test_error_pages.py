@@ -130,3 +130,19 @@ def test_the_pin_header_counts_over_a_form_field(client: FlaskClient) -> None:
     response = client.post("/api/undo", data={"pin": "0000", "csrf_token": token},
                            headers={"X-Table-PIN": PIN})
     assert response.status_code == 200, response.json
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (b'{"game": "bluff",', "body is not valid JSON: Expecting property name enclosed in double "
+                          "quotes at line 1 column 18"),
+    (b'{"game": "\\ud800"}', "body holds '\\ud800', half of a UTF-16 pair, which is not text"),
+    (b"[" * 5000 + b"]" * 5000, "body is nested too deeply to be an action"),
+    (b"1" * 5000, "body is not valid JSON: Exceeds the limit (4300 digits)"),
+])
+def test_an_unreadable_json_body_is_refused_by_what_is_wrong(client: FlaskClient, body: bytes,
+                                                             message: str) -> None:
+    response = post(client, "/api/game", data=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert response.json["error"]["rule"] == "format"
+    assert response.json["error"]["message"].startswith(message)  # Python's own words follow
+    assert client.get("/api/state").json["game"] is None

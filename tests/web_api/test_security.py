@@ -420,3 +420,19 @@ def test_the_strikes_kept_never_pass_the_cap_and_the_oldest_go_first() -> None:
     assert "10.9.0.0" not in guard._strikes  # the oldest went
     last = STRIKES_KEPT + 4
     assert f"10.9.{last // 250}.{last % 250}" in guard._strikes
+
+
+def test_the_table_wide_wait_ends_with_the_window() -> None:
+    from web.security import Refused
+
+    now = [0.0]
+    guard = PinGuard(PIN, table_wrong_pins=2, table_window_s=600.0, clock=lambda: now[0])
+    for client in ("10.0.0.1", "10.0.0.2"):
+        with pytest.raises(Refused):
+            guard.check(client, "0000")
+    now[0] = 599.5  # half a second before the first wrong PIN leaves the window
+    with pytest.raises(Refused) as held:
+        guard.check("10.0.0.3", PIN)
+    assert held.value.status == 429 and held.value.headers["Retry-After"] == "1"
+    now[0] = 600.0
+    guard.check("10.0.0.3", PIN)  # its wait is over
