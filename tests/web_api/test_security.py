@@ -110,6 +110,7 @@ def test_an_unreadable_origin_is_refused_not_a_crash(client: FlaskClient) -> Non
         response = post(client, "/api/undo", headers=headers)
         assert response.status_code == 403, response.data[:200]
         assert "not a readable address" in response.json["error"]["message"]
+        assert response.json["error"]["rule"] == "csrf"
 
 
 def test_form_post_needs_the_csrf_token(client: FlaskClient) -> None:
@@ -436,3 +437,22 @@ def test_the_table_wide_wait_ends_with_the_window() -> None:
     assert held.value.status == 429 and held.value.headers["Retry-After"] == "1"
     now[0] = 600.0
     guard.check("10.0.0.3", PIN)  # its wait is over
+
+
+def test_an_origin_of_null_is_refused_and_a_referer_of_null_is_no_origin(
+        client: FlaskClient) -> None:
+    """A sandboxed frame or a file sends ``Origin: null``: cross-site. A ``Referer: null``
+    (a browser withholding it) names no site, like no Referer at all."""
+    refused = post(client, "/api/game", SETUP, headers={"Origin": "null"})
+    assert refused.status_code == 403
+    assert refused.json["error"] == {"rule": "csrf",
+                                     "message": "cross-site request refused (Origin: null)"}
+    assert post(client, "/api/game", SETUP, headers={"Referer": "null"}).status_code == 200
+
+
+def test_a_change_without_the_pin_is_told_where_to_find_it(client: FlaskClient) -> None:
+    missing = post(client, "/api/game", SETUP, pin=None)
+    assert missing.status_code == 401
+    assert missing.json["error"] == {
+        "rule": "pin", "message": "this changes the game: send the table PIN (X-Table-PIN "
+                                  "header), shown on the board"}
