@@ -176,3 +176,14 @@ def test_a_scam_bid_below_two_is_refused_by_name() -> None:
     with pytest.raises(IllegalActionError) as error:
         ScamOrder().validate(Bid(2))
     assert error.value.message == "2★: Scam has no jokers, bid COUNTxFACE (S3)"
+
+
+@pytest.mark.parametrize(("count", "face", "message"), [
+    (0, 4, "bid count 0 must be a whole number ≥ 1 (format)"),
+    (True, 4, "bid count True must be a whole number ≥ 1 (format)"),
+    (2, 7, "bid face 7 must be 1–6 (format)"),
+])
+def test_a_bid_that_cannot_be_is_refused_by_name(count: int, face: int, message: str) -> None:
+    with pytest.raises(IllegalActionError) as error:
+        Bid(count, face)
+    assert (error.value.rule, error.value.message) == ("format", message)

@@ -456,3 +456,28 @@ def test_a_change_without_the_pin_is_told_where_to_find_it(client: FlaskClient) 
     assert missing.json["error"] == {
         "rule": "pin", "message": "this changes the game: send the table PIN (X-Table-PIN "
                                   "header), shown on the board"}
+
+
+@pytest.mark.parametrize(("host", "name"), [
+    ("[::1]:8080", "::1"), ("[fe80::1%eth0]", "fe80::1"), ("Pi.Local.:80", "pi.local"),
+    ("http://dice.example:8080/board", "dice.example"), ("10.0.0.5", "10.0.0.5"),
+])
+def test_the_name_in_a_host_header(host: str, name: str) -> None:
+    from web.security import host_name
+
+    assert host_name(host) == name
+
+
+def test_the_wrong_pin_wait_grows_to_a_minute_and_no_further_by_default() -> None:
+    from web.security import Refused
+
+    now = [0.0]
+    guard = PinGuard(PIN, free_tries=1, table_wrong_pins=10**6, clock=lambda: now[0])
+    waits = []
+    for _ in range(10):
+        with pytest.raises(Refused) as refused:
+            guard.check("10.0.0.9", "0000")
+        assert refused.value.status == 403
+        waits.append(guard._strikes["10.0.0.9"].locked_until - now[0])
+        now[0] += waits[-1]
+    assert waits == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0, 60.0, 60.0]
