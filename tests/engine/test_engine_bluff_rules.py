@@ -403,3 +403,24 @@ def test_the_details_name_the_round() -> None:
     assert game.details()["round"] == 1
     play(game, bid("Ann", "5x3"), challenge("Ben"), reveal(**HANDS))
     assert game.details()["round"] == 2
+
+
+def test_an_unknown_option_is_named_with_the_game() -> None:
+    with pytest.raises(SetupError) as error:
+        bluff(nonsense=1)
+    assert error.value.message.startswith("unknown Bluff option(s) nonsense; known: ")
+
+
+def test_the_round_record_names_the_challenger() -> None:
+    game = play(bluff(), bid("Ann", "5x3"), challenge("Ben"), reveal(**HANDS))
+    assert (game.history[0].bidder, game.history[0].challenger) == ("Ann", "Ben")
+
+
+def test_the_odds_shown_count_the_games_own_joker() -> None:
+    from engine.odds import bid_probability
+
+    game = play(bluff(joker_face=6), bid("Ann", "3x4"))
+    shown = game.details()["odds"]["probability"]
+    assert shown == bid_probability(Bid(3, 4), 15, (), None, 6)
+    game_ones = play(bluff(), bid("Ann", "3x4"))
+    assert game_ones.details()["odds"]["probability"] == bid_probability(Bid(3, 4), 15, (), None, 1)

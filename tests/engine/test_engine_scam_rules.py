@@ -187,3 +187,15 @@ def test_S1_a_reveal_one_die_short_says_die_not_dice() -> None:
     game = play(scam(), bid("Ann", "2x4"), scam_call("Ben"))
     error = refused(game, reveal(**{**HANDS, "Dan": [5]}))
     assert error.rule == "S1" and "the reveal shows 1 die for Dan; " in error.message
+
+
+def test_S4_a_bluff_action_is_no_scam_action_in_words() -> None:
+    game = play(scam(), bid("Ann", "2x4"))
+    error = refused(game, challenge("Ben"))
+    assert error.rule == "S4"
+    assert error.message.endswith("is not a Scam action: bid, pass, or call Scam! (S4)")
+
+
+def test_the_details_count_the_passes_since_the_bid() -> None:
+    game = play(scam(), bid("Ann", "2x4"), pass_("Ben"))
+    assert game.details()["passes"] == 1  # in a row since the last bid

@@ -185,3 +185,18 @@ def test_agreeing_looks_exactly_at_the_bar_make_a_sure_die_where_it_lies() -> No
     die = _die(proposal, np.concatenate([[0.0], classifier]).astype(np.float32), params)
     assert die is not None and die.confidence >= params.min_confidence
     assert (die.x, die.y) == (120.0, 70.0)
+
+
+def test_a_dispute_over_looks_that_sum_below_one_is_renormalised() -> None:
+    first, look = odds(f4=0.9), odds(f6=0.6, f4=0.3) * 0.5
+    value, prob, agree = value_verdict(first, look)
+    mixed = DETECTOR_WEIGHT_IN_DISPUTE * first + (1 - DETECTOR_WEIGHT_IN_DISPUTE) * look
+    assert (value, agree) == (4, False)
+    assert prob == pytest.approx(mixed[3] / mixed.sum(), rel=1e-9)
+
+
+def test_networks_exactly_at_the_overrule_odds_overrule() -> None:
+    at_bar = np.zeros((2, 7))
+    at_bar[:, 6] = CLASSIFIERS_OVERRULE
+    at_bar[:, 1:6] = (1 - CLASSIFIERS_OVERRULE) / 5
+    assert classifiers_overrule(at_bar)

@@ -138,6 +138,7 @@ def test_the_pin_header_counts_over_a_form_field(client: FlaskClient) -> None:
     (b'{"game": "\\ud800"}', "body holds '\\ud800', half of a UTF-16 pair, which is not text"),
     (b"[" * 5000 + b"]" * 5000, "body is nested too deeply to be an action"),
     (b"1" * 5000, "body is not valid JSON: Exceeds the limit (4300 digits)"),
+    (b'{"game": "\xff"}', "body is not UTF-8 text: byte 0xff at offset 10"),
 ])
 def test_an_unreadable_json_body_is_refused_by_what_is_wrong(client: FlaskClient, body: bytes,
                                                              message: str) -> None:
@@ -146,3 +147,17 @@ def test_an_unreadable_json_body_is_refused_by_what_is_wrong(client: FlaskClient
     assert response.json["error"]["rule"] == "format"
     assert response.json["error"]["message"].startswith(message)  # Python's own words follow
     assert client.get("/api/state").json["game"] is None
+
+
+def test_an_action_that_is_no_object_or_seen_no_count_is_refused_by_name(
+        client: FlaskClient) -> None:
+    assert post(client, "/api/game", SETUP).status_code == 200
+    response = post(client, "/api/action", [1, 2])
+    assert response.status_code == 400
+    assert response.json["error"] == {"rule": "format",
+                                      "message": "an action must be a JSON object, not list"}
+    response = post(client, "/api/action", {"player": "Ann", "bid": "3x4", "seen": -1})
+    assert response.status_code == 400
+    assert response.json["error"] == {
+        "rule": "format",
+        "message": '"seen" must be the actions_count the screen showed (0, 1, ...), got -1'}

@@ -481,3 +481,19 @@ def test_the_wrong_pin_wait_grows_to_a_minute_and_no_further_by_default() -> Non
         waits.append(guard._strikes["10.0.0.9"].locked_until - now[0])
         now[0] += waits[-1]
     assert waits == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0, 60.0, 60.0]
+
+
+@pytest.mark.parametrize(("host", "name"), [
+    ("[::1", ""),  # an unclosed bracket names nothing
+    ("http://dice.example/?next=http://pi.local", "dice.example"),
+])
+def test_the_name_in_an_odd_host(host: str, name: str) -> None:
+    from web.security import host_name
+
+    assert host_name(host) == name
+
+
+def test_a_blank_host_is_told_how_to_add_a_name(client: FlaskClient) -> None:
+    response = client.get("/api/state", environ_overrides={"HTTP_HOST": ""})
+    assert response.status_code == 421
+    assert response.json["error"]["message"].endswith("--allow-host NAME to add the name")
