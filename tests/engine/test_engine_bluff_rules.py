@@ -419,9 +419,9 @@ def test_the_round_record_names_the_challenger() -> None:
 def test_the_odds_shown_count_the_games_own_joker() -> None:
     from engine.odds import bid_probability
 
-    game = play(bluff(joker_face=6), bid("Ann", "3x1"))  # 1s and 6s count
+    game = play(bluff(joker_face=6), bid("Ann", "3x4", 6, 6))  # two public 6s: jokers here
     shown = game.details()["odds"]["probability"]
-    assert shown == bid_probability(Bid(3, 1), 15, (), None, 6)
-    assert shown != bid_probability(Bid(3, 1), 15, (), None, 1)
+    assert shown == bid_probability(Bid(3, 4), 13, (6, 6), None, 6)
+    assert shown != bid_probability(Bid(3, 4), 13, (6, 6), None, 1)
     game_ones = play(bluff(), bid("Ann", "3x4"))
     assert game_ones.details()["odds"]["probability"] == bid_probability(Bid(3, 4), 15, (), None, 1)
