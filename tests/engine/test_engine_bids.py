@@ -187,3 +187,10 @@ def test_a_bid_that_cannot_be_is_refused_by_name(count: int, face: int, message:
     with pytest.raises(IllegalActionError) as error:
         Bid(count, face)
     assert (error.value.rule, error.value.message) == ("format", message)
+
+
+def test_a_bid_naming_the_joker_face_lists_the_number_faces() -> None:
+    with pytest.raises(IllegalActionError) as error:
+        BluffLadder().validate(Bid(2, 1))
+    assert error.value.message == ("2×1 names the joker face 1: bid 2★ for jokers, or a number "
+                                   "face (2, 3, 4, 5, 6) (B5)")

@@ -425,3 +425,16 @@ def test_the_odds_shown_count_the_games_own_joker() -> None:
     assert shown != bid_probability(Bid(3, 4), 13, (6, 6), None, 1)
     game_ones = play(bluff(), bid("Ann", "3x4"))
     assert game_ones.details()["odds"]["probability"] == bid_probability(Bid(3, 4), 15, (), None, 1)
+
+
+def test_option_and_reveal_refusals_carry_their_rule() -> None:
+    with pytest.raises(SetupError) as error:
+        bluff(protect_last_die="yes")
+    assert error.value.rule == "B13"
+    assert refused(bluff(), reveal(**HANDS)).message == ("no reveal is due: nobody has "
+                                                         "challenged (B10)")
+
+
+def test_a_bluff_round_is_recorded_in_dice() -> None:
+    game = play(bluff(), bid("Ann", "5x3"), challenge("Ben"), reveal(**HANDS))
+    assert game.history[0].to_json()["unit"] == "dice"

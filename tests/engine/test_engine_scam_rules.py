@@ -199,3 +199,17 @@ def test_S4_a_bluff_action_is_no_scam_action_in_words() -> None:
 def test_the_details_count_the_passes_since_the_bid() -> None:
     game = play(scam(), bid("Ann", "2x4"), pass_("Ben"))
     assert game.details()["passes"] == 1  # in a row since the last bid
+
+
+def test_an_unknown_scam_option_is_named_with_the_game() -> None:
+    with pytest.raises(SetupError) as error:
+        scam(nonsense=1)
+    assert error.value.message.startswith("unknown Scam option(s) nonsense; known: ")
+
+
+def test_the_legal_bids_all_beat_the_current_one() -> None:
+    from engine import Bid
+
+    game = play(scam(), bid("Ann", "3x4"))
+    legal = game.legal_bids()
+    assert legal and Bid(3, 4) not in legal and Bid(3, 5) in legal and Bid(2, 6) not in legal

@@ -200,3 +200,12 @@ def test_networks_exactly_at_the_overrule_odds_overrule() -> None:
     at_bar[:, 6] = CLASSIFIERS_OVERRULE
     at_bar[:, 1:6] = (1 - CLASSIFIERS_OVERRULE) / 5
     assert classifiers_overrule(at_bar)
+
+
+def test_presence_runs_from_none_to_sure() -> None:
+    from vision.dice.detected import presence
+
+    params = ReaderParams()
+    assert presence(params.detector_min_score / 2, params) == 0.0
+    assert presence(params.detector_sure, params) == 1.0
+    assert presence(1.0, params) == 1.0

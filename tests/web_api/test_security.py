@@ -431,6 +431,10 @@ def test_the_table_wide_wait_ends_with_the_window() -> None:
     for client in ("10.0.0.1", "10.0.0.2"):
         with pytest.raises(Refused):
             guard.check(client, "0000")
+    now[0] = 598.5
+    with pytest.raises(Refused) as held:
+        guard.check("10.0.0.3", PIN)
+    assert held.value.headers["Retry-After"] == "2"  # 1.5 s, rounded up
     now[0] = 599.5  # half a second before the first wrong PIN leaves the window
     with pytest.raises(Refused) as held:
         guard.check("10.0.0.3", PIN)
@@ -485,6 +489,7 @@ def test_the_wrong_pin_wait_grows_to_a_minute_and_no_further_by_default() -> Non
 
 @pytest.mark.parametrize(("host", "name"), [
     ("[::1", ""),  # an unclosed bracket names nothing
+    ("[::1]]", "::1"),  # the first closing bracket ends the address
     ("http://dice.example/?next=http://pi.local", "dice.example"),
 ])
 def test_the_name_in_an_odd_host(host: str, name: str) -> None:
@@ -497,3 +502,18 @@ def test_a_blank_host_is_told_how_to_add_a_name(client: FlaskClient) -> None:
     response = client.get("/api/state", environ_overrides={"HTTP_HOST": ""})
     assert response.status_code == 421
     assert response.json["error"]["message"].endswith("--allow-host NAME to add the name")
+
+
+def test_a_machine_name_set_with_a_final_dot_answers_to_the_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from web.security import host_allowed
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "Dicepi.")
+    assert host_allowed("dicepi") and host_allowed("dicepi.local:8080")
+
+
+def test_an_empty_pin_is_refused_when_the_guard_is_made() -> None:
+    with pytest.raises(ValueError, match="^the table PIN must not be empty$"):
+        PinGuard("")
