@@ -510,8 +510,8 @@ def test_a_machine_name_set_with_a_final_dot_answers_to_the_name(
 
     from web.security import host_allowed
 
-    monkeypatch.setattr(socket, "gethostname", lambda: "Dicepi.")
-    assert host_allowed("dicepi") and host_allowed("dicepi.local:8080")
+    monkeypatch.setattr(socket, "gethostname", lambda: "Dice.Example.")
+    assert host_allowed("dice.example") and host_allowed("dice.local:8080")
 
 
 def test_an_empty_pin_is_refused_when_the_guard_is_made() -> None:
