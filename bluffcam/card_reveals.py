@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from bluffcam.reviews import PendingReview
 from bluffcam.table_error import TableError
 from engine import action_to_json, parse_action
+from engine.words import said
 from vision.card_library import CardLibrary, CardRegistrationError
 from vision.card_reveal import CardRevealCheck, check_card_reveal
 from vision.cards import draw_card_reading, read_cards
@@ -234,7 +235,7 @@ def apply_card_reveal(table: Table, reveal_id: str, record: dict[str, Any],
         "action_index": index,
     }
     if record["corrections"]:  # in the players' words: piles, not reveal ids
-        table._post(f"pile {len(game.history)} corrected by hand", about_game=True)
+        table._post(said("pile {n} corrected by hand", n=len(game.history)), about_game=True)
     table._changed()
 
 

@@ -17,10 +17,13 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "play a recorded game on the dashboard (no Pi, camera or buttons needed)"),
     "serve": ("serve", "run the table: camera, buttons, rules engine and dashboard"),
     "replay": ("replay", "apply a game script (JSON) and print the resulting state"),
+    "selfplay": ("selfplay", "pit the computer player's levels against each other and "
+                 "baselines; print win rates"),
     "read": ("read", "read the dice in photos and print one JSON line per image"),
     "bench-vision": ("bench_vision", "measure the dice reader on a labelled photo manifest"),
     "export-reveals": ("export_reveals", "write a table's settled reveals as labelled photos "
                        "for bench-vision"),
+    "adapt": ("adapt", "teach a table profile its own reader from labelled photos of the table"),
     "calibrate": ("calibrate", "grab a frame and write a table calibration profile"),
     "panel-test": ("panel_test", "print button presses and light each seat LED"),
 }

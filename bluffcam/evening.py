@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bluffcam.seating import SEATS_KEY
+from bluffcam.computer_seat import COMPUTER_KEY
+from bluffcam.table_options import TABLE_KEYS
 from engine import EngineError, Game, Journal, JournalError, Phase, parse_action
 from engine.game import game_from_setup
 
@@ -42,9 +43,10 @@ class GameResult:
 
 
 def stored_game(setup: Mapping[str, Any]) -> Game:
-    """A fresh game from a journalled setup (the engine validates it; the seats are the
-    table's, not the rules')."""
-    return game_from_setup({k: v for k, v in setup.items() if k not in ("actions", SEATS_KEY)})
+    """A fresh game from a journalled setup (the engine validates it; the seats, the odds and
+    the computer's seat are the table's, not the rules')."""
+    return game_from_setup({k: v for k, v in setup.items()
+                            if k != "actions" and k not in TABLE_KEYS and k != COMPUTER_KEY})
 
 
 def result_of(game: Game | None, game_id: int | None, started: datetime | None
@@ -148,6 +150,8 @@ class Evening:
         self.started: datetime | None = None
         self._results: list[GameResult] = []
         self._after = 0
+        #: the evening's start before the last fresh start (None: nothing to bring back)
+        self._before_afresh: int | None = None
 
     def recall(self, game_id: int | None) -> None:
         """At start: the evening's earlier results, replayed from the journal."""
@@ -164,6 +168,7 @@ class Evening:
     def game_started(self, game_id: int | None, ended: GameResult | None) -> None:
         """A new game is in the journal: the one before it (``ended``, if it was over)
         joins the evening's results, and the evening is reckoned from the new one's start."""
+        self._before_afresh = None  # the new evening is under way: no undo past a game
         self.started = self._started(game_id) or datetime.now(UTC)
         self._results = this_evening([*self._results, ended], self.started, self._after)
 
@@ -174,7 +179,27 @@ class Evening:
         ended = game is None or game.phase is Phase.OVER
         after = (game_id or 0) if ended else (game_id or 0) - 1
         self._journal.set_setting(ENDED_AFTER, str(after))
+        self._before_afresh = self._after  # "New evening" tapped by mistake: undo brings it back
         self._after, self._results = after, []
+
+    @property
+    def can_bring_back(self) -> bool:
+        """Whether the standings just started afresh can be brought back (`bring_back`)."""
+        return self._before_afresh is not None
+
+    def bring_back(self, game_id: int | None) -> None:
+        """Undo the last `start_afresh`: the evening's earlier games count again. Kept in the
+        journal first, as the fresh start was."""
+        if self._before_afresh is None:
+            raise ValueError("no new evening to undo")
+        self._journal.set_setting(ENDED_AFTER, str(self._before_afresh))
+        self._before_afresh = None
+        self.recall(game_id)
+
+    def game_ids(self, game: Game | None, game_id: int | None) -> list[int]:
+        """The journal ids of tonight's ended games, oldest first (`bluffcam.standings`)."""
+        return [r.game_id for r in this_evening([*self._results, self.result(game, game_id)],
+                                                self.started or datetime.now(UTC), self._after)]
 
     def standings(self, game: Game | None, game_id: int | None) -> dict[str, Any] | None:
         """The state's ``evening``: the earlier games' results and the current game's."""

@@ -8,7 +8,8 @@ bid, anything out of phase — blinks and buzzes and changes nothing; the engine
 
 Keys: FACE cycles the face (lowest legal count for it); UP/DOWN change the count; BID bids;
 REROLL bids and re-rolls (the table's camera reads the set-aside dice); DOUBT challenges
-(Bluff), calls "Scam!" (Scam) or says "don't believe" (Impus); PASS passes (Scam); OK takes
+(Bluff), calls "Scam!" (Scam), "dudo" (Perudo) or says "don't believe" (Impus); PASS passes
+(Scam) or calls calza (Perudo, which has no pass); OK takes
 the reveal with the camera; UNDO clears the composed bid, a long UNDO undoes the last action.
 
 Impus (cards): FACE cycles the claimable kinds (never the imp), UP/DOWN the number of cards
@@ -35,7 +36,9 @@ log = logging.getLogger(__name__)
 #: the cap where the state does not say how many are in play.
 MAX_COUNT = 180
 #: What DOUBT means in each game.
-DOUBT_ACTION = {"bluff": "challenge", "scam": "scam", "impus": "doubt"}
+DOUBT_ACTION = {"bluff": "challenge", "scam": "scam", "impus": "doubt", "perudo": "dudo"}
+#: What PASS means in each game (Perudo has no pass: the button calls calza, P10).
+PASS_ACTION = {"scam": "pass", "perudo": "calza"}
 
 
 class TableLike(Protocol):
@@ -272,6 +275,8 @@ class PanelController:
             return True
         if turn is None:
             return self._refuse(f"{key.value}: nobody's turn now (phase {game.get('phase')})")
+        if turn == ((state.get("setup") or {}).get("computer") or {}).get("player"):
+            return self._refuse(f"{key.value}: {turn} is the computer's seat: it plays itself")
         if kind == "impus" and key in (Key.FACE, Key.UP, Key.DOWN, Key.BID, Key.REROLL):
             return self._impus(key, game, str(turn), kinds)
         if key in (Key.FACE, Key.UP, Key.DOWN):
@@ -287,10 +292,12 @@ class PanelController:
             self.on_message(f"{turn}: {'Scam!' if action == 'scam' else action}")
             return True
         if key is Key.PASS:
-            if "pass" not in kinds:
-                return self._refuse(f"PASS: {kind} has no pass")
-            self.table.submit({"player": turn, "pass": True}, source="panel")
-            self.on_message(f"{turn}: pass")
+            action = PASS_ACTION.get(kind)
+            if action is None or action not in kinds:
+                return self._refuse(f"PASS: {kind} has no pass" if action != "calza" else
+                                    "PASS (calza): no bid to call calza on, or calza is off")
+            self.table.submit({"player": turn, action: True}, source="panel")
+            self.on_message(f"{turn}: {action}")
             return True
         return self._refuse(f"{key.value}: not used in {kind}")
 

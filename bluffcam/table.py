@@ -35,7 +35,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
+from bluffcam.camera_news import camera_summary, without_commands
+from bluffcam.computer_seat import (
+    COMPUTER_KEY,
+    ComputerPlayer,
+    ComputerSeat,
+    ComputerSeatError,
+    check_computer,
+)
 from bluffcam.evening import Evening
+from bluffcam.learned_count import learned_from
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
 from bluffcam.reveals import RevealStore, UnknownRevealError, confirmed_positions, corrections
@@ -57,8 +66,10 @@ from bluffcam.seating import (
     seat_index,
     seat_map,
 )
+from bluffcam.standings import Standings
 from bluffcam.table_error import TableError
-from bluffcam.table_news import Message, Subscribers
+from bluffcam.table_news import Message, Subscribers, replace_topic
+from bluffcam.table_options import ODDS_KEY, check_odds
 from bluffcam.table_resume import resume
 from bluffcam.table_state import build_state
 from bluffcam.vision_adapter import (
@@ -72,9 +83,11 @@ from engine import (
     IllegalActionError,
     Journal,
     JournalError,
+    Phase,
     action_to_json,
     parse_action,
 )
+from engine.words import Said, said
 
 #: how many frames one reveal may read from the camera (the still-scene wait votes over them)
 REVEAL_MAX_FRAMES = 120
@@ -108,6 +121,7 @@ class Table:
         data_dir: str | Path | None = None,
         reveal_reader: RevealReader | None = None,
         set_aside_reader: SetAsideReader | None = None,
+        computer_pause: tuple[float, float] | None = None,
     ) -> None:
         self.journal_path = Path(journal_path)
         self.data_dir = Path(data_dir) if data_dir is not None else self.journal_path.parent
@@ -131,6 +145,10 @@ class Table:
         self._camera_readings = 0
         self._setup: dict[str, Any] | None = None
         self._game: Game | None = None
+        #: the computer's seat, where the setup gives it one (`bluffcam.computer_seat`)
+        self._computer: ComputerSeat | None = None
+        self._computer_player = ComputerPlayer(self.play_computer, *(
+            (computer_pause,) if computer_pause is not None else ()))
         self._actions: list[dict[str, Any]] = []
         self._review: PendingReview | None = None
         self._reveal_ids: dict[int, str] = {}
@@ -142,6 +160,7 @@ class Table:
         self._lasting: deque[Message] = deque(maxlen=MESSAGES_KEPT)
         self._games_started = 0
         self._evening = Evening(self._journal)
+        self._standings = Standings(self._journal)
         self._subscribers = Subscribers()
         # From the clock, so it usually grows across restarts too; pages take the first state
         # after a reconnect whatever its number (a Pi may boot with its clock behind).
@@ -151,6 +170,7 @@ class Table:
         except BaseException:  # e.g. a damaged page found on reading: the file is set aside,
             self._journal.close()  # and must not keep a connection that writes to it
             raise
+        self._computer_player.poke(self._computer, self._game)  # its turn when switched off
 
     # ------------------------------------------------------------------ resume
 
@@ -160,6 +180,7 @@ class Table:
         self._setup, self._game, self._actions = found.setup, found.game, found.actions
         self._reveal_ids, self._last_reveal = found.reveal_ids, found.last_reveal
         self._review = found.review
+        self._computer = ComputerSeat.from_setup(self._setup, self._journal)
         for notice in found.notices:
             self._post(notice.text, notice.level, lasting=notice.lasting, review=notice.review)
         self._recall_evening()  # the evening's earlier games count all the same
@@ -174,7 +195,19 @@ class Table:
         with self._lock:
             with self._storing("the new evening"):
                 self._evening.start_afresh(self._journal_game_id(), self._game)
-            self._post("tonight's standings start afresh")
+            self._post(said("tonight's standings start afresh"))
+            self._changed()
+            return self._state_unlocked()
+
+    def bring_back_evening(self) -> dict[str, Any]:
+        """Undo "New evening" until the next game starts: the earlier games count again."""
+        with self._lock:
+            if not self._evening.can_bring_back:
+                raise TableError("no new evening to undo: the standings were not started "
+                                 "afresh since the last game began", rule="evening")
+            with self._storing("bringing back tonight's standings"):
+                self._evening.bring_back(self._journal_game_id())
+            self._post(said("tonight's standings are back"))
             self._changed()
             return self._state_unlocked()
 
@@ -201,6 +234,7 @@ class Table:
         """Bump the version and hand the new state to every subscriber (never blocks)."""
         self._version += 1
         self._subscribers.publish(self._event_json())
+        self._computer_player.poke(self._computer, self._game)
 
     def _event_json(self) -> str:
         return json.dumps(self._state_unlocked(), separators=(",", ":"))
@@ -221,25 +255,28 @@ class Table:
             self._changed()
             raise TableError(text, rule="storage", status=503) from exc
 
-    def note(self, text: str, level: str = "info", *, about_game: bool = False,
-             review: str | None = None, lasting: bool = False) -> None:
+    def note(self, text: str | Said, level: str = "info", *, about_game: bool = False,
+             review: str | None = None, lasting: bool = False,
+             topic: str | None = None) -> None:
         """Show a message on the dashboard (camera faults, demo narration); one
         ``about_game`` is shown only until another game starts, one about a ``review`` only
         while that review waits; one ``lasting`` (a fault found at start) stays on the board
-        until the next game starts, not for a glance's while."""
+        until the next game starts, not for a glance's while; one on a ``topic`` takes the
+        place of the last one on it."""
         with self._lock:
-            self._post(text, level, about_game=about_game, review=review, lasting=lasting)
+            self._post(text, level, about_game=about_game, review=review, lasting=lasting,
+                       topic=topic)
             self._changed()
 
-    def _post(self, text: str, level: str = "info", *, about_game: bool = False,
+    def _post(self, text: str | Said, level: str = "info", *, about_game: bool = False,
               review: str | None = None, before_play: bool = False,
-              lasting: bool = False) -> None:
+              lasting: bool = False, topic: str | None = None) -> None:
         """:meth:`note` for a caller holding the lock that signals its own change once, with
         the message in it (a reveal applied), rather than one change for each."""
-        (self._lasting if lasting else self._messages).append(Message(
+        replace_topic(self._lasting if lasting else self._messages, Message(
             level, text, review=review,
             game=self._games_started if about_game or lasting else None,
-            before_play=before_play, lasting=lasting))
+            before_play=before_play, lasting=lasting, topic=topic))
 
     # ------------------------------------------------------------------ game changes
 
@@ -259,6 +296,8 @@ class Table:
         script = json.loads(json.dumps(dict(setup)))
         script.pop("comment", None)
         seats = script.pop(SEATS_KEY, None)
+        computer = script.pop(COMPUTER_KEY, None)
+        odds = check_odds(script.pop(ODDS_KEY, True))
         try:
             check_player_names(script.get("players"))
         except PlayerNameError as exc:
@@ -270,6 +309,13 @@ class Table:
                 setup_json[SEATS_KEY] = check_seats(seats, game.players, self.seat_count())
             except SeatingError as exc:
                 raise TableError(str(exc), rule="format", status=400) from None
+        if computer is not None:
+            try:
+                setup_json[COMPUTER_KEY] = check_computer(computer, game.kind, game.players)
+            except ComputerSeatError as exc:
+                raise TableError(str(exc), rule="format", status=400) from None
+        if not odds:
+            setup_json[ODDS_KEY] = False  # kept with the setup: a restart keeps it off
         actions = [action_to_json(a) for a in game.actions]
         with self._lock:
             ended = self._evening.result(self._game, self._journal_game_id())
@@ -279,15 +325,19 @@ class Table:
                 self._discard_review(self._review, "a new game was started")
             self._evening.game_started(game_id, ended)
             self._setup, self._game, self._actions = setup_json, game, actions
+            self._computer_player.cancel()
+            self._computer = ComputerSeat.from_setup(setup_json, self._journal)
             self._review, self._reveal_ids, self._last_reveal = None, {}, None
             self._games_started += 1
-            deal = game.deal_text() if not game.actions else None
+            deal = game.deal_said() if not game.actions else None
             if deal:
                 self._post(deal, about_game=True, before_play=True)
             short = self._seats_short()
             if short:
-                self._post(f"{short}: reveals are entered by hand (or calibrate the table "
-                           "for more seats)", "warning", about_game=True)
+                self._post(said("the calibration profile has {seats} seats and this game needs "
+                                "{players}: reveals are entered by hand (or calibrate the table "
+                                "for more seats)", seats=len(self.seat_names() or []),
+                                players=len(self.seating() or [])), "warning", about_game=True)
             self._changed()
             return self._state_unlocked()
 
@@ -314,6 +364,8 @@ class Table:
         with self._lock:
             game = self._require_game()
             self._check_seen(seen)
+            if self._computer is not None and isinstance(action.get("reveal"), Mapping):
+                action["reveal"] = self._computer.complete_reveal(game, action["reveal"])
             parsed = parse_action(action)
             game.check(parsed)
             canonical = action_to_json(parsed)
@@ -346,11 +398,11 @@ class Table:
                 raise TableError(
                     f"the camera's reveal {camera_reveal} is not undone: check its reading "
                     "again on the review page (Check this reading again)")
-            said = self._require_game().actions[-1].describe()  # the parsed action
-            self._drop_last_action(f"undo of {said}")
+            undone = self._require_game().actions[-1].describe_said()  # the parsed action
+            self._drop_last_action(f"undo of {undone}")
             if self._review is not None:
                 self._discard_review(self._review, "the challenge was undone")
-            self.note(f"undone: {said}", about_game=True)
+            self.note(said("undone: {action}", action=undone), about_game=True)
             return self._state_unlocked()
 
     def _check_seen(self, seen: int | None) -> None:
@@ -416,6 +468,8 @@ class Table:
                     raise TableError(f"{short}: enter the reveal by hand", rule="camera",
                                      status=409)
                 hands = self._require_game().expected_reveal()
+                if self._computer is not None:  # its dice are in the journal, not on the table
+                    hands = self._computer.humans_only(hands)
                 if not hands:
                     raise TableError("the camera reads dice reveals only: enter this reveal "
                                      "by hand")
@@ -545,8 +599,8 @@ class Table:
             self._save_evidence(reveal_id, record)
             self._review = review_from_record(record, index)
             self._last_reveal = self._earlier_reveal_json()
-            self._post(f"reveal {reveal_id} reopened: its verdict waits for the dice to be "
-                       "checked again", about_game=True)
+            self._post(said("reveal {id} reopened: its verdict waits for the dice to be checked "
+                            "again", id=reveal_id), about_game=True)
             self.announce_review(reveal_id)
             return self._state_unlocked()
 
@@ -577,6 +631,8 @@ class Table:
         ``placed``: the confirmed dice with their places in the photo, where a person gave
         them (``confirmed_positions``), kept as the record's ``confirmed_dice``."""
         game = self._require_game()
+        if self._computer is not None:
+            values = self._computer.complete_reveal(game, values)
         action = {"reveal": values}
         parsed = parse_action(action)
         game.check(parsed)
@@ -604,7 +660,7 @@ class Table:
         self._review = None
         self._last_reveal = last_reveal_json(record)
         if record["corrections"]:  # in the players' words: rounds, not reveal ids
-            self._post(f"round {len(game.history)} corrected by hand", about_game=True)
+            self._post(said("round {n} corrected by hand", n=len(game.history)), about_game=True)
         self._changed()
 
     def _settle_review(
@@ -716,7 +772,7 @@ class Table:
         whoever asked (a phone, the OK button), so none of them reports a reveal taken. The
         game is as it was: the reveal is still due."""
         message = f"{what} — capture again, or enter the reveal by hand"
-        self.note(message, "warning")
+        self.note(without_commands(message), "warning")
         return TableError(message, rule="camera")
 
     # ------------------------------------------------------------------ raise and re-roll
@@ -831,8 +887,15 @@ class Table:
             last_reveal=self._last_reveal,
             reopen=self.reopenable(),
             camera={"spec": getattr(self.camera, "spec", None), "status": self.camera_status(),
-                    "reading": self._camera_readings > 0},
+                    "summary": camera_summary(self.camera_status()),
+                    "reading": self._camera_readings > 0,
+                    "learned_from": learned_from(self.profile)},
             evening=self._evening.standings(self._game, self._journal_game_id()),
+            evening_undo=self._evening.can_bring_back,
+            standings=self._standings.table(
+                self._evening.game_ids(self._game, self._journal_game_id()),
+                self._journal_game_id(),
+                current_over=self._game is not None and self._game.phase is Phase.OVER),
             game_id=self._journal_game_id() if self._game is not None else None,
             messages=[m.to_json() for m in sorted(
                 (m for m in (*self._lasting, *self._messages) if m.is_news(
@@ -889,7 +952,24 @@ class Table:
                 return
             yield frame
 
+    def play_computer(self, seen: int) -> None:
+        """The computer seat's move, if the game still has ``seen`` actions (the pause is
+        over: `bluffcam.computer_seat.ComputerPlayer`); a refusal is a message, never a crash
+        of the timer thread."""
+        with self._lock:
+            game, seat = self._game, self._computer
+            if game is None or seat is None or len(self._actions) != seen or \
+                    not seat.to_move(game):
+                return
+            try:
+                self.submit(seat.move(game), source="computer", seen=seen)
+            except (ValueError, TableError) as exc:
+                why = getattr(exc, "said", None) or str(exc)
+                self.note(said("the computer could not play: {why}", why=why), "error",
+                          about_game=True)
+
     def close(self) -> None:
+        self._computer_player.cancel()
         self._closed.set()
         close = getattr(self._journal, "close", None)
         if close is not None:

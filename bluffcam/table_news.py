@@ -10,8 +10,11 @@ from __future__ import annotations
 import contextlib
 import queue
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine.words import Said
 
 #: events a slow subscriber may fall behind before its oldest are dropped
 SUBSCRIBER_BACKLOG = 32
@@ -22,7 +25,8 @@ class Message:
     """One line on the dashboard, with what decides how long it is news."""
 
     level: str
-    text: str
+    #: the words, in English; a Said (engine.words) is kept besides, for a page to translate
+    text: str | Said
     at: float = field(default_factory=time.time)
     #: the reveal whose review this message announces: shown only while that review waits,
     #: so a settled reveal's warning does not linger beside its verdict
@@ -35,6 +39,14 @@ class Message:
     #: shown for as long as it is news, not for a glance's while: what went wrong at a start
     #: no one watched (a journal set aside), said until the next game starts
     lasting: bool = False
+    #: what the message is news about ("camera"): a newer message on the same topic takes
+    #: its place, so a camera retrying every few seconds is one banner that updates
+    topic: str | None = None
+    said: Said | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, Said):
+            self.said, self.text = self.text, str(self.text)
 
     def is_news(self, *, game: int, under_way: bool, review: str | None) -> bool:
         """Whether it is still worth showing, in ``game`` (the count of games started),
@@ -48,14 +60,27 @@ class Message:
         return self.review is None or self.review == review
 
     def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"level": self.level, "text": self.text, "at": round(self.at, 3)}
+        body: dict[str, Any] = {"level": self.level, "text": str(self.text),
+                                "at": round(self.at, 3)}
+        if self.said is not None:
+            body["said"] = self.said.to_json()  # the page says it in its language
         if self.review is not None:
             body["review"] = self.review  # a screen showing that review's own notice skips it
         if self.before_play:
             body["before_play"] = True  # the deal: the control page shows it to the dealer
         if self.lasting:
             body["lasting"] = True  # the board keeps it up
+        if self.topic is not None:
+            body["topic"] = self.topic  # one banner per topic
         return body
+
+
+def replace_topic(messages: deque[Message], message: Message) -> None:
+    """Add ``message`` to ``messages``, dropping any earlier one on its topic."""
+    if message.topic is not None:
+        for old in [m for m in messages if m.topic == message.topic]:
+            messages.remove(old)
+    messages.append(message)
 
 
 class Subscribers:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from bluffcam.round_story import round_story
+from bluffcam.table_options import odds_shown
 from engine import Game
 
 #: the Bluff board's joker face when the options do not name one (B4)
@@ -29,6 +31,8 @@ def build_state(
     reopen: str | None = None,
     camera: dict[str, Any],
     evening: dict[str, Any] | None = None,
+    evening_undo: bool = False,
+    standings: dict[str, Any] | None = None,
     messages: list[dict[str, Any]],
     game_id: int | None = None,
 ) -> dict[str, Any]:
@@ -63,12 +67,20 @@ def build_state(
         # the evening's standings (`bluffcam.evening.standings`): games ended tonight and each
         # player's wins (and Impus Bluff losses); null before the first game ends
         "evening": evening,
+        # whether "New evening" can still be undone (POST /api/evening/undo)
+        "evening_undo": evening_undo,
+        # tonight's table and each game kind's Elo rating across evenings (bluffcam/standings.py)
+        "standings": standings,
+        # this round's bids, passes and doubt, in order (`bluffcam.round_story`)
+        "story": None,
     }
     if game is None:
         return state
+    state["story"] = round_story(actions)
     details = game.details()
     state["game"] = game.to_json()
     state["house_rules"] = game.house_rules()
+    state["house_rules_said"] = [rule.to_json() for rule in game.house_rules_said()]  # web i18n
     _add_losses(state["game"], game)
     state["bidder"] = details.get("bidder")
     state["set_aside"] = {str(k): list(v) for k, v in (details.get("set_aside") or {}).items() if v}
@@ -80,7 +92,9 @@ def build_state(
     state["history"] = _history(details.get("history", []), actions, reveal_ids, photographed)
     if game.kind == "bluff":
         state["board"] = _board(game)
-    state["odds"] = _odds(game, details.get("odds"))
+    # a table may keep the odds off the screens (bluffcam/table_options.py)
+    state["odds_shown"] = odds_shown(setup)
+    state["odds"] = _odds(game, details.get("odds")) if state["odds_shown"] else None
     _complete_last_reveal(state)
     if actions and (len(actions) - 1) not in reveal_ids:  # a camera reveal is reopened instead
         state["undo"] = actions[-1]

@@ -20,6 +20,7 @@ from calibration import Profile
 from calibration.fit import FitError, FittedTable, fit_table
 from calibration.geometry import Polygon
 from calibration.markers import detect_marker_quads, marker_footprints, on_a_marker
+from calibration.profile import DiceConfig
 from vision import Reading
 from vision.reveal import draw_zones
 
@@ -70,6 +71,20 @@ def fit_from_frames(
         names=list(names) if names is not None else None,
     )
     return ZoneFit(fitted, frame, dice, readings[-1], quads)
+
+
+def measured_dice(fit: ZoneFit) -> DiceConfig | None:
+    """The profile's ``[dice]`` from the frame the zones were fitted on: the sure dice's
+    size, the camera's up and their colours (``vision.dice.measure``); ``None`` where no
+    die was read sure (the reader then sizes each frame itself)."""
+    from vision.dice.measure import camera_up, dice_colours, die_size
+
+    footprints = marker_footprints(fit.quads.values())
+    sure = [d for d in fit.reading.sure if not on_a_marker(footprints, d.x, d.y)]
+    size = die_size(sure)
+    if size is None:
+        return None
+    return DiceConfig(size, dice_colours(fit.frame, sure), camera_up(fit.frame, sure))
 
 
 def _poly(

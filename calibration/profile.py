@@ -2,9 +2,11 @@
 
 A profile names the camera and resolution, the table area, one zone per seat (polygons in
 image pixels, or sectors around the table centre) with the area in front of each cup, the
-dice reader's settings for this table's dice and light, optional panel pin overrides, and
-optional ArUco markers. With markers, every polygon is in *mat* coordinates and is mapped into
-the image through the markers' homography, so the zones survive a bumped camera.
+dice as the camera sees them (``[dice]``: their size in pixels, the classifier's up, their
+colours; optional), the dice reader's settings for this table's dice and light
+(``[reader]``), optional panel pin overrides, and optional ArUco markers. With markers,
+every polygon is in *mat* coordinates and is mapped into the image through the markers'
+homography, so the zones survive a bumped camera.
 """
 
 from __future__ import annotations
@@ -33,11 +35,14 @@ from calibration.geometry import (
 )
 from calibration.markers import known_dictionaries
 from calibration.zones import SeatZone, SeatZones
+from engine.words import check_language
 
 if TYPE_CHECKING:
     from vision import ReaderParams
 
 MAX_SEATS = 6
+#: the die sizes (pixels) a profile's ``[dice]`` may give: the reader's own range
+MIN_DIE_PX, MAX_DIE_PX = 4.0, 4096.0
 
 
 class ProfileError(ValueError):
@@ -64,6 +69,31 @@ class MarkerConfig:
         return homography_from_points(self.mat_points, self.image_points)
 
 
+@dataclass(frozen=True, slots=True)
+class DiceConfig:
+    """The ``[dice]`` table: this table's dice as its camera sees them.
+
+    ``size_px`` is a die's size in frame pixels (the reader's extent of a die: measured by
+    ``bluffcam calibrate`` from the calibration frame, refined from confirmed reveals);
+    ``colours`` the dice's colours as ``"#rrggbb"`` (what calibrate saw; for a person and
+    for tools, the reader does not use them); ``up`` the quarter turn (0..3) the crop
+    classifier reads this camera's dice in (``None``: looked for in each frame). A profile
+    without ``[dice]`` is read with the die size estimated from each frame.
+    """
+
+    size_px: float
+    colours: tuple[str, ...] = ()
+    up: int | None = None
+
+    def to_toml(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"size_px": round(self.size_px, 1)}
+        if self.up is not None:
+            data["up"] = self.up
+        if self.colours:
+            data["colours"] = list(self.colours)
+        return data
+
+
 @dataclass(frozen=True)
 class Profile:
     """One table's calibration. Polygons are image pixels, or mat coordinates with markers."""
@@ -77,6 +107,9 @@ class Profile:
     panel: dict[str, Any] = field(default_factory=dict)
     markers: MarkerConfig | None = None
     path: Path | None = None
+    #: the dashboard's language where a device has not chosen one ("pl"; None: English)
+    lang: str | None = None
+    dice: DiceConfig | None = None
 
     @property
     def zones(self) -> SeatZones:
@@ -122,13 +155,37 @@ class Profile:
 
     @property
     def reader_params(self) -> ReaderParams:
-        """The dice reader's settings for this table (``[reader]`` over the defaults)."""
+        """The dice reader's settings for this table (``[reader]`` over the defaults); with
+        ``[dice]``, also the die size, the camera's up and the box to read
+        (:attr:`read_box`), so the reader reads this table's area at this table's scale
+        (``vision.dice.calibrated``)."""
         from vision import ReaderParams  # imported lazily: calibration must not need vision
 
+        reader = dict(self.reader)
+        head = reader.get("table_head")
+        if isinstance(head, str) and head.strip() and self.path is not None:
+            reader["table_head"] = str(self.path.parent / head)  # named relative to the TOML
         try:
-            return ReaderParams.from_dict(dict(self.reader))
+            params = ReaderParams.from_dict(reader)
         except (ValueError, TypeError) as exc:
             raise ProfileError(f"{self._where()}[reader]: {exc}") from exc
+        if self.dice is None:  # an older profile: read as without one, sizes from the frame
+            return params
+        from dataclasses import replace
+
+        return replace(params, die_size_px=self.dice.size_px, table_box=self.read_box,
+                       camera_up=self.dice.up, table_resolution=self.resolution)
+
+    @property
+    def read_box(self) -> tuple[float, float, float, float]:
+        """The box around the table area and every seat's zones, in image pixels
+        (``left, top, right, bottom``): where the reader looks for dice."""
+        zones = self.zones
+        polygons = [self.image_table_area, *[z for seat in zones.seats
+                                             for z in (seat.zone, seat.front) if z]]
+        points = np.concatenate([np.asarray(p, dtype=np.float64) for p in polygons])
+        (left, top), (right, bottom) = points.min(axis=0), points.max(axis=0)
+        return float(left), float(top), float(right), float(bottom)
 
     def _where(self) -> str:
         return f"{self.path}: " if self.path else ""
@@ -146,8 +203,12 @@ class Profile:
                 entry["front"] = _points(seat.front)
             data["seats"].append(entry)
         data["reader"] = dict(self.reader)
+        if self.dice is not None:
+            data["dice"] = self.dice.to_toml()
         if self.panel:
             data["panel"] = dict(self.panel)
+        if self.lang is not None:
+            data["lang"] = self.lang
         if self.markers is not None:
             data["markers"] = {
                 "dictionary": self.markers.dictionary,
@@ -249,7 +310,8 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     def fail(key: str, problem: str) -> ProfileError:
         return ProfileError(f"{where}{key}: {problem}")
 
-    known_top = {"name", "camera", "table", "seats", "reader", "panel", "markers"}
+    known_top = {"name", "camera", "table", "seats", "reader", "panel", "markers", "lang",
+                 "dice"}
     unknown = sorted(set(data) - known_top)
     if unknown:
         raise fail(unknown[0], f"unknown key; expected one of {', '.join(sorted(known_top))}")
@@ -294,6 +356,13 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
     if duplicates:
         raise fail("seats", f"seat names must differ; repeated: {', '.join(duplicates)}")
 
+    lang = data.get("lang")
+    if lang is not None:
+        try:
+            check_language(lang, "the dashboard's language")
+        except ValueError as exc:
+            raise fail("lang", str(exc)) from None
+
     reader = data.get("reader", {})
     if not isinstance(reader, dict):
         raise fail("reader", f"must be a table of reader settings, got {reader!r}")
@@ -317,6 +386,8 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
         panel=dict(panel),
         markers=markers,
         path=path,
+        lang=lang,
+        dice=_dice(data.get("dice"), fail),
     )
     if reader:
         try:
@@ -329,6 +400,29 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
             except (ValueError, TypeError) as exc:
                 raise fail("reader", str(exc)) from exc
     return profile
+
+
+def _dice(raw: Any, fail: Any) -> DiceConfig | None:
+    """``[dice]``: ``size_px`` (a die's size in pixels) and optional ``colours``."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise fail("dice", f"must be a [dice] table, got {raw!r}")
+    _only_known(raw, "dice", ("size_px", "up", "colours"), fail)
+    size = raw.get("size_px")
+    if (isinstance(size, bool) or not isinstance(size, int | float) or not math.isfinite(size)
+            or not MIN_DIE_PX <= size <= MAX_DIE_PX):
+        raise fail("dice.size_px", f"must be a die's size in pixels, {MIN_DIE_PX:g} to "
+                                   f"{MAX_DIE_PX:g}, got {size!r}")
+    colours = raw.get("colours", [])
+    if not isinstance(colours, list) or not all(
+            isinstance(c, str) and len(c) == 7 and c[0] == "#"
+            and all(ch in "0123456789abcdefABCDEF" for ch in c[1:]) for c in colours):
+        raise fail("dice.colours", f'must be a list of "#rrggbb" colours, got {colours!r}')
+    up = raw.get("up")
+    if up is not None and (isinstance(up, bool) or not isinstance(up, int) or not 0 <= up <= 3):
+        raise fail("dice.up", f"must be a quarter turn 0..3, got {up!r}")
+    return DiceConfig(float(size), tuple(c.lower() for c in colours), up)
 
 
 def _is_pin(value: Any) -> bool:

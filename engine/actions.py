@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from engine.bids import FACES, Bid
 from engine.errors import IllegalActionError
+from engine.words import Said, said
 
 JsonObject = dict[str, Any]
 
@@ -39,7 +40,11 @@ class Action:
     def describe(self) -> str:
         """The action in words for the dashboard's messages ("Ann bid 3×4"); the replay
         object where a kind has no words of its own."""
-        return json.dumps(self.to_json(), ensure_ascii=False)
+        return str(self.describe_said())
+
+    def describe_said(self) -> Said:
+        """`describe` as words to translate; each kind says its own."""
+        return said("{action}", action=json.dumps(self.to_json(), ensure_ascii=False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +66,11 @@ class BidAction(Action):
             out["set_aside"] = list(self.set_aside)
         return out
 
-    def describe(self) -> str:
-        aside = f", setting aside {', '.join(map(str, self.set_aside))}" if self.set_aside else ""
-        return f"{self.player} bid {self.bid.pretty()}{aside}"
+    def describe_said(self) -> Said:
+        if self.set_aside:
+            return said("{player} bid {bid}, setting aside {faces}", player=self.player,
+                        bid=self.bid.pretty(), faces=", ".join(map(str, self.set_aside)))
+        return said("{player} bid {bid}", player=self.player, bid=self.bid.pretty())
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +87,8 @@ class Challenge(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "challenge": True}
 
-    def describe(self) -> str:
-        return f"{self.player} doubted the bid"
+    def describe_said(self) -> Said:
+        return said("{player} doubted the bid", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +105,8 @@ class Pass(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "pass": True}
 
-    def describe(self) -> str:
-        return f"{self.player} passed"
+    def describe_said(self) -> Said:
+        return said("{player} passed", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +123,8 @@ class ScamCall(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "scam": True}
 
-    def describe(self) -> str:
-        return f"{self.player} called Scam!"
+    def describe_said(self) -> Said:
+        return said("{player} called Scam!", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +144,14 @@ class Reveal(Action):
     def to_json(self) -> JsonObject:
         return {"reveal": {name: list(faces) for name, faces in self.hands}}
 
-    def describe(self) -> str:
-        return "the reveal: " + "; ".join(
-            f"{name} {' '.join(map(str, faces)) or 'no dice'}" for name, faces in self.hands)
+    def describe_said(self) -> Said:
+        hands = []
+        for name, faces in self.hands:
+            if faces:
+                hands.append(said("{player} {faces}", player=name, faces=" ".join(map(str, faces))))
+            else:
+                hands.append(said("{player} no dice", player=name))
+        return said("the reveal: {hands}", hands=tuple(hands))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +164,8 @@ class CardReveal(Action):
     def to_json(self) -> JsonObject:
         return {"reveal": list(self.cards)}
 
-    def describe(self) -> str:
-        return f"cards turned up: {', '.join(self.cards)}"
+    def describe_said(self) -> Said:
+        return said("cards turned up: {cards}", cards=", ".join(self.cards))
 
 
 ActionParser = Callable[[Mapping[str, Any]], Action]

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from engine.errors import IllegalActionError
+from engine.words import Said, said
 
 JOKER_MARK = "★"
 FACES = (1, 2, 3, 4, 5, 6)
@@ -89,7 +90,7 @@ class BidOrder(ABC):
         """The lowest legal bid for every face (and ★), lowest first."""
 
     @abstractmethod
-    def _why_not(self, current: Bid, new: Bid) -> str:
+    def _why_not(self, current: Bid, new: Bid) -> Said:
         """Explain, for a person, why ``new`` does not beat ``current``."""
 
     def raises_up_to(self, current: Bid | None, max_count: int) -> list[Bid]:
@@ -111,8 +112,8 @@ class BidOrder(ABC):
             assert current is not None
             raise IllegalActionError(
                 self.rule,
-                f"{current.pretty()} → {new.pretty()} is not a raise: "
-                f"{self._why_not(current, new)}",
+                said("{current} → {new} is not a raise: {why}", current=current.pretty(),
+                     new=new.pretty(), why=self._why_not(current, new)),
             )
 
 
@@ -136,8 +137,9 @@ class BluffLadder(BidOrder):
             faces = ", ".join(str(f) for f in self.number_faces)
             raise IllegalActionError(
                 "B5",
-                f"{bid.pretty()} names the joker face {self.joker_face}: "
-                f"bid {bid.count}{JOKER_MARK} for jokers, or a number face ({faces})",
+                said("{bid} names the joker face {joker}: bid {count}{star} for jokers, or a "
+                     "number face ({faces})", bid=bid.pretty(), joker=self.joker_face,
+                     count=bid.count, star=JOKER_MARK, faces=faces),
             )
 
     def key(self, bid: Bid) -> tuple[int, int]:
@@ -158,24 +160,21 @@ class BluffLadder(BidOrder):
             raises.append(Bid(count, face))
         return sorted(raises, key=self.key)
 
-    def _why_not(self, current: Bid, new: Bid) -> str:
+    def _why_not(self, current: Bid, new: Bid) -> Said:
         if current.face is not None and new.face is not None:
             if new.count == current.count:
-                return f"same count needs a higher face than {current.face}"
-            return "a number bid must raise the count, or keep it and raise the face"
+                return said("same count needs a higher face than {face}", face=current.face)
+            return said("a number bid must raise the count, or keep it and raise the face")
         if current.face is None and new.face is None:
-            return f"a {JOKER_MARK} bid must raise the count above {current.count}"
+            return said("a {star} bid must raise the count above {count}", star=JOKER_MARK,
+                        count=current.count)
         if new.face is None:  # number -> joker
             lowest = current.count // 2 + 1
-            return (
-                f"{new.pretty()} ranks below {current.count}×any; "
-                f"the lowest {JOKER_MARK} raise is {lowest}{JOKER_MARK}"
-            )
+            return said("{new} ranks below {count}×any; the lowest {star} raise is {lowest}{star}",
+                        new=new.pretty(), count=current.count, star=JOKER_MARK, lowest=lowest)
         lowest_number = Bid(2 * current.count, self.number_faces[0])
-        return (
-            f"{new.count}×any ranks below {current.pretty()}; "
-            f"the lowest number raise is {lowest_number.pretty()}"
-        )
+        return said("{count}×any ranks below {current}; the lowest number raise is {lowest}",
+                    count=new.count, current=current.pretty(), lowest=lowest_number.pretty())
 
 
 class ScamOrder(BidOrder):
@@ -186,9 +185,13 @@ class ScamOrder(BidOrder):
 
     def validate(self, bid: Bid) -> None:
         if bid.face is None:
-            raise IllegalActionError("S3", f"{bid.pretty()}: Scam has no jokers, bid COUNTxFACE")
+            raise IllegalActionError(
+                "S3", said("{bid}: Scam has no jokers, bid COUNTxFACE", bid=bid.pretty())
+            )
         if bid.count < self.lowest_count:
-            raise IllegalActionError("S3", f"{bid.pretty()} is too low: the lowest Scam bid is 2×1")
+            raise IllegalActionError(
+                "S3", said("{bid} is too low: the lowest Scam bid is 2×1", bid=bid.pretty())
+            )
 
     def key(self, bid: Bid) -> tuple[int, int]:
         self.validate(bid)
@@ -202,7 +205,7 @@ class ScamOrder(BidOrder):
         raises = [Bid(current.count if f > current.face else current.count + 1, f) for f in FACES]
         return sorted(raises, key=self.key)
 
-    def _why_not(self, current: Bid, new: Bid) -> str:
+    def _why_not(self, current: Bid, new: Bid) -> Said:
         if new.count == current.count:
-            return f"same count needs a higher face than {current.face}"
-        return "raise the count, or keep it and raise the face"
+            return said("same count needs a higher face than {face}", face=str(current.face))
+        return said("raise the count, or keep it and raise the face")

@@ -16,8 +16,9 @@ from engine.actions import Action, BidAction, Challenge, JsonObject, Reveal
 from engine.bids import Bid, BluffLadder
 from engine.errors import IllegalActionError, SetupError
 from engine.game import ExpectedHand, Game, Phase
-from engine.history import RoundResult, counted_what, plural
+from engine.history import RoundResult, counted_words, verdict_text
 from engine.options import read_bool, read_choice, refuse_unknown
+from engine.words import N_, Said, said, said_n
 
 ALL_OTHERS_LOSE_ONE = "all_others_lose_one"
 CHALLENGER_PAYS_BIDDER = "challenger_pays_bidder"
@@ -84,7 +85,7 @@ class BluffGame(Game):
     max_players = 6
     seat_rule = "B1"
     out_rule = "B14"
-    out_words = "has no dice left and is out of the game"
+    out_words = N_("{player} has no dice left and is out of the game")
     end_rule = "B16"
     reveal_rule = "B10"
     starter_rule = "B3"
@@ -141,7 +142,8 @@ class BluffGame(Game):
             self._require_turn(action.player)
             if self.current_bid is None:
                 raise IllegalActionError(
-                    "B10", f"{action.player} cannot challenge: there is no bid yet this round"
+                    "B10", said("{player} cannot challenge: there is no bid yet this round",
+                                player=action.player)
                 )
         elif isinstance(action, Reveal):
             self._check_reveal(action)
@@ -159,24 +161,30 @@ class BluffGame(Game):
             return
         if not self.options.reroll:
             raise IllegalActionError(
-                "B8", f"{action.player} cannot set dice aside: re-rolling is switched off"
+                "B8", said("{player} cannot set dice aside: re-rolling is switched off",
+                           player=action.player)
             )
         cup = self.in_cup(action.player)
         if len(action.set_aside) > cup - 1:
             raise IllegalActionError(
                 "B8",
-                f"{action.player} sets aside {plural(len(action.set_aside), 'die', 'dice')} with "
-                f"{cup} in the cup: at least one must stay in the cup to re-roll",
+                said_n("{player} sets aside {n} die with {cup} in the cup: at least one must stay "
+                       "in the cup to re-roll",
+                       "{player} sets aside {n} dice with {cup} in the cup: at least one must stay "
+                       "in the cup to re-roll",
+                       len(action.set_aside), player=action.player, cup=cup),
             )
 
     def _check_reveal(self, action: Reveal) -> None:
         if self.phase is not Phase.REVEAL:
-            raise IllegalActionError("B10", "no reveal is due: nobody has challenged")
+            raise IllegalActionError("B10", said("no reveal is due: nobody has challenged"))
         names = [name for name, _ in action.hands]
         expected = self.expected_reveal()
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
-            raise IllegalActionError("B10", f"the reveal lists {', '.join(duplicates)} twice")
+            raise IllegalActionError(
+                "B10", said("the reveal lists {players} twice", players=", ".join(duplicates))
+            )
         missing = [n for n in expected if n not in names]
         extra = [n for n in names if n not in expected]
         if missing or extra:
@@ -186,22 +194,25 @@ class BluffGame(Game):
             if extra:
                 parts.append(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not in play")
             raise IllegalActionError(
-                "B10", f"the reveal must show every remaining player's dice: {'; '.join(parts)}"
+                "B10", said("the reveal must show every remaining player's dice: {problems}",
+                            problems="; ".join(parts))
             )
         for name, faces in action.hands:
             want = expected[name]
             if len(faces) != want.count:
                 raise IllegalActionError(
                     "B10",
-                    f"the reveal shows {plural(len(faces), 'die', 'dice')} for {name}, who has "
-                    f"{want.count}",
+                    said_n("the reveal shows {n} die for {player}, who has {count}",
+                           "the reveal shows {n} dice for {player}, who has {count}",
+                           len(faces), player=name, count=want.count),
                 )
             lacking = Counter(want.set_aside) - Counter(faces)
             if lacking:
                 raise IllegalActionError(
                     "B9",
-                    f"the reveal for {name} {list(faces)} lacks the set-aside "
-                    f"{sorted(lacking.elements())} (set aside: {list(want.set_aside)})",
+                    said("the reveal for {player} {faces} lacks the set-aside {lacking} "
+                         "(set aside: {aside})", player=name, faces=str(list(faces)),
+                         lacking=str(sorted(lacking.elements())), aside=str(list(want.set_aside))),
                 )
 
     # ------------------------------------------------------------- applying
@@ -225,12 +236,12 @@ class BluffGame(Game):
             return sum(1 for f in faces if f == joker)
         return sum(1 for f in faces if f in (bid.face, joker))
 
-    def _penalties(self, bid: Bid, actual: int) -> tuple[dict[str, int], list[str]]:
+    def _penalties(self, bid: Bid, actual: int) -> tuple[dict[str, int], list[Said]]:
         """B11–B14: dice changes per seat and extra verdict notes."""
         assert self.bidder is not None and self.challenger is not None
         wanted = bid.count
         changes: dict[str, int] = {}
-        notes: list[str] = []
+        notes: list[Said] = []
         if actual < wanted:  # B11
             changes[self.bidder] = -min(wanted - actual, self.dice[self.bidder])
         elif actual > wanted:  # B12
@@ -241,8 +252,8 @@ class BluffGame(Game):
                 changes[self.bidder] = 1
             else:
                 notes.append(
-                    f"{self.bidder} already has {self.dice[self.bidder]}, the start count, "
-                    "so the die leaves the game"
+                    said("{player} already has {count}, the start count, so the die leaves the "
+                         "game", player=self.bidder, count=self.dice[self.bidder])
                 )
         else:  # B13 default
             for name in self.remaining():
@@ -254,7 +265,7 @@ class BluffGame(Game):
                     and self.dice[name] == 1
                 )
                 if protected:
-                    notes.append(f"{name} keeps their last die")
+                    notes.append(said("{player} keeps their last die", player=name))
                 else:
                     changes[name] = -1
         return changes, notes
@@ -271,7 +282,7 @@ class BluffGame(Game):
         starter = bidder if actual >= bid.count else challenger  # B15
         remaining = self.remaining()
         winner = remaining[0] if len(remaining) == 1 else None  # B16
-        verdict = self._verdict(bid, actual, changes, notes, out, winner)
+        words = self._verdict(bid, actual, changes, notes, out, winner)
         self.history.append(
             RoundResult(
                 number=self.round_number,
@@ -282,10 +293,11 @@ class BluffGame(Game):
                 changes=tuple(changes.items()),
                 unit="dice",
                 out=out,
-                verdict=verdict,
+                verdict=verdict_text(words),
                 reveal=reveal.hands,
                 next_starter=None if winner else starter,
                 winner=winner,
+                verdict_said=words,
             )
         )
         self.current_bid = None
@@ -302,38 +314,44 @@ class BluffGame(Game):
         bid: Bid,
         actual: int,
         changes: dict[str, int],
-        notes: list[str],
+        notes: list[Said],
         out: tuple[str, ...],
         winner: str | None,
-    ) -> str:
-        head = f"{counted_what(bid, self.options.joker_face)}: {actual}, bid was {bid.count}"
+    ) -> tuple[Said, ...]:
+        head = said("{what}: {actual}, bid was {count}",
+                    what=counted_words(bid, self.options.joker_face), actual=actual,
+                    count=bid.count)
         losses = {name: -d for name, d in changes.items() if d < 0}
         gains = {name: d for name, d in changes.items() if d > 0}
         if actual == bid.count:
             if self.options.exact == CHALLENGER_PAYS_BIDDER:
                 (payer,) = losses
                 body = (
-                    f"exact: {payer} gives {next(iter(gains))} 1 die"
+                    said("exact: {player} gives {taker} 1 die", player=payer,
+                         taker=next(iter(gains)))
                     if gains
-                    else f"exact: {payer} loses 1 die"
+                    else said("exact: {player} loses 1 die", player=payer)
                 )
             elif losses:
-                names = ", ".join(losses)
-                each = " each" if len(losses) > 1 else ""
-                body = f"exact: {names} {'loses' if len(losses) == 1 else 'lose'} 1 die{each}"
+                body = said_n("exact: {players} loses 1 die", "exact: {players} lose 1 die each",
+                              len(losses), players=", ".join(losses))
             else:
-                body = "exact: nobody can lose a die"
+                body = said("exact: nobody can lose a die")
         else:
             ((name, lost),) = losses.items()
             wanted = abs(actual - bid.count)
-            body = f"{name} loses {plural(lost, 'die', 'dice')}"
             if lost < wanted:
-                body += f" (all they had; the penalty was {wanted})"
+                body = said_n("{player} loses {n} die (all they had; the penalty was {wanted})",
+                              "{player} loses {n} dice (all they had; the penalty was {wanted})",
+                              lost, player=name, wanted=wanted)
+            else:
+                body = said_n("{player} loses {n} die", "{player} loses {n} dice", lost,
+                              player=name)
         parts = [body, *notes]
-        parts += [f"{name} is out" for name in out]
+        parts += [said("{player} is out", player=name) for name in out]
         if winner is not None:
-            parts.append(f"{winner} wins")
-        return f"{head} — {'; '.join(parts)}"
+            parts.append(said("{player} wins", player=winner))
+        return (head, *parts)
 
     # --------------------------------------------------------------- views
     def expected_reveal(self) -> dict[str, ExpectedHand]:
@@ -371,23 +389,28 @@ class BluffGame(Game):
     def _player_json(self, name: str) -> JsonObject:
         return {"name": name, "dice": self.dice[name], "out": self.is_out(name)}
 
-    def house_rules(self) -> list[str]:
+    def house_rules_said(self) -> list[Said]:
         """B2's dice, B4's joker, B13's exact hit and B8's re-roll as this table plays them."""
-        shared = ""
+        n = self.start_dice
         if self.options.dice_per_player == "split":
             spare = TOTAL_DICE - self.start_dice * len(self.players)
-            shared = f" (30 shared out, {spare} left over)" if spare else " (30 shared out)"
-        each = "1 die" if self.start_dice == 1 else f"{self.start_dice} dice"
-        rules = [f"{each} each{shared}",
-                 f"★ = the {self.options.joker_face}s"]
-        if self.options.exact == CHALLENGER_PAYS_BIDDER:
-            rules.append("exact bid: the challenger gives the bidder a die")
+            each = (said_n("{n} die each (30 shared out, {spare} left over)",
+                           "{n} dice each (30 shared out, {spare} left over)", n, spare=spare)
+                    if spare else said_n("{n} die each (30 shared out)",
+                                         "{n} dice each (30 shared out)", n))
         else:
-            rules.append("exact bid: all but the bidder lose a die")
+            each = said_n("{n} die each", "{n} dice each", n)
+        rules = [each, said("★ = the {face}s", face=self.options.joker_face)]
+        if self.options.exact == CHALLENGER_PAYS_BIDDER:
+            rules.append(said("exact bid: the challenger gives the bidder a die"))
+        else:
+            rules.append(said("exact bid: all but the bidder lose a die"))
         if self.options.protect_last_die:
-            rules.append("exact bid: a last die is safe, but not the bidder's or challenger's")
+            rules.append(
+                said("exact bid: a last die is safe, but not the bidder's or challenger's")
+            )
         if not self.options.reroll:
-            rules.append("no raise and re-roll")
+            rules.append(said("no raise and re-roll"))
         return rules
 
     def details(self) -> JsonObject:

@@ -6,6 +6,7 @@ game, and so the card reader's kind names come from one place.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,40 +58,47 @@ def plural(kind: str, count: int = 2) -> str:
 
 
 def normalise_kind(name: object) -> str:
-    """Kinds are compared case-insensitively and without surrounding spaces."""
+    """Kinds are compared case-insensitively and without surrounding spaces, in any script:
+    "Ork" and "ork", or a name typed as NFD on one phone and NFC on another, are one kind."""
     if not isinstance(name, str):
         raise TypeError(f"a card kind must be a string, got {name!r}")
-    return name.strip().lower()
+    return unicodedata.normalize("NFC", name.strip()).lower()
 
 
 @dataclass(frozen=True, slots=True)
 class CardOptions:
     """The table's choices for Impus Bluff.
 
-    ``kinds``: the ten creature names (imp among them; I1). ``polymorphs``: deal the two
-    polymorph cards where I2 does (4 and 5 players). ``removed``: whole kinds taken out of
+    ``kinds``: the ten creature names (imp among them; I1), in any language. ``imp``: which
+    of them is the imp ("インプ", "імп"; "imp" unless the table says). ``polymorphs``: deal the
+    two polymorph cards where I2 does (4 and 5 players). ``removed``: whole kinds taken out of
     the deck for a short game (I2; never the imp).
     """
 
     kinds: tuple[str, ...] = DEFAULT_KINDS
     polymorphs: bool = True
     removed: tuple[str, ...] = ()
+    imp: str = IMP
 
     def __post_init__(self) -> None:
         kinds = tuple(normalise_kind(k) for k in self.kinds)
         removed = tuple(normalise_kind(k) for k in self.removed)
+        imp = normalise_kind(self.imp)
+        if not imp:
+            raise SetupError("I1", "the imp's name cannot be empty")
         if len(kinds) != KIND_COUNT:
             raise SetupError("I1", f"the deck has {KIND_COUNT} kinds, got {len(kinds)}")
         if any(not k for k in kinds):
             raise SetupError("I1", "a kind name cannot be empty")
         if len(set(kinds)) != len(kinds):
             raise SetupError("I1", f"kind names must differ, got {list(kinds)}")
-        if IMP not in kinds:
-            raise SetupError("I1", f"one kind must be the imp, got {list(kinds)}")
+        if imp not in kinds:
+            what = "the imp" if imp == IMP else f"the imp ({imp!r})"
+            raise SetupError("I1", f"one kind must be {what}, got {list(kinds)}")
         if POLYMORPH in kinds:
             raise SetupError("I1", f"{POLYMORPH!r} is the joker card, not a kind")
         for name in removed:
-            if name == IMP:
+            if name == imp:
                 raise SetupError("I2", "the imps are never removed from the deck")
             if name not in kinds:
                 raise SetupError("I2", f"cannot remove {name!r}: not a kind in {list(kinds)}")
@@ -100,12 +108,13 @@ class CardOptions:
             raise SetupError("I2", "at least one kind besides the imp must stay in the deck")
         object.__setattr__(self, "kinds", kinds)
         object.__setattr__(self, "removed", removed)
+        object.__setattr__(self, "imp", imp)
 
     @classmethod
     def from_dict(cls, options: Mapping[str, Any] | None) -> CardOptions:
         """Read the ``options`` object of an Impus setup; unknown keys are refused."""
         options = dict(options or {})
-        refuse_unknown("Impus Bluff", options, ("kinds", "polymorphs", "remove_kinds"))
+        refuse_unknown("Impus Bluff", options, ("kinds", "polymorphs", "remove_kinds", "imp"))
         kinds = options.get("kinds", list(DEFAULT_KINDS))
         removed = options.get("remove_kinds", [])
         polymorphs = read_bool(options, "polymorphs", True, "I2")
@@ -113,17 +122,21 @@ class CardOptions:
             raise SetupError("I1", f"kinds must be a list of {KIND_COUNT} names, got {kinds!r}")
         if not isinstance(removed, Sequence) or isinstance(removed, str):
             raise SetupError("I2", f"remove_kinds must be a list of names, got {removed!r}")
+        imp = options.get("imp", IMP)
         try:
-            return cls(kinds=tuple(kinds), polymorphs=polymorphs, removed=tuple(removed))
+            return cls(kinds=tuple(kinds), polymorphs=polymorphs, removed=tuple(removed), imp=imp)
         except TypeError as exc:
             raise SetupError("I1", str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "kinds": list(self.kinds),
             "polymorphs": self.polymorphs,
             "remove_kinds": list(self.removed),
         }
+        if self.imp != IMP:  # a table's own name for it; unsaid where it is "imp"
+            out["imp"] = self.imp
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +145,8 @@ class Deck:
 
     counts: tuple[tuple[str, int], ...]
     polymorphs: int
+    #: the kind that is the imp, in the table's words
+    imp: str = IMP
 
     @property
     def kinds_in_play(self) -> tuple[str, ...]:
@@ -141,7 +156,7 @@ class Deck:
     @property
     def claimable(self) -> tuple[str, ...]:
         """Kinds a batch or a polymorph may name: every kind in play except the imp (I3)."""
-        return tuple(kind for kind, _ in self.counts if kind != IMP)
+        return tuple(kind for kind, _ in self.counts if kind != self.imp)
 
     def count_of(self, card: str) -> int:
         """How many cards of ``card`` (a kind, or ``polymorph``) the deck holds."""
@@ -162,10 +177,10 @@ def build_deck(player_count: int, options: CardOptions) -> Deck:
     for kind in options.kinds:
         if kind in options.removed:
             continue
-        extra = SPARE_IMPS if kind == IMP and player_count in _SPARE_IMP_TABLES else 0
+        extra = SPARE_IMPS if kind == options.imp and player_count in _SPARE_IMP_TABLES else 0
         counts.append((kind, CARDS_PER_KIND + extra))
     polymorphs = POLYMORPH_CARDS if options.polymorphs and player_count in POLYMORPH_TABLES else 0
-    return Deck(counts=tuple(counts), polymorphs=polymorphs)
+    return Deck(counts=tuple(counts), polymorphs=polymorphs, imp=options.imp)
 
 
 def check_player_count(player_count: int) -> None:

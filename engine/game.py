@@ -21,6 +21,7 @@ from engine.actions import Action, JsonObject, parse_action
 from engine.bids import Bid
 from engine.errors import EngineError, IllegalActionError, SetupError
 from engine.options import refuse_unknown
+from engine.words import N_, Said, said
 
 
 class Phase(StrEnum):
@@ -63,14 +64,14 @@ class Game(ABC):
     end_rule: ClassVar[str]
     #: RULES.md id cited when an action is made while a reveal is due, and what must happen
     reveal_rule: ClassVar[str]
-    reveal_words: ClassVar[str] = "the cups must be lifted and revealed first"
+    reveal_words: ClassVar[str] = N_("the cups must be lifted and revealed first")
     #: RULES.md id cited for an action out of turn (None: ``seat_rule``, where one id says
     #: both who sits where and who plays next)
     turn_rule: ClassVar[str | None] = None
     #: RULES.md id cited when a player who is out tries to act, and why they are out (None:
     #: such a player is told only whose turn it is)
     out_rule: ClassVar[str | None] = None
-    out_words: ClassVar[str] = "is out of the game"
+    out_words: ClassVar[str] = N_("{player} is out of the game")
     #: RULES.md id cited when the starter is not a player
     starter_rule: ClassVar[str] = "B3"
 
@@ -166,11 +167,20 @@ class Game(ABC):
     def house_rules(self) -> list[str]:
         """The table's chosen variants in words, for the board: what a player joining the
         table needs to know and cannot see on the board otherwise. [] for the plain rules."""
+        return [str(rule) for rule in self.house_rules_said()]
+
+    def house_rules_said(self) -> list[Said]:
+        """`house_rules` as words to translate; subclasses say theirs here."""
         return []
 
     def deal_text(self) -> str | None:
         """What the table must hand out before the first turn, in words (a card game's
         deal, where who gets which cards is part of the rules); None where nothing is dealt."""
+        words = self.deal_said()
+        return None if words is None else str(words)
+
+    def deal_said(self) -> Said | None:
+        """`deal_text` as words to translate; a card game says its deal here."""
         return None
 
     def details(self) -> JsonObject:
@@ -188,11 +198,15 @@ class Game(ABC):
         if not isinstance(action, Action):
             raise IllegalActionError("format", f"{action!r} is not an action")
         if self.phase is Phase.OVER:
-            raise IllegalActionError(self.end_rule, f"the game is over: {self.winner} won")
+            raise IllegalActionError(
+                self.end_rule, said("the game is over: {player} won", player=str(self.winner))
+            )
         actor = action.actor
         if actor is not None and actor not in self.players:
             raise IllegalActionError(
-                self.seat_rule, f"{actor} is not at this table ({', '.join(self.players)})"
+                self.seat_rule,
+                said("{player} is not at this table ({players})", player=actor,
+                     players=", ".join(self.players)),
             )
         self._check(action)
 
@@ -210,12 +224,17 @@ class Game(ABC):
 
     def _require_turn(self, player: str) -> None:
         if self.phase is Phase.REVEAL:
-            raise IllegalActionError(self.reveal_rule, f"{player} cannot act: {self.reveal_words}")
+            raise IllegalActionError(
+                self.reveal_rule,
+                said("{player} cannot act: {why}", player=player, why=said(self.reveal_words)),
+            )
         if player != self.turn and self.out_rule is not None and self.is_out(player):
-            raise IllegalActionError(self.out_rule, f"{player} {self.out_words}")
+            raise IllegalActionError(self.out_rule, said(self.out_words, player=player))
         if player != self.turn:
             raise IllegalActionError(
-                self.turn_rule or self.seat_rule, f"{player} cannot act: it is {self.turn}'s turn"
+                self.turn_rule or self.seat_rule,
+                said("{player} cannot act: it is {turn}'s turn", player=player,
+                     turn=str(self.turn)),
             )
 
     def to_json(self) -> JsonObject:

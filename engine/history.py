@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from engine.actions import JsonObject
 from engine.bids import JOKER_MARK, Bid
+from engine.words import Said, said
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -18,11 +19,28 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 def counted_what(bid: Bid, joker_face: int | None) -> str:
     """What a bid counts, for people: "3s and ★", "★", or (no jokers) "3s"."""
+    return str(counted_words(bid, joker_face))
+
+
+def counted_words(bid: Bid, joker_face: int | None) -> Said:
+    """`counted_what` as words to translate."""
     if bid.face is None:
-        return JOKER_MARK
+        return said("{star}", star=JOKER_MARK)
     if joker_face is None:
-        return f"{bid.face}s"
-    return f"{bid.face}s and {JOKER_MARK}"
+        return said("{face}s", face=bid.face)
+    return said("{face}s and {star}", face=bid.face, star=JOKER_MARK)
+
+
+def verdict_text(words: tuple[Said, ...]) -> str:
+    """A verdict's English sentence from its words: the head, then its parts."""
+    head, *parts = words
+    return f"{head} — {'; '.join(str(p) for p in parts)}" if parts else str(head)
+
+
+def verdict_json(words: tuple[Said, ...]) -> JsonObject:
+    """A verdict's words for a dashboard to say in its language (web/static/js/ui.js)."""
+    head, *parts = words
+    return {"head": head.to_json(), "parts": [p.to_json() for p in parts]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +62,8 @@ class RoundResult:
     reveal: tuple[tuple[str, tuple[int, ...]], ...]
     next_starter: str | None
     winner: str | None = None
+    #: the verdict as words to translate: its head, then its parts (engine/words.py)
+    verdict_said: tuple[Said, ...] = ()
 
     def to_json(self) -> JsonObject:
         return {
@@ -59,4 +79,5 @@ class RoundResult:
             "reveal": {name: list(faces) for name, faces in self.reveal},
             "next_starter": self.next_starter,
             "winner": self.winner,
+            **({"verdict_said": verdict_json(self.verdict_said)} if self.verdict_said else {}),
         }

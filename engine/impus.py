@@ -31,7 +31,6 @@ from engine.actions import (
     register_action,
 )
 from engine.cards import (
-    IMP,
     POLYMORPH,
     POLYMORPH_TABLES,
     CardOptions,
@@ -43,6 +42,8 @@ from engine.cards import (
 )
 from engine.errors import IllegalActionError
 from engine.game import Game, Phase
+from engine.history import verdict_json, verdict_text
+from engine.words import N_, Said, said, said_n
 
 # ----------------------------------------------------------------------------- actions
 
@@ -66,9 +67,13 @@ class PlayCards(Action):
             out["claim"] = self.claim
         return out
 
-    def describe(self) -> str:
-        claim = f", claiming {self.claim}s" if self.claim is not None else ""
-        return f"{self.player} put down {self.count} card{'s' if self.count != 1 else ''}{claim}"
+    def describe_said(self) -> Said:
+        if self.claim is not None:
+            return said_n("{player} put down {n} card, claiming {claim}s",
+                          "{player} put down {n} cards, claiming {claim}s", self.count,
+                          player=self.player, claim=self.claim)
+        return said_n("{player} put down {n} card", "{player} put down {n} cards", self.count,
+                      player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +90,8 @@ class Doubt(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "doubt": True}
 
-    def describe(self) -> str:
-        return f"{self.player} did not believe"
+    def describe_said(self) -> Said:
+        return said("{player} did not believe", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +109,8 @@ class Polymorph(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "polymorph": self.kind}
 
-    def describe(self) -> str:
-        return f"{self.player} played a polymorph as {self.kind}"
+    def describe_said(self) -> Said:
+        return said("{player} played a polymorph as {kind}", player=self.player, kind=self.kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +128,8 @@ class Discard(Action):
     def to_json(self) -> JsonObject:
         return {"player": self.player, "discard": self.kind}
 
-    def describe(self) -> str:
-        return f"{self.player} discarded the {self.kind}s"
+    def describe_said(self) -> Said:
+        return said("{player} discarded the {kind}s", player=self.player, kind=self.kind)
 
 
 def _format_error(obj: Mapping[str, Any], text: str) -> IllegalActionError:
@@ -240,14 +245,21 @@ class PileResult:
 
     @property
     def verdict(self) -> str:
-        text = (
-            f"{self.count} {plural(self.claim, self.count)} claimed, turned up "
-            f"{', '.join(self.revealed)}"
-            f" — {self.taker} takes the pile ({self.pile_size} {plural('card', self.pile_size)})"
+        return verdict_text(self.verdict_said)
+
+    @property
+    def verdict_said(self) -> tuple[Said, ...]:
+        """The verdict as words: ``claims`` is English's plural (see `_describe`)."""
+        words: tuple[Said, ...] = (
+            said("{count} {claims} claimed, turned up {revealed}", count=self.count,
+                 claims=plural(self.claim, self.count), claim=self.claim,
+                 revealed=", ".join(self.revealed)),
+            said_n("{player} takes the pile ({n} card)", "{player} takes the pile ({n} cards)",
+                   self.pile_size, player=self.taker),
         )
         if self.became_safe:
-            text += f"; {self.became_safe} is safe"
-        return text
+            words += (said("{player} is safe", player=self.became_safe),)
+        return words
 
     def to_json(self) -> JsonObject:
         return {
@@ -261,6 +273,7 @@ class PileResult:
             "taker": self.taker,
             "pile_size": self.pile_size,
             "verdict": self.verdict,
+            "verdict_said": verdict_json(self.verdict_said),
         }
 
 
@@ -364,7 +377,8 @@ class ImpusGame(Game):
     def check(self, action: Action) -> None:
         if self.phase is Phase.OVER and isinstance(action, Action):
             raise IllegalActionError(
-                "I9", f"{_describe(action)}: the game is over, {self.loser} lost"
+                "I9", said("{action}: the game is over, {player} lost", action=_describe(action),
+                           player=str(self.loser))
             )
         super().check(action)
 
@@ -399,22 +413,27 @@ class ImpusGame(Game):
     def _check_turn(self, action: Action, player: str) -> None:
         if self.phase is Phase.REVEAL:
             raise IllegalActionError(
-                "I4", f"{_describe(action)}: the doubted batch must be turned up (reveal) first"
+                "I4", said("{action}: the doubted batch must be turned up (reveal) first",
+                           action=_describe(action))
             )
         if player in self.table.safe:
-            raise IllegalActionError("I9", f"{_describe(action)}: {player} is safe, out of play")
+            raise IllegalActionError("I9", said("{action}: {player} is safe, out of play",
+                                                action=_describe(action), player=player))
         if player != self.turn:  # I4 passes play on; I6 after a pile was taken; I3 at first
             rule = "I4" if self.table.claim is not None else "I6" if self.history else "I3"
-            raise IllegalActionError(rule, f"{_describe(action)}: it is {self.turn}'s turn")
+            raise IllegalActionError(rule, said("{action}: it is {player}'s turn",
+                                                action=_describe(action), player=str(self.turn)))
 
     def _check_claimable(self, action: Action, kind: str, rule: str) -> None:
-        if kind == IMP:
-            raise IllegalActionError(rule, f"{_describe(action)}: an imp may never be named")
+        if kind == self.deck.imp:
+            raise IllegalActionError(rule, said("{action}: an imp may never be named",
+                                                action=_describe(action)))
         if kind not in self.deck.claimable:
             raise IllegalActionError(
                 rule,
-                f"{_describe(action)}: {kind!r} is not a kind in this deck "
-                f"({', '.join(self.deck.claimable)})",
+                said("{action}: {kind} is not a kind in this deck ({kinds})",
+                     action=_describe(action), kind=repr(kind),
+                     kinds=", ".join(self.deck.claimable)),
             )
 
     def _check_play(self, action: PlayCards) -> None:
@@ -423,47 +442,51 @@ class ImpusGame(Game):
         # I3 starts a pile, I4 adds to it: each says "one or more cards"
         batch_rule = "I3" if self.table.claim is None else "I4"
         if action.count < 1:
-            raise IllegalActionError(batch_rule,
-                                     f"{_describe(action)}: a batch is one or more cards")
+            raise IllegalActionError(batch_rule, said("{action}: a batch is one or more cards",
+                                                      action=_describe(action)))
         if action.count > held:
             raise IllegalActionError(
                 batch_rule,
-                f"{_describe(action)}: {action.player} holds only {held} {plural('card', held)}",
+                _holds_only(action, action.player, held),
             )
         current = self.table.claim
         if current is None:
             if action.claim is None:
                 raise IllegalActionError(
-                    "I3", f"{_describe(action)}: a new pile's first batch must name a kind"
+                    "I3", said("{action}: a new pile's first batch must name a kind",
+                               action=_describe(action))
                 )
             self._check_claimable(action, action.claim, "I3")
         elif action.claim is not None and action.claim != current:
             raise IllegalActionError(
                 "I4",
-                f"{_describe(action)}: the pile's claim is {current!r}; a believer adds "
-                "cards of the same kind",
+                said("{action}: the pile's claim is {claim}; a believer adds cards of the "
+                     "same kind", action=_describe(action), claim=repr(current)),
             )
 
     def _check_doubt(self, action: Doubt) -> None:
         self._check_turn(action, action.player)
         if not self.table.pile:
-            raise IllegalActionError("I4", f"{_describe(action)}: there is no batch to doubt")
+            raise IllegalActionError("I4", said("{action}: there is no batch to doubt",
+                                                action=_describe(action)))
         if self.last_batch is None:
             raise IllegalActionError(
                 "I8",
-                f"{_describe(action)}: a polymorph lies face up on top; the next player "
-                "must add cards",
+                said("{action}: a polymorph lies face up on top; the next player must add cards",
+                     action=_describe(action)),
             )
 
     def _check_reveal(self, action: CardReveal) -> None:
         batch = self.last_batch
         if self.phase is not Phase.REVEAL or batch is None:
-            raise IllegalActionError("I4", f"{_describe(action)}: no batch has been doubted")
+            raise IllegalActionError("I4", said("{action}: no batch has been doubted",
+                                                action=_describe(action)))
         if len(action.cards) != batch.count:
             raise IllegalActionError(
                 "I4",
-                f"{_describe(action)}: the doubted batch is {batch.count} "
-                f"{plural('card', batch.count)}, the reveal shows {len(action.cards)}",
+                said_n("{action}: the doubted batch is {n} card, the reveal shows {shown}",
+                       "{action}: the doubted batch is {n} cards, the reveal shows {shown}",
+                       batch.count, action=_describe(action), shown=len(action.cards)),
             )
         shown: dict[str, int] = {}
         for raw in action.cards:
@@ -471,8 +494,9 @@ class ImpusGame(Game):
             if self.deck.count_of(card) == 0:
                 raise IllegalActionError(
                     "I1",
-                    f"{_describe(action)}: {card!r} is not a card in this deck "
-                    f"({', '.join(self.card_kinds())})",
+                    said("{action}: {card} is not a card in this deck ({cards})",
+                         action=_describe(action), card=repr(card),
+                         cards=", ".join(self.card_kinds())),
                 )
             shown[card] = shown.get(card, 0) + 1
         for card, count in shown.items():
@@ -559,9 +583,10 @@ class ImpusGame(Game):
                 "I7", f"{_describe(action)}: the doubted batch must be turned up first"
             )
         player = action.player
-        if action.kind == IMP:
+        if action.kind == self.deck.imp:
             raise IllegalActionError(
-                "I7", f"{_describe(action)}: imps are never discarded, even four of them"
+                "I7", said("{action}: imps are never discarded, even four of them",
+                           action=_describe(action))
             )
         if action.kind == POLYMORPH:
             need = self.deck.polymorphs
@@ -587,13 +612,13 @@ class ImpusGame(Game):
                 )
             if any(e.kind == action.kind for e in self.table.discards):
                 raise IllegalActionError(
-                    "I7", f"{_describe(action)}: the {plural(action.kind)} are already discarded"
+                    "I7", said("{action}: the {claims} are already discarded",
+                               action=_describe(action), claims=plural(action.kind),
+                               claim=action.kind)
                 )
         held = self.table.cards[player]
         if held < need:
-            raise IllegalActionError(
-                "I7", f"{_describe(action)}: {player} holds only {held} {plural('card', held)}"
-            )
+            raise IllegalActionError("I7", _holds_only(action, player, held))
         if player not in self.table.discard_window:
             what = ("the two polymorphs are discarded (or kept for good) when they come "
                     "into a hand" if action.kind == POLYMORPH
@@ -812,19 +837,19 @@ class ImpusGame(Game):
         )
         return out
 
-    def house_rules(self) -> list[str]:
+    def house_rules_said(self) -> list[Said]:
         """I2's options as this table plays them: no polymorphs where the deal would have
         them (4 and 5 players), and the kinds taken out of the deck (the board lists those in
         play)."""
         rules = []
         if not self.card_options.polymorphs and len(self.players) in POLYMORPH_TABLES:
-            rules.append("no polymorphs")
+            rules.append(said("no polymorphs"))
         removed = self.card_options.removed
         if removed:
-            rules.append(f"short game: no {', '.join(removed)}")
+            rules.append(said("short game: no {kinds}", kinds=", ".join(removed)))
         return rules
 
-    def deal_text(self) -> str:
+    def deal_said(self) -> Said:
         """I2's deal seat by seat: every hand's creature cards, and the polymorph the last two
         seats get as an extra card (the engine follows the polymorphs from there)."""
         sizes = deal_counts(len(self.players), self.deck)
@@ -833,13 +858,18 @@ class ImpusGame(Game):
         for name, size in zip(self.players, sizes, strict=True):
             groups.setdefault((size - (name in extra), name in extra), []).append(name)
         if len(groups) == 1:
-            return f"Deal {sizes[0]} cards each"
+            return said_n("Deal {n} card each", "Deal {n} cards each", sizes[0])
         parts = []
         for (count, polymorph), names in groups.items():
-            listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-            each = " each" if len(names) > 1 else ""
-            parts.append(f"{listed} {count}{' and a polymorph' if polymorph else ''}{each}")
-        return "Deal the cards: " + "; ".join(parts)
+            if len(names) == 1:
+                parts.append(said(N_("{player} {count} and a polymorph") if polymorph
+                                  else N_("{player} {count}"), player=names[0], count=count))
+            else:
+                listed = said("{players} and {last}", players=", ".join(names[:-1]),
+                              last=names[-1])
+                parts.append(said(N_("{players} {count} and a polymorph each") if polymorph
+                                  else N_("{players} {count} each"), players=listed, count=count))
+        return said("Deal the cards: {parts}", parts=tuple(parts))
 
     def details(self) -> JsonObject:
         out = super().details()
@@ -850,18 +880,32 @@ class ImpusGame(Game):
         return out
 
 
-def _describe(action: Action) -> str:
+def _describe(action: Action) -> Said:
     """The refused action in a few words ("Cho's play of 20 cards") to lead its refusal; a
-    player reads it on the phone, so not its replay object."""
+    player reads it on the phone, so not its replay object. ``claims`` is a kind in English's
+    plural; a dashboard in another language names the kind (``claim``) as the table typed it."""
     if isinstance(action, PlayCards):
-        claim = f" as {plural(action.claim)}" if action.claim is not None else ""
-        return f"{action.player}'s play of {action.count} {plural('card', action.count)}{claim}"
+        if action.claim is not None:
+            return said_n("{player}'s play of {n} card as {claims}",
+                          "{player}'s play of {n} cards as {claims}", action.count,
+                          player=action.player, claims=plural(action.claim), claim=action.claim)
+        return said_n("{player}'s play of {n} card", "{player}'s play of {n} cards",
+                      action.count, player=action.player)
     if isinstance(action, Doubt):
-        return f"{action.player}'s \"don't believe\""
+        return said("{player}'s \"don't believe\"", player=action.player)
     if isinstance(action, Polymorph):
-        return f"{action.player}'s polymorph as {plural(action.kind)}"
+        return said("{player}'s polymorph as {claims}", player=action.player,
+                    claims=plural(action.kind), claim=action.kind)
     if isinstance(action, Discard):
-        return f"{action.player}'s discard of the {plural(action.kind)}"
+        return said("{player}'s discard of the {claims}", player=action.player,
+                    claims=plural(action.kind), claim=action.kind)
     if isinstance(action, CardReveal):
-        return "the turned-up cards"
-    return f"a {action.key}" if getattr(action, "key", "") else "this action"
+        return said("the turned-up cards")
+    key = getattr(action, "key", "")
+    return said("a {action}", action=key) if key else said("this action")
+
+
+def _holds_only(action: Action, player: str, held: int) -> Said:
+    return said_n("{action}: {player} holds only {n} card",
+                  "{action}: {player} holds only {n} cards",
+                  held, action=_describe(action), player=player)

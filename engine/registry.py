@@ -9,12 +9,14 @@ from engine.bluff import BluffGame
 from engine.errors import SetupError
 from engine.game import Game
 from engine.impus import ImpusGame
+from engine.perudo import PerudoGame
 from engine.scam import ScamGame
 
 GAMES: dict[str, type[Game]] = {
     "bluff": BluffGame,
     "scam": ScamGame,
     "impus": ImpusGame,
+    "perudo": PerudoGame,
 }
 
 

@@ -16,8 +16,9 @@ from engine.actions import Action, BidAction, JsonObject, Pass, Reveal, ScamCall
 from engine.bids import Bid, ScamOrder
 from engine.errors import IllegalActionError
 from engine.game import ExpectedHand, Game, Phase
-from engine.history import RoundResult, counted_what, plural
+from engine.history import RoundResult, counted_words, verdict_text
 from engine.options import read_bool, read_int, refuse_unknown
+from engine.words import N_, Said, said, said_n
 
 DICE_EACH = 3
 
@@ -47,7 +48,7 @@ class ScamGame(Game):
     turn_rule = "S2"  # "Bidding goes clockwise"
     end_rule = "S9"
     reveal_rule = "S6"
-    reveal_words = "the hidden dice must be revealed first"  # no cups in Scam (S1)
+    reveal_words = N_("the hidden dice must be revealed first")  # no cups in Scam (S1)
     starter_rule = "S2"
 
     def __init__(
@@ -82,7 +83,8 @@ class ScamGame(Game):
             self._require_turn(action.player)
             if action.set_aside:
                 raise IllegalActionError(
-                    "S4", f"{action.player} cannot set dice aside: Scam has no re-roll"
+                    "S4", said("{player} cannot set dice aside: Scam has no re-roll",
+                               player=action.player)
                 )
             self.order.check_raise(self.current_bid, action.bid)
         elif isinstance(action, Pass):
@@ -91,7 +93,8 @@ class ScamGame(Game):
             self._require_turn(action.player)
             if self.current_bid is None:
                 raise IllegalActionError(
-                    "S4", f"{action.player} cannot call Scam!: there is no bid yet this round"
+                    "S4", said("{player} cannot call Scam!: there is no bid yet this round",
+                               player=action.player)
                 )
         elif isinstance(action, Reveal):
             self._check_reveal(action)
@@ -103,21 +106,22 @@ class ScamGame(Game):
     def _check_reveal(self, action: Reveal) -> None:
         if self.phase is not Phase.REVEAL:
             raise IllegalActionError(
-                "S6", "no reveal is due: the round ends on Scam! or when everyone else passes"
+                "S6", said("no reveal is due: the round ends on Scam! or when everyone else passes")
             )
         names = Counter(name for name, _ in action.hands)
         if names != Counter(self.players):
             raise IllegalActionError(
                 "S6",
-                f"the reveal must show each player's dice once: got {sorted(names.elements())}, "
-                f"players are {self.players}",
+                said("the reveal must show each player's dice once: got {got}, players are "
+                     "{players}", got=str(sorted(names.elements())), players=str(self.players)),
             )
         for name, faces in action.hands:
             if len(faces) != DICE_EACH:
                 raise IllegalActionError(
                     "S1",
-                    f"the reveal shows {plural(len(faces), 'die', 'dice')} for {name}; "
-                    f"everyone has {DICE_EACH}",
+                    said_n("the reveal shows {n} die for {player}; everyone has {count}",
+                           "the reveal shows {n} dice for {player}; everyone has {count}",
+                           len(faces), player=name, count=DICE_EACH),
                 )
 
     # ------------------------------------------------------------- applying
@@ -140,6 +144,7 @@ class ScamGame(Game):
             self._settle(action)
 
     def _no_bid_round(self) -> None:
+        words = (said("everybody passed without a bid"), said("nobody scores"))
         self._finish_round(
             RoundResult(
                 number=self.round_number,
@@ -150,9 +155,10 @@ class ScamGame(Game):
                 changes=(),
                 unit="points",
                 out=(),
-                verdict="everybody passed without a bid — nobody scores",
+                verdict=verdict_text(words),
                 reveal=(),
                 next_starter=self.next_player(self.round_starter),
+                verdict_said=words,
             )
         )
 
@@ -173,17 +179,22 @@ class ScamGame(Game):
             self.score[name] += points
         winners = [n for n in self.players if self.score[n] >= self.options.target]
         winner = winners[0] if winners else None  # S9: only one player scores per round
-        head = f"{counted_what(bid, None)}: {actual}, bid was {bid.count}"
-        if self.caller is not None:
-            head = f"Scam! {head}"
-        body = "the bid holds" if holds else "the bid fails"
+        head = said(
+            N_("{what}: {actual}, bid was {count}") if self.caller is None
+            else N_("Scam! {what}: {actual}, bid was {count}"),
+            what=counted_words(bid, None), actual=actual, count=bid.count)
         if changes:
             ((name, points),) = changes.items()
-            body += f": {name} scores {points}"
+            body = said(N_("the bid holds: {player} scores {points}") if holds
+                        else N_("the bid fails: {player} scores {points}"),
+                        player=name, points=points)
         else:
-            body += ": nobody scores"
+            body = said(N_("the bid holds: nobody scores") if holds
+                        else N_("the bid fails: nobody scores"))
+        words: tuple[Said, ...] = (head, body)
         if winner is not None:
-            body += f"; {winner} reaches {self.options.target} and wins"
+            words += (said("{player} reaches {target} and wins", player=winner,
+                           target=self.options.target),)
         self._finish_round(
             RoundResult(
                 number=self.round_number,
@@ -194,10 +205,11 @@ class ScamGame(Game):
                 changes=tuple(changes.items()),
                 unit="points",
                 out=(),
-                verdict=f"{head} — {body}",
+                verdict=verdict_text(words),
                 reveal=reveal.hands,
                 next_starter=None if winner else self.next_player(self.round_starter),
                 winner=winner,
+                verdict_said=words,
             )
         )
 
@@ -240,10 +252,9 @@ class ScamGame(Game):
     def _player_json(self, name: str) -> JsonObject:
         return {"name": name, "score": self.score[name], "out": False}
 
-    def house_rules(self) -> list[str]:
+    def house_rules_said(self) -> list[Said]:
         """S9's target as this table plays it."""
-        target = self.options.target
-        return [f"first to {target} point{'s' * (target != 1)}"]
+        return [said_n("first to {n} point", "first to {n} points", self.options.target)]
 
     def details(self) -> JsonObject:
         from engine.odds import bid_probability, expected_count

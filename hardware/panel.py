@@ -30,8 +30,8 @@ class Key(StrEnum):
     DOWN = "DOWN"  # count - 1
     BID = "BID"  # submit the composed bid
     REROLL = "REROLL"  # bid and re-roll (the camera reads the set-aside dice)
-    DOUBT = "DOUBT"  # challenge / "Scam!" / "don't believe"
-    PASS = "PASS"  # Scam: pass the turn
+    DOUBT = "DOUBT"  # challenge / "Scam!" / dudo / "don't believe"
+    PASS = "PASS"  # Scam: pass the turn; Perudo: calza (it has no pass)
     OK = "OK"  # take the reveal / next round
     UNDO = "UNDO"  # short: clear the composed bid; long: undo the last action
 

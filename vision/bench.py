@@ -47,6 +47,9 @@ class Entry:
     complete: bool
     source: str
     subset: str
+    #: boxes [x, y, w, h] of things in the photo that are no labelled die (the manifest's
+    #: ``ignore``): a reading centred in one, and in no labelled die's box, is not judged
+    ignore: tuple[tuple[float, float, float, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +173,21 @@ def _entry(item: object, where: str) -> Entry:
         if not isinstance(name, str):
             raise ValueError(f'{where}: "{key}" must be a string, got {json.dumps(name)}')
     labelled = tuple(_labelled_die(d, f"{where}: dice[{i}]") for i, d in enumerate(dice))
-    return Entry(image, labelled, complete, names["source"], names["subset"])
+    ignore = item.get("ignore", [])
+    if not isinstance(ignore, list):
+        raise ValueError(f'{where}: "ignore" must be a list of boxes, got {json.dumps(ignore)}')
+    boxes = tuple(_ignored_box(b, f"{where}: ignore[{i}]") for i, b in enumerate(ignore))
+    return Entry(image, labelled, complete, names["source"], names["subset"], boxes)
+
+
+def _ignored_box(box: object, where: str) -> tuple[float, float, float, float]:
+    """One ``ignore`` box: [x, y, width, height] in pixels."""
+    if not (isinstance(box, list) and len(box) == 4
+            and all(_finite_number(v) for v in box) and box[2] > 0 and box[3] > 0):
+        raise ValueError(f"{where}: must be [x, y, width, height] (finite numbers, width and "
+                         f"height above 0), got {json.dumps(box)}")
+    x, y, w, h = (float(v) for v in box)
+    return (x, y, w, h)
 
 
 def _labelled_die(die: object, where: str) -> LabelledDie:
@@ -236,10 +253,9 @@ def matched_pairs(
 
     A prediction may lie inside the grown boxes of two touching dice. The pairs are taken
     nearest first over the whole photo, so each die gets the nearest prediction no closer die
-    claims, whatever order the labels are listed in. (Before session 12 the labels took their
-    nearest unused prediction in listed order, so a die listed first could take its
-    neighbour's prediction and leave the neighbour unmatched: the score depended on the label
-    file's order.)
+    claims, whatever order the labels are listed in. (Labels taking their nearest unused
+    prediction in listed order would let a die listed first take its neighbour's prediction
+    and leave the neighbour unmatched: the score would depend on the label file's order.)
     """
     # nearest first; at equal distance a pair whose values agree first, then by the die's
     # box and value, so that not even a tie depends on the order the labels are listed in
@@ -306,8 +322,10 @@ def score_frames(
         load_networks(params)  # not charged to the first photo's time
     scores = []
     for entry, image in frames:
+        # a photo of one die cut out of a bigger one is read as a crop: the manifest says so
+        crop = {"crop": True} if entry.subset == "crop" and reader is read_dice else {}
         t0 = time.perf_counter()
-        reading = reader(image, params)
+        reading = reader(image, params, **crop)
         ms = (time.perf_counter() - t0) * 1000.0
         scores.append(score_image(entry, reading, ms))
     return scores

@@ -4,7 +4,7 @@ A small fully convolutional network (``vision/models/dice_detector.onnx``, train
 ``tools/train_dice_detector.py``) looks at the whole frame at a fixed working size and
 paints, at a quarter of that resolution, a heat map of die centres, the odds of each face
 value and the top face's size. Peaks of the heat map are dice. A second network of the same
-design with wider deep stages (``dice_detector_wide.onnx``, session 25) paints the same maps,
+design with wider deep stages (``dice_detector_wide.onnx``) paints the same maps,
 and the reader averages the two: two networks trained apart err apart, and their mean reads
 the held-out photos better than either (docs/vision_detector.md, "Two detectors").
 Runtime: numpy, OpenCV, and ONNX Runtime where installed (``vision.onnx_net``); the same
@@ -254,7 +254,7 @@ NESTED = 1.8
 #: touching dice were merged into one: at 0.42, held-out phone photos read 3 more dice of
 #: 252 (0.825 -> 0.837, precision the same), 0.776 -> 0.785 over five orientations, unseen
 #: renders of touching dice 0.780 -> 0.782 found, for 4 more false dice in 300 scenes
-#: (session 13; at 0.3, 12 more false dice and lower precision)
+#: (at 0.3, 12 more false dice and lower precision)
 SAME_SPOT = 0.42
 
 

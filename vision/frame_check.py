@@ -12,7 +12,7 @@ clipped (over-exposed: 1-17% white), their noise is under 1 grey level (with sen
 sd 12 added: 9). Most shared phone photos carry the dataset's salt-and-pepper specks and are
 called grainy: rightly, they read 0.74 against 0.95 for the clean ones (``tools.bench_impulse``).
 
-With a reading, it also names dice too small for the reader (session 17): what the host fixes
+With a reading, it also names dice too small for the reader: what the host fixes
 then is where the camera is, not the light.
 """
 

@@ -28,8 +28,9 @@ from vision.types import Die, Reading
 
 MODEL_PATH = Path(__file__).with_name("models") / "dice_value.onnx"
 #: the same network trained again with the project's renders added (``--renders``): the two
-#: see dice differently, and their pooled read is steadier than either (session 4's networks,
-#: held-out photos: 0.832 of dice right, 3 sure and wrong, against 0.825 / 3 and 0.830 / 5 alone)
+#: see dice differently, and their pooled read is steadier than either (as first
+#: trained, held-out photos: 0.832 of dice right, 3 sure and wrong, against 0.825 / 3 and
+#: 0.830 / 5 alone)
 RENDERS_MODEL_PATH = MODEL_PATH.with_name("dice_value_renders.onnx")
 MODEL_PATHS = (MODEL_PATH, RENDERS_MODEL_PATH)
 #: photos of ../shared/datasets (manifest paths) that no network of the project trained on
@@ -52,9 +53,9 @@ CONFIDENT = 0.9
 TURNS = 4
 #: the photo as shot is the likeliest up (a phone is held upright, a camera mounted so): another
 #: turn is taken only where its summed log odds beat it by this much. Without it the turn of
-#: a photo of few dice at a steep slant was sometimes missed (session 13: unseen renders 6
+#: a photo of few dice at a steep slant was sometimes missed (unseen renders: 6
 #: dice sure and wrong, 3 with it); larger margins keep more turned photos in the wrong turn.
-#: Session 21 lowered it from 0.5 for today's networks: photos as shot read the same, turned
+#: 0.25 rather than 0.5 for today's networks: photos as shot read the same, turned
 #: ones better (BENCHMARKS.md, "The as-shot margin lowered")
 AS_SHOT_MARGIN = 0.25
 

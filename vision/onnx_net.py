@@ -2,14 +2,16 @@
 with OpenCV's dnn module.
 
 ONNX Runtime runs them 1.4-1.9 times as fast as OpenCV's dnn on the development VM, with the
-same outputs to 2e-5 (BENCHMARKS.md, session 16), and the networks' forward passes are most
-of a read's time. It has no wheel for 32-bit ARM (Raspberry Pi OS 32-bit), so the project
-depends on it everywhere else (pyproject.toml); on 32-bit ARM the reader falls back to
-OpenCV, which it needs anyway (OpenCV 4 given each input size in the file: :func:`read_onnx`).
+same outputs to 2e-5 (docs/lab-notebook.md, "ONNX Runtime"), and the networks' forward
+passes are most of a read's time. It has no wheel for 32-bit ARM (Raspberry Pi OS 32-bit),
+so the project depends on it everywhere else (pyproject.toml); on 32-bit ARM the reader
+falls back to OpenCV, which it needs anyway (OpenCV 4 given each input size in the file:
+:func:`read_onnx`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -29,11 +31,29 @@ except ImportError:  # 32-bit ARM, or a minimal install: OpenCV's dnn runs the n
 RUNTIME = "opencv" if onnxruntime is None else "onnxruntime"
 
 #: OpenCV 5's classic dnn engine runs the project's small networks about twice as fast as the
-#: engine it picks by default, with the same outputs (to 1e-5; BENCHMARKS.md, session 9);
+#: engine it picks by default, with the same outputs (to 1e-5; docs/lab-notebook.md);
 #: OpenCV 4 has only that engine and no ``engine`` argument. It does not take every graph: a
-#: trial detector with an edge-replicating Pad layer crashed it (session 9), so every shipped
+#: trial detector with an edge-replicating Pad layer crashed it, so every shipped
 #: network is run on it by tests/vision/test_onnx_net.py
 CLASSIC_ENGINE: int | None = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+
+
+#: the environment variable that sets how many threads ONNX Runtime runs each network on
+#: (unset: ONNX Runtime's own choice, one per core). A Raspberry Pi's 4 cores share a read
+#: with the camera, the web server and the board's browser: a table may want fewer
+THREADS_VARIABLE = "BLUFFCAM_ONNX_THREADS"
+
+
+def onnx_threads() -> int | None:
+    """The thread count ``BLUFFCAM_ONNX_THREADS`` asks for, ``None`` where it is unset;
+    ValueError naming it where it is not a whole number 1..64."""
+    raw = os.environ.get(THREADS_VARIABLE, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= 64:
+        raise ValueError(f"{THREADS_VARIABLE} must be a whole number of threads 1..64, "
+                         f"got {raw!r}")
+    return int(raw)
 
 
 def _check(path: Path, what: str, script: str) -> None:
@@ -42,7 +62,7 @@ def _check(path: Path, what: str, script: str) -> None:
 
 
 #: OpenCV 4 works out every layer's shape as it imports a network and refuses the detectors'
-#: feature pyramid with their input size left open (4.9 to 4.12 tried, session 27): it is
+#: feature pyramid with their input size left open (4.9 to 4.12 tried): it is
 #: given each input size written into the file (`vision.onnx_shape`); OpenCV 5 reads them as
 #: they are
 OPENCV_NEEDS_SIZE = CLASSIC_ENGINE is None
@@ -83,6 +103,9 @@ def open_session(path: Path, what: str, script: str) -> Any:
     # work between them, and on two cores spinning threads starve it (held-out tables: a
     # median of 32 ms spinning, 17 ms not, against 28 ms with OpenCV)
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    threads = onnx_threads()
+    if threads is not None:
+        options.intra_op_num_threads = threads
     # no memory arena: it keeps the largest frame's buffers for good. Without it a process
     # that read three 1280 x 960 frames holds 195 MB, not 241 (267, not 314, after a
     # 12-megapixel one), at the same speed (held-out tables, median 12.1-12.3 ms against

@@ -3,9 +3,9 @@
 The project's detectors take frames of any size (their input's height and width are named,
 not numbered, in the file), which ONNX Runtime and OpenCV 5 read as they are. OpenCV 4 (4.9
 to 4.12 tried) works out every layer's shape as it imports a file, cannot with the size left
-open, and refuses the detectors' feature pyramid; given the size, it reads and runs them
-(session 27). `vision.onnx_net` reads a net for each input size anyway on OpenCV, so there it
-passes each one a copy of the file with that size written in.
+open, and refuses the detectors' feature pyramid; given the size, it reads and runs them.
+`vision.onnx_net` reads a net for each input size anyway on OpenCV, so there it passes
+each one a copy of the file with that size written in.
 
 The rewrite is done on the protobuf encoding itself (a few nested length-delimited fields),
 because neither the ``onnx`` package nor ``protobuf`` is a dependency, and on 32-bit ARM,

@@ -82,7 +82,14 @@ _READER_RANGES: dict[str, NumberRange] = {
     "closer_score": NumberRange(0.0, 1.0, least_open=True),
     "min_gradient_balance": NumberRange(0.0, 1.0, most_open=True),
     "cover_doubt_odds": NumberRange(0.0, 1.0, least_open=True),
+    "die_size_px": NumberRange(4.0, 4096.0, unit="px"),
+    "camera_up": NumberRange(0, 3, unit="quarter turns"),
 }
+
+#: settings a table profile gives from its own tables (``[dice]``, ``[table]``), never from
+#: ``[reader]``: the one scale to read at and the area to read depend on where this camera
+#: stands, which the profile measures (``vision.dice.calibrated``)
+FROM_PROFILE = ("die_size_px", "table_box", "camera_up", "table_resolution")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +102,7 @@ class ReaderParams:
         min_value_odds: (learned method) a die whose value the two looks, pooled, give
             less than these odds (0..1) is reported as uncertain, however sure its presence:
             a value favoured at 0.6-0.7 was wrong several times as often as the sure dice
-            around it (BENCHMARKS.md, "Long-trained detector"); 0.8 since session 20's
+            around it (BENCHMARKS.md, "Long-trained detector"); 0.8 for today's
             classifier, which left 0.7-0.8 sure and wrong on the unseen renders (BENCHMARKS.md,
             "The value odds bar raised to 0.8"). 0 turns it off.
         work_max_side: frames whose longer side exceeds this many pixels are downscaled to it
@@ -164,16 +171,35 @@ class ReaderParams:
         min_gradient_balance: a die read as sure whose crop's gradients along their weakest
             direction carry less than this share of those along their strongest (a die
             smeared by motion: ``vision.smear``) is reported for review instead; 0 turns the
-            check off. Smeared pips pass for more pips with every look agreeing. 0.35 since
-            session 33 (0.3 before: an 11-px streak on one die of a sharp frame, 0.301,
-            was read as a sure 6; BENCHMARKS.md, "Smeared dice").
+            check off. Smeared pips pass for more pips with every look agreeing. 0.35 because
+            at 0.3 an 11-px streak on one die of a sharp frame (0.301) was read as a sure 6
+            (BENCHMARKS.md, "Smeared dice").
         cover_doubt_odds: (reveals) a die the vote made sure is sent to review where the
             cover check (``vision.cover_check``) gives over these odds (0..1] that something
             lies over part of it (a finger, a sleeve, a cup's rim): the pips left in sight
             of a half-hidden die are read surely and wrongly. 1 turns the check off. 0.9
-            since session 34: 0.97 leaves no needless review on the held-out photos but
+            because 0.97 leaves no needless review on the held-out photos but
             lets one more drawn finger's misread through on the demo's reveals
             (BENCHMARKS.md, "Something over a die").
+        die_size_px: (from a table profile's ``[dice]``) a die's size in frame pixels as
+            this camera sees it (the detector's extent). With it the reader reads at the
+            one scale that size implies and drops proposals far from it
+            (``vision.dice.calibrated``); ``None`` estimates the scale from the frame.
+        table_box: (from a table profile's ``[table]``) the table area's bounding box
+            ``(left, top, right, bottom)`` in frame pixels: only that box, grown by a
+            margin, is read. ``None`` reads the whole frame.
+        camera_up: (from a table profile's ``[dice]``) the quarter turn (0..3) in which
+            the crop classifier reads this camera's dice (``vision.learned.photo_up``):
+            a mounted camera's up does not change, so each frame need not search the four
+            turns for it (a third of the classifier's time). ``None`` searches.
+        table_resolution: (from a table profile's ``[camera]``) the ``(width, height)`` of
+            the frames ``die_size_px`` and ``table_box`` were measured in: a frame of
+            another size (a photo read with the profile) is read as without them.
+            ``None``: any frame.
+        table_head: (learned method) a table's own head (``vision.table_head``, written by
+            ``bluffcam adapt``): the ``.npz`` file that decides each die's value and
+            sureness again, from the looks, by what this table's labelled photos taught it.
+            A profile names it relative to itself; ``None``: the general reader.
     """
 
     min_confidence: float = 0.6
@@ -203,9 +229,25 @@ class ReaderParams:
     reread_big_dice: bool = True
     min_gradient_balance: float = 0.35
     cover_doubt_odds: float = 0.9
+    die_size_px: float | None = None
+    table_box: tuple[float, float, float, float] | None = None
+    camera_up: int | None = None
+    table_resolution: tuple[int, int] | None = None
+    table_head: str | None = None
 
     def __post_init__(self) -> None:
         check_numbers(self, _READER_RANGES)
+        _check_box(self.table_box)
+        if self.table_resolution is not None and (
+                not isinstance(self.table_resolution, tuple) or len(self.table_resolution) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                           for v in self.table_resolution)):
+            raise ValueError("table_resolution must be (width, height) in whole pixels, got "
+                             f"{self.table_resolution!r}")
+        if self.table_head is not None and (
+                not isinstance(self.table_head, str) or not self.table_head.strip()):
+            raise ValueError(f"table_head must be the path of a table head file (.npz), "
+                             f"got {self.table_head!r}")
         if self.pip_polarity not in ("auto", "dark", "light"):
             raise ValueError(
                 f"pip_polarity must be 'auto', 'dark' or 'light', got {self.pip_polarity!r}"
@@ -226,7 +268,13 @@ class ReaderParams:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReaderParams:
         """Build from a profile's ``[reader]`` table; unknown keys are an error, not ignored."""
-        known = {f.name: f for f in fields(cls)}
+        known = {f.name: f for f in fields(cls) if f.name not in FROM_PROFILE}
+        measured = sorted(set(data) & set(FROM_PROFILE))
+        if measured:
+            raise ValueError(
+                f"{', '.join(measured)}: not a [reader] setting; a profile gives the dice's "
+                "size and the camera's up in [dice] (size_px, up), the table area in [table]"
+            )
         unknown = sorted(set(data) - set(known))
         if unknown:
             raise ValueError(
@@ -252,5 +300,21 @@ class ReaderParams:
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as plain values; ``None`` entries are left out (TOML has no null)."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        """The settings as plain values, as ``[reader]`` stores them: ``None`` entries are
+        left out (TOML has no null), and so are the settings the profile gives elsewhere."""
+        return {k: v for k, v in asdict(self).items()
+                if v is not None and k not in FROM_PROFILE}
+
+
+def _check_box(box: object) -> None:
+    """A table box must be four finite numbers, left < right and top < bottom."""
+    if box is None:
+        return
+    if (not isinstance(box, tuple) or len(box) != 4
+            or not all(isinstance(v, Real) and not isinstance(v, bool) for v in box)):
+        raise TypeError(f"table_box must be (left, top, right, bottom) in pixels, got {box!r}")
+    left, top, right, bottom = (float(v) for v in box)
+    if not all(math.isfinite(v) for v in (left, top, right, bottom)):
+        raise ValueError(f"table_box must be four finite numbers, got {box!r}")
+    if not (left < right and top < bottom):
+        raise ValueError(f"table_box must have left < right and top < bottom, got {box!r}")

@@ -26,14 +26,35 @@ from vision.types import Die, Reading, doubt_crowds
 _REACHES = (5.2, 4.0, 3.0, 2.3)
 
 
-def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None) -> Reading:
-    """Read every die whose top face is visible in a BGR (or grey) uint8 frame."""
+def read_dice(frame: NDArray[np.uint8], params: ReaderParams | None = None, *,
+              crop: bool = False) -> Reading:
+    """Read every die whose top face is visible in a BGR (or grey) uint8 frame.
+
+    ``crop``: the frame is one die cut out of a photo (it may then be read as one die filling
+    it); the caller says so, it is never guessed from the frame's size. With a table
+    profile's die size or table box in ``params`` (and not a crop), the learned reader reads
+    only the table, at the one scale the die size implies (``vision.dice.calibrated``)."""
     params = params or ReaderParams()
     image = _as_bgr(frame)
     if params.method == "learned":
-        from vision.dice.detected import read_detected  # lazy: loads the networks on first use
+        # lazy: loads the networks on first use
+        from vision.dice.doubts import doubt_cut_and_twice
 
-        return read_detected(image, params)  # smear-checked there, before its second read
+        if not crop and (params.die_size_px is not None or params.table_box is not None):
+            from vision.dice.calibrated import read_calibrated
+
+            reading = read_calibrated(image, params)
+        else:
+            from vision.dice.detected import read_detected
+
+            reading = read_detected(image, params, crop=crop)  # smear-checked there
+        if params.table_head is not None:  # this table's own head decides again
+            from vision.table_head import adapt_reading, load_head
+
+            reading = adapt_reading(image, reading, load_head(params.table_head),
+                                    params.max_dice)
+        # a die cut by the frame's edge or read twice is doubted, whoever named its value
+        return doubt_cut_and_twice(reading)
     return doubt_smeared(image, _read_classical(image, params), params.min_gradient_balance)
 
 
@@ -57,6 +78,10 @@ def load_networks(params: ReaderParams | None = None) -> None:
         nets.append(cover_check.NET)
     for net in nets:
         net.load()
+    if params.method == "learned" and params.table_head is not None:
+        from vision.table_head import load_head
+
+        load_head(params.table_head)  # a missing or damaged head is named at start-up
 
 
 def _read_classical(image: NDArray[np.uint8], params: ReaderParams) -> Reading:

@@ -19,7 +19,9 @@ class Die:
     array of the top face's corners (image pixels, clockwise); ``confidence`` is in 0..1.
     ``extent`` is the side in pixels of the upright square that holds the whole visible die,
     where the reader sized the die so (the learned reader: its detector's size); ``None``
-    where the outline is itself the measure (the classical reader).
+    where the outline is itself the measure (the classical reader). ``looks`` is what the
+    learned reader's looks said of it (``vision.looks``), for a table's own head to decide
+    again; ``None`` where no look was kept.
     """
 
     value: int
@@ -28,6 +30,7 @@ class Die:
     confidence: float
     outline: NDArray[np.float64] = field(compare=False, repr=False)
     extent: float | None = field(default=None, compare=False, repr=False)
+    looks: NDArray[np.float32] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.value <= 6:

@@ -53,6 +53,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | Non
         PHONES_CAN_JOIN=True,
         # `serve --keep-photos`, in MB, for the calibration page (None: no budget is kept)
         PHOTO_BUDGET_MB=None,
+        # the table's language when a device has not chosen one (`serve --lang`, the profile)
+        LANGUAGE="en",
     )
     if test_config is not None:
         app.config.from_mapping(test_config)
@@ -69,14 +71,17 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, table: Any | Non
     pin = str(app.config["TABLE_PIN"] or generate_pin())
     app.config["TABLE_PIN"] = pin
 
-    from web import api, cards, events, openapi, security, zones
+    from web import api, cards, drafts, events, i18n, openapi, security, teaching, zones
 
     security.init_app(app, pin)
+    i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(openapi.bp)  # GET /api/openapi.json
     app.register_blueprint(cards.bp)  # the card art for Impus (web/cards.py)
     app.register_blueprint(zones.bp)  # refitting the seat zones (web/zones.py)
+    app.register_blueprint(drafts.bp)  # a pending review's corrections (web/drafts.py)
+    app.register_blueprint(teaching.bp)  # teaching the camera this table (web/teaching.py)
     api.register_error_handlers(app)
 
     from web import pages

@@ -32,6 +32,8 @@ from bluffcam.photo_budget import MB, photo_usage
 from bluffcam.reveals import UnknownRevealError, UnreadableRevealError
 from bluffcam.table import Table, TableError
 from engine import EngineError, SetupError
+from engine.words import Said
+from web.i18n import gettext as _
 from web.join import control_url, join_qr_svg, lan_address
 from web.security import Refused, csrf_token, guard_change, is_loopback
 
@@ -242,6 +244,14 @@ def new_evening() -> Response:
     return jsonify(table().new_evening())
 
 
+@bp.post("/evening/undo")
+def undo_new_evening() -> Response:
+    """Bring back the standings "New evening" cleared, until the next game starts."""
+    guard_change()
+    _no_broken_body()
+    return jsonify(table().bring_back_evening())
+
+
 @bp.post("/reveal/capture")
 def capture() -> Response:
     guard_change()
@@ -409,8 +419,12 @@ def with_zones(frame: Any, t: Table) -> Any:
 
 
 def error_response(status: int, rule: str, message: str,
-                   headers: dict[str, str] | None = None) -> tuple[Response, int]:
-    response = jsonify({"error": {"rule": rule, "message": message}})
+                   headers: dict[str, str] | None = None,
+                   said: Said | None = None) -> tuple[Response, int]:
+    body: dict[str, Any] = {"rule": rule, "message": message}
+    if said is not None:  # the page says it in its language (web/static/js/i18n.js)
+        body["said"] = said.to_json()
+    response = jsonify({"error": body})
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response, status
@@ -444,7 +458,7 @@ def register_error_handlers(app: Flask) -> None:
 
     def _engine_error(error: EngineError) -> tuple[Response, int]:
         status = 400 if error.rule == "format" or isinstance(error, SetupError) else 409
-        return error_response(status, error.rule, error.message)
+        return error_response(status, error.rule, error.message, said=error.said)
 
     def _unknown_reveal(error: UnknownRevealError) -> tuple[Response, int]:
         return error_response(404, "reveal", str(error))
@@ -463,13 +477,14 @@ def register_error_handlers(app: Flask) -> None:
             return error_response(error.code, "http", str(error.description),
                                   _kept_headers(error))
         if error.code == 404:
-            return error_page(404, "Page not found",
-                              f"There is no page at {request.path}: open one of the "
-                              "table's pages instead.")
+            return error_page(404, _("Page not found"),
+                              _("There is no page at {path}: open one of the table's pages "
+                                "instead.").format(path=request.path))
         if error.code == 405:
-            page, status = error_page(405, "Not opened like that",
-                                      f"{request.path} is not opened with {request.method}: "
-                                      "follow a link to it instead.")
+            page, status = error_page(405, _("Not opened like that"),
+                                      _("{path} is not opened with {method}: follow a link to "
+                                        "it instead.").format(path=request.path,
+                                                              method=request.method))
             # the methods it is opened with, as a 405 must say (werkzeug's own page did)
             return page, status, {"Allow": ", ".join(getattr(error, "valid_methods", None) or [])}
         return error
@@ -481,10 +496,10 @@ def register_error_handlers(app: Flask) -> None:
             return error_response(500, "internal", "the table hit an unexpected error (its "
                                   "details are in the server's log): reload to see the "
                                   "table as it is")
-        return error_page(500, "Something went wrong",
-                          "The table hit an unexpected error drawing this page (its details "
+        return error_page(500, _("Something went wrong"),
+                          _("The table hit an unexpected error drawing this page (its details "
                           "are in the server's log). The game is kept in the journal: "
-                          "reload, or open the board.")
+                          "reload, or open the board."))
 
     app.register_error_handler(Refused, _refused)
     app.register_error_handler(TableError, _table_error)

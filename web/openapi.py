@@ -20,6 +20,20 @@ _REVEAL_ID = {"name": "reveal_id", "in": "path", "required": True,
               "description": "a reveal id, r<N>; anything else is 404"}
 
 
+#: a review's draft (bluffcam/review_drafts.py)
+_DRAFT = {"type": "object", "required": ["dice"], "properties": {
+    "dice": {"type": "array", "items": {"type": "object", "required": ["seat", "value", "x", "y"],
+                                        "properties": {
+                                            "seat": {"type": "string"},
+                                            "value": {"type": "integer", "minimum": 1,
+                                                      "maximum": 6},
+                                            "x": {"type": "number"}, "y": {"type": "number"},
+                                            "edited": {"type": "boolean"}}}},
+    "removed": {"type": "integer", "minimum": 0}}}
+_DRAFT_ANSWER = {"type": "object", "required": ["id", "draft"], "properties": {
+    "id": {"type": "string"}, "draft": {"oneOf": [_DRAFT, {"type": "null"}]}}}
+
+
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -30,6 +44,35 @@ def _reveal_jpeg(summary: str) -> dict[str, Any]:
                     "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {
                         "schema": {"type": "string", "format": "binary"}}}},
                                   **_refusals(404)}}}
+
+
+def _teaching_paths() -> dict[str, Any]:
+    """Teach the camera (web/teaching.py)."""
+    count = {"type": "integer", "minimum": 0}
+    return {
+        "/api/calibration/teach": {"get": {
+            "summary": "how many photos are taught and how many the camera learned from",
+            "responses": {"200": _json({"type": "object", "properties": {
+                "photos": count, "needed": count, "learned_from": count}}, "the count")}}},
+        "/api/calibration/teach/read": {"post": _change(
+            "read a camera frame for teaching: each die's value, place, size and sureness",
+            None, answer={"type": "object", "properties": {
+                "shot": {"type": "string"}, "dice": {"type": "array"},
+                "image": {"type": "string", "description": "a JPEG data URL"}}})},
+        "/api/calibration/teach/confirm": {"post": _change(
+            "keep the frame read as a labelled photo of this table, with the dice confirmed",
+            {"type": "object", "required": ["shot", "dice"], "properties": {
+                "shot": {"type": "string"}, "dice": {"type": "array", "items": {
+                    "type": "object", "required": ["value"], "properties": {
+                        "value": {"type": "integer", "minimum": 1, "maximum": 6},
+                        "x": {"type": "number"}, "y": {"type": "number"},
+                        "size": {"type": "number"}}}}}},
+            answer={"type": "object", "properties": {"photos": count, "needed": count}})},
+        "/api/calibration/teach/learn": {"post": _change(
+            "learn the table's profile again from the taught photos and the reviewed reveals",
+            None, answer={"type": "object", "properties": {
+                "learned_from": count, "saved": {"type": "string"}}})},
+    }
 
 
 def _refusals(*codes: int) -> dict[str, Any]:
@@ -188,6 +231,9 @@ def _document() -> dict[str, Any]:
             "/api/evening/new": {"post": _change(
                 "start tonight's standings (state.evening) afresh: the games that have ended "
                 "no longer count", None)},
+            "/api/evening/undo": {"post": _change(
+                "undo the last \"new evening\" until the next game starts (state.evening_undo);"
+                " 409 (rule evening) when there is none", None)},
             "/api/reveal/capture": {"post": _change(
                 "read the reveal with the camera: applied when sure, else state.review; 409 "
                 "(rule camera) where the camera gave no reading", None)},
@@ -202,6 +248,16 @@ def _document() -> dict[str, Any]:
                             "type": "object", "properties": {"value": faces},
                             "required": ["value"]}]}}}}}, extra=(404,)),
                 "parameters": [_REVEAL_ID]}},
+            "/api/reveals/{reveal_id}/draft": {
+                "get": {"summary": "the corrections a phone made so far to a pending review "
+                                   "(null: none), for a reload or a second phone",
+                        "parameters": [_REVEAL_ID],
+                        "responses": {"200": _json(_DRAFT_ANSWER, "the draft"),
+                                      **_refusals(404)}},
+                "post": {**_change("keep the corrections made so far to a pending review: "
+                                   "the dice as corrected, with their places in the photo",
+                                   _DRAFT, extra=(404,), answer=_DRAFT_ANSWER),
+                         "parameters": [_REVEAL_ID]}},
             "/api/reveals/{reveal_id}/reopen": {"post": {
                 **_change("take back the verdict of the last round's camera reveal (state.reopen)"
                           " and send its reading to review again", None),
@@ -247,6 +303,7 @@ def _document() -> dict[str, Any]:
                             "message": {"type": "string"}}}}}},
                     "what the reader saw, and what to fix about the picture"),
                     **_refusals(400, 403, 413, 415, 429, 503)}}},
+            **_teaching_paths(),
         },
         "components": {
             "securitySchemes": {
@@ -278,6 +335,8 @@ def _document() -> dict[str, Any]:
                         "challenge": {"type": "boolean"},
                         "pass": {"type": "boolean"},
                         "scam": {"type": "boolean"},
+                        "dudo": {"type": "boolean"},
+                        "calza": {"type": "boolean"},
                         "reveal": {"oneOf": [
                             {"type": "object",
                              "additionalProperties": {"type": "array", "items": faces}},
@@ -285,7 +344,7 @@ def _document() -> dict[str, Any]:
                     },
                 },
                 "Script": {"type": "object", "required": ["game", "players"], "properties": {
-                    "game": {"enum": ["bluff", "scam", "impus"]},
+                    "game": {"enum": ["bluff", "scam", "impus", "perudo"]},
                     "players": {"type": "array", "items": {"type": "string", "minLength": 1}},
                     "starter": {"type": "string"},
                     "options": {"type": "object"},
@@ -293,6 +352,11 @@ def _document() -> dict[str, Any]:
                               "description": "each player's seat at the table, 1 = the "
                                              "calibration profile's first (docs/api.md, "
                                              "Seats); the table's, not the rules'"},
+                    "computer": {"type": "object", "required": ["player"], "properties": {
+                        "player": {"type": "string"},
+                        "level": {"enum": ["easy", "normal", "hard"]}},
+                        "description": "the player the computer plays (Bluff, Scam, Perudo; "
+                                       "docs/computer-player.md)"},
                     "actions": {"type": "array",
                                 "items": {"$ref": "#/components/schemas/Action"}}}},
                 "State": {
@@ -318,7 +382,10 @@ def _document() -> dict[str, Any]:
                             "status": {"type": "string"},
                             "reading": {"type": "boolean", "description": "the camera's "
                                         "frames are being read now (a reveal's, or a "
-                                        "re-roll's dice set aside), or a reading waits its turn"}}},
+                                        "re-roll's dice set aside), or a reading waits its turn"},
+                            "learned_from": {"type": "integer", "minimum": 0,
+                                             "description": "photos of this table the "
+                                             "camera's reader learned from (0: none)"}}},
                         "messages": {"type": "array", "items": {"type": "object", "properties": {
                             "level": {"type": "string"}, "text": {"type": "string"},
                             "at": {"type": "number"},

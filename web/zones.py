@@ -25,7 +25,7 @@ from flask.blueprints import BlueprintSetupState
 
 from bluffcam.profile_wiring import checked_panel
 from bluffcam.table import Table
-from bluffcam.zone_fit import draw_profile, fit_from_frames
+from bluffcam.zone_fit import draw_profile, fit_from_frames, measured_dice
 from calibration import ProfileError, load_profile, save_profile
 from calibration.fit import FitError
 from calibration.profile import backup_of
@@ -106,7 +106,8 @@ def fit() -> Response:
     height, width = fitted.frame.shape[:2]
     proposal = dataclasses.replace(profile, resolution=(width, height),
                                    table_area=fitted.fitted.table_area,
-                                   seat_zones=fitted.fitted.zones)
+                                   seat_zones=fitted.fitted.zones,
+                                   dice=measured_dice(fitted) or profile.dice)
     token = secrets.token_urlsafe(8)
     current_app.extensions[PROPOSAL_KEY] = (token, proposal)
     picture = base64.b64encode(encode_jpeg(draw_profile(fitted.frame, proposal,
@@ -142,7 +143,8 @@ def apply() -> Response:
                                                  ("panel", on_disk.panel, panel_then))
                    if then is not None and now != then]
     updated = dataclasses.replace(on_disk, path=None, resolution=fitted.resolution,
-                                  table_area=fitted.table_area, seat_zones=fitted.seat_zones)
+                                  table_area=fitted.table_area, seat_zones=fitted.seat_zones,
+                                  dice=fitted.dice)
     backup = backup_of(profile.path)
     kept_before = backup.read_bytes() if backup.is_file() else None
     try:

@@ -1,4 +1,5 @@
-"""`bluffcam bench-vision MANIFEST [--subset S]`: measure the dice reader on labelled photos."""
+"""`bluffcam bench-vision MANIFEST [--subset S] [--adapt-first N]`: measure the dice reader
+on labelled photos (with ``--adapt-first``: before and after a table head per source)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,12 @@ import argparse
 import json
 import platform
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.bench import Entry
+    from vision.params import ReaderParams
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,6 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "(vision/models/dice_value_holdout.json); trained: only the others")
     parser.add_argument("--profile", help="calibration TOML whose [reader] table to use")
     parser.add_argument("--json", action="store_true", help="print one JSON object per group")
+    parser.add_argument(
+        "--adapt-first", type=int, metavar="N",
+        help="per source: teach a table head on its first N photos (by file name), read the "
+             "rest without and with it, and print die accuracy, auto share, silent misreads "
+             "and ms before and after")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     if not entries:
         print("bench-vision: no photos match the chosen subset/source/split", file=sys.stderr)
         return 2
+    if args.adapt_first is not None:
+        return _adapted(root, entries, params, args)
     try:
         scores = run_bench(root, entries, params)
     except ImageLoadError as exc:
@@ -71,5 +85,44 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _f(value: float | None, digits: int = 3) -> str:
-    return f"{'-':>8}" if value is None else f"{value:>8.{digits}f}"
+def _f(value: float | None, digits: int = 3, width: int = 8) -> str:
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}.{digits}f}"
+
+
+def _adapted(root: Path, entries: list[Entry], params: ReaderParams,
+             args: argparse.Namespace) -> int:
+    """``--adapt-first N``: per source, before and after a head taught on its first N."""
+    from vision.adapt_bench import adapt_first
+    from vision.io import ImageLoadError
+
+    if args.adapt_first < 1:
+        print(f"bench-vision: --adapt-first must be at least 1, got {args.adapt_first}",
+              file=sys.stderr)
+        return 2
+    try:
+        results = adapt_first(root, entries, params, args.adapt_first)
+    except ImageLoadError as exc:
+        print(f"bench-vision: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        for r in results:
+            print(json.dumps(r.to_json()))
+        return 0
+    print(f"machine: {platform.machine()} {platform.processor() or ''} "
+          f"python {platform.python_version()}".rstrip())
+    # auto: photos applied without review and right; silent: applied unasked and wrong;
+    # s.wrong: dice read sure and wrong
+    print(f"{'source':<12}{'taught':>7}{'read':>6}  {'before: acc':>11}{'auto':>7}{'silent':>7}"
+          f"{'s.wrong':>8}{'ms':>7}  {'after: acc':>10}{'auto':>7}{'silent':>7}{'s.wrong':>8}"
+          f"{'ms':>7}")
+    for r in results:
+        if r.skipped:
+            print(f"{r.source:<12}  skipped: {r.skipped}")
+            continue
+        b, a = r.before.to_json(), r.after.to_json()
+        print(f"{r.source:<12}{r.taught:>7}{b['photos']:>6}  {_f(b['accuracy'], 3, 11)}"
+              f"{_f(b['auto_share'], 3, 7)}{b['silent_misreads']:>7}{b['sure_wrong']:>8}"
+              f"{_f(b['median_ms'], 0, 7)}  {_f(a['accuracy'], 3, 10)}"
+              f"{_f(a['auto_share'], 3, 7)}{a['silent_misreads']:>7}{a['sure_wrong']:>8}"
+              f"{_f(a['median_ms'], 0, 7)}")
+    return 0

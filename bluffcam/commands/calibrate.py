@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bluffcam.zone_fit import DEFAULT_MARKER_DICT, draw_profile, fit_from_frames
+from bluffcam.zone_fit import DEFAULT_MARKER_DICT, draw_profile, fit_from_frames, measured_dice
 from calibration import MarkerConfig, Profile, ProfileError, load_profile, save_profile
 from calibration.fit import FitError
 from calibration.geometry import Polygon, apply_homography, homography_from_points
@@ -77,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice)")
     else:
         print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
+    if profile.dice is not None:
+        print(f"the dice are {profile.dice.size_px:.0f} px across: the reader reads this "
+              "table at that scale ([dice])")
     if profile.reader or profile.panel:
         print("kept the [reader] and [panel] settings of the profile it replaces")
     print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")
@@ -121,6 +124,7 @@ def calibrate(
         table_area=table_area,
         seat_zones=zones,
         markers=markers,
+        dice=measured_dice(fit),
         **kept,
     )
     return profile, fit.frame, fit.dice, fit.reading

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bluffcam.photo_budget import prune_photos
+from engine.words import LANGUAGES
 
 DEFAULT_PORT = 8080
 #: seconds between two demo games in the browser demo (the game starts again)
@@ -75,6 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with the dashboard: play the game once, do not start it again")
     parser.add_argument("--recording", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--pin", default=None, help="table PIN (default: a random one)")
+    parser.add_argument("--lang", choices=tuple(LANGUAGES), default=None,
+                        help="the dashboard's language where a browser has not picked one "
+                             "(default: en)")
 
 
 def _load(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -183,6 +187,7 @@ class _ToldGames:
 
 
 def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespace) -> int:
+    from bluffcam.commands.serve import table_language
     from bluffcam.demo_player import DemoPlayer
     from bluffcam.table import Table
     from bluffcam.webserver import make_dashboard_server, serve_until_interrupted, urls
@@ -192,7 +197,8 @@ def _dashboard(recording: Any, profile: Any, data: Path, args: argparse.Namespac
     table = Table(data / "journal.sqlite", None, profile, data_dir=data)
     app = create_app({"TABLE_PIN": args.pin, "DATA_DIR": str(data),
                       "ALLOWED_HOSTS": allowed_hosts(args.host),
-                      "PHONES_CAN_JOIN": phones_can_reach(args.host)}, table=table)
+                      "PHONES_CAN_JOIN": phones_can_reach(args.host),
+                      "LANGUAGE": table_language(args, profile)}, table=table)
     try:
         server = make_dashboard_server(app, args.host, args.port, log_requests=False)
     except OSError as exc:

@@ -1,4 +1,5 @@
-"""`bluffcam read IMAGE... [--profile FILE] [--annotate DIR]`: one JSON line per image."""
+"""`bluffcam read IMAGE... [--profile FILE] [--crop] [--annotate DIR]`: one JSON line per
+image, each die with its value, place, confidence and whether it is sure."""
 
 from __future__ import annotations
 
@@ -13,11 +14,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from vision.params import ReaderParams
+    from vision.types import Reading
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s) to read")
-    parser.add_argument("--profile", help="calibration TOML whose [reader] table to use")
+    parser.add_argument("--profile", help="calibration TOML whose [reader] table to use (and "
+                             "its [dice] and table area, for frames of its camera's size)")
+    parser.add_argument("--crop", action="store_true",
+                        help="each photo is one die cut out of a bigger one: it may be read as "
+                             "one die filling it (never guessed from the photo's size)")
     parser.add_argument("--annotate", metavar="DIR",
                         help="also write each photo with the reading drawn on it into DIR, as "
                              "STEM.annotated.png (STEM-2.annotated.png, ... for a later photo "
@@ -85,6 +91,13 @@ def load_reader_params(profile: str | None) -> ReaderParams:
         raise ValueError(f"{profile}: {exc}") from exc
 
 
+def dice_json(reading: Reading) -> list[dict[str, object]]:
+    """Each die as ``Die.to_json`` gives it, with ``"sure"``: whether a reveal may be
+    adjudicated on it (its confidence at or over the reading's threshold)."""
+    return [{**d.to_json(), "sure": d.confidence >= reading.min_confidence}
+            for d in reading.dice]
+
+
 def run(args: argparse.Namespace) -> int:
     from vision import ImageLoadError, draw_reading, load_image, load_networks, read_dice
     from vision.io import write_image
@@ -106,9 +119,9 @@ def run(args: argparse.Namespace) -> int:
             status = 1
             continue
         t0 = time.perf_counter()
-        reading = read_dice(image, params)
+        reading = read_dice(image, params, crop=args.crop)
         ms = (time.perf_counter() - t0) * 1000.0
-        print(json.dumps({"image": path, "dice": reading.to_json(), "ms": round(ms, 1)}),
+        print(json.dumps({"image": path, "dice": dice_json(reading), "ms": round(ms, 1)}),
               flush=True)
         if out_dir is not None and not write_image(out_dir / name, draw_reading(image, reading)):
             print(f"read: {out_dir / name}: cannot write the annotated image", file=sys.stderr)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB, low_space_text, prune_photos
+from engine.words import DEFAULT_LANGUAGE, LANGUAGES, said
 
 DEFAULT_PORT = 8080
 #: in the data folder: locked (flock) by the `serve` using the folder, with its pid inside
@@ -64,6 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pin", default=None,
                         help="table PIN for changes (default: $BLUFFCAM_PIN, else a new "
                              "random one, shown on the board)")
+    parser.add_argument("--lang", choices=tuple(LANGUAGES), default=None,
+                        help="the dashboard's language where a phone or screen has not picked "
+                             "one (default: the profile's lang, else en)")
     parser.add_argument("--allow-host", metavar="NAME", action="append", default=[],
                         help="a name the dashboard is opened by, besides its addresses, "
                              "localhost and this machine's name (.local, .lan …), e.g. a "
@@ -153,19 +157,20 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
     "camera offline" when it dies (not first at the next reveal) and the camera is reopened
     in the background once it is back. A recorded camera (``files:``) is not watched: each
     read would use up a frame of the recording."""
+    from bluffcam.camera_news import CAMERA_TOPIC, camera_summary
     from hardware.cameras import is_recording
 
-    said = table.camera_status()
+    last = table.camera_status()
     while not stop.wait(every_s):
         camera = table.camera
         if camera is None or is_recording(str(getattr(camera, "spec", ""))):
             continue
         table.snapshot()
         now = table.camera_status()
-        if now != said:
-            table.note(now if now != "ok" else "camera back: reading again",
-                       "warning" if now != "ok" else "info")
-            said = now
+        if now != last:  # one banner that updates, never a new one at each retry
+            table.note(camera_summary(now) if now != "ok" else said("camera back: reading again"),
+                       "warning" if now != "ok" else "info", topic=CAMERA_TOPIC)
+            last = now
 
 
 #: how often `keep_photos` looks at the reveal photos (a minute's reveals take about 2 MB)
@@ -248,6 +253,12 @@ def start_panel(panel: Any, table: Any) -> Callable[[], None]:
         thread.join(timeout=PANEL_STOP_S)
 
     return stop_panel
+
+
+def table_language(args: argparse.Namespace, profile: Any) -> str:
+    """--lang, else the profile's ``lang``, else English: the dashboard's language for a
+    device that has not picked one (web.i18n)."""
+    return str(getattr(args, "lang", None) or getattr(profile, "lang", None) or DEFAULT_LANGUAGE)
 
 
 #: what `serve` and `demo` say of a --pin of spaces
@@ -344,7 +355,8 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     app = create_app({"TABLE_PIN": pin, "DATA_DIR": str(data_dir),
                       "ALLOWED_HOSTS": allowed_hosts(args.host, args.allow_host),
                       "PHONES_CAN_JOIN": phones_can_reach(args.host),
-                      "PHOTO_BUDGET_MB": args.keep_photos}, table=table)
+                      "PHOTO_BUDGET_MB": args.keep_photos,
+                      "LANGUAGE": table_language(args, profile)}, table=table)
     try:
         server = make_dashboard_server(app, args.host, args.port)
     except OSError as exc:

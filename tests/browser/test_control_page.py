@@ -122,7 +122,7 @@ OPTIONS_CUT = """() => [...document.querySelectorAll('#setup-card select')].filt
 }).map((select) => `${select.id}: ${select.options[select.selectedIndex].text}`)"""
 
 
-@pytest.mark.parametrize("game", ["bluff", "impus"])
+@pytest.mark.parametrize("game", ["bluff", "impus", "perudo"])
 def test_every_control_on_the_setup_form_is_finger_sized_and_readable(
         phone: Any, live_server: LiveServer, game: str) -> None:
     remember_pin(phone, live_server.pin)
@@ -325,6 +325,9 @@ def test_the_four_of_a_kind_pickers_keep_what_was_picked_when_the_table_changes(
                                    "starter": "Ann"})
     remember_pin(phone, live_server.pin)
     phone.goto("/control")
+    expect(phone.locator("#status-phase")).to_have_text("Impus Bluff · starting a pile")
+    expect(phone.locator("#discarder")).to_be_hidden()  # folded until someone holds four
+    phone.click("#four-of-a-kind")
     phone.select_option("#discarder", "Cho")
     phone.select_option("#discard-kind", "elf")
     redrawn_after(phone, lambda: live_server.table.note("the camera is back"))

@@ -173,7 +173,9 @@ def test_a_round_from_setup_to_verdict(phone: Any, tv: Any, live_server: LiveSer
     phone.click("#confirm")
 
     # Actual 4s and ★ (1s): Ann 4,1 + Ben 4,4 = 4 > 3, so Ann, the challenger, loses 1 die.
-    expect(phone.get_by_test_id("verdict")).to_contain_text("Ann loses 1")
+    # The phone goes back to the control page, which says the verdict.
+    phone.wait_for_url("**/control")
+    expect(phone.locator("#status-verdict")).to_contain_text("Ann loses 1")
     expect(tv.get_by_test_id("verdict")).to_contain_text("Ann loses 1")
     expect(tv.locator(".reveal-count")).to_contain_text("Counted 4")
     expect(tv.locator(".player[data-player=Ann] .lost")).to_have_text("−1 this game")

@@ -60,18 +60,28 @@ def test_each_end_names_its_winner_or_loser_and_tonights_standings_follow(
     expect(phone.locator("#status-turn")).to_have_text("Ben loses!")
     expect(phone.locator("#status-pile")).to_have_count(0)  # "the next player starts one"
     expect(phone.locator("#status-evening")).to_have_text("Tonight, 2 games: Ben 1 win, 1 loss")
+    # tonight's table: Ann too, who has no win
+    expect(phone.locator("#control-standings tr[data-player=Ann]")).to_be_visible()
 
     live_server.post("/api/undo", {})  # the last play taken back: its result too
     expect(tv.get_by_test_id("evening")).to_have_text("Tonight, 1 game: Ben 1 win")
     live_server.post("/api/action", actions[-1])
 
-    # another group sits down: the phone starts the standings afresh
+    # another group sits down: the phone starts the standings afresh, asked twice
     phone.get_by_role("button", name="New evening: clear the standings").click()
+    assert live_server.table.state()["evening"] is not None  # one tap clears nothing
+    phone.get_by_role("button", name="Tap again to clear tonight's standings").click()
     expect(phone.locator(".ok-note")).to_have_text("Tonight's standings start afresh")
     expect(phone.locator("#status-evening")).to_have_count(0)
     expect(phone.locator("#new-evening")).to_have_count(0)
     expect(tv.locator("#turn .turn-sub")).to_have_count(0)
     assert live_server.table.state()["evening"] is None
+    # ...and a mistaken one can be undone until the next game starts
+    phone.click("#undo-new-evening")
+    expect(phone.locator("#status-evening")).to_have_text("Tonight, 2 games: Ben 1 win, 1 loss")
+    phone.get_by_role("button", name="New evening: clear the standings").click()
+    phone.get_by_role("button", name="Tap again to clear tonight's standings").click()
+    expect(phone.locator("#status-evening")).to_have_count(0)
 
     # Scam to one point (S9): the winner's card is not tagged "first bidder" of a next round
     live_server.post("/api/game", {"game": "scam", "players": ["Ann", "Ben", "Cho"],

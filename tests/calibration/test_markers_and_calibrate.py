@@ -163,14 +163,21 @@ def dice_in_image(mat_to_image: NDArray[np.float64]) -> dict[str, list[tuple[flo
     }
 
 
-def test_calibrate_fits_one_zone_per_cluster_clockwise_from_the_bottom(tmp_path: Path) -> None:
+def test_calibrate_fits_one_zone_per_cluster_clockwise_from_the_bottom(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     frame, mat_to_image = camera_view(mat_canvas(with_markers=False), STRAIGHT)
     args = args_for(tmp_path, write_frame(tmp_path / "frames", frame), names="Ann,Ben,Cho")
     assert calibrate.run(args) == 0
+    assert "px across: the reader reads this table at that scale" in capsys.readouterr().out
     profile = load_profile(tmp_path / "t.toml")
     assert (tmp_path / "t.png").is_file()
     assert profile.zones.names == ["Ann", "Ben", "Cho"]
     assert profile.resolution == (800, 600) and profile.markers is None
+    # the dice's size, the camera's up and colours are measured from the dice read
+    # (the drawn dice are 34 px, white, upright; the reader's extent holds a little border)
+    assert profile.dice is not None and profile.dice.up == 0
+    assert 34 <= profile.dice.size_px <= 1.3 * 34
+    assert len(profile.dice.colours) == 1 and int(profile.dice.colours[0][1:3], 16) > 200
     seats = {
         name: {profile.zones.seat_of(x, y) for x, y in points}
         for name, points in dice_in_image(mat_to_image).items()

@@ -475,3 +475,40 @@ def test_serve_stops_cleanly_while_the_panels_ok_waits_on_a_camera_reading(
         threading.excepthook = previous_hook
     assert failures == []
     assert EndlessCamera.closed and not EndlessCamera.read_after_close
+
+
+def test_perudo_dudo_and_the_calza_press(mock_factory: MockFactory) -> None:
+    """Perudo: DOUBT calls dudo; PASS, which Perudo has no use for, calls calza (P10)."""
+    dice = {"Ann": [2, 2, 5, 1, 3], "Ben": [2, 6, 1, 4, 4]}
+    rig = Rig(mock_factory, EngineTable("perudo", ["Ann", "Ben"], dice))
+    try:
+        assert str(rig.controller.draft) == "1x2"
+        assert not rig.press(Key.PASS)  # no bid to call calza on
+        assert rig.messages[-1].endswith("no bid to call calza on, or calza is off")
+        rig.press(Key.UP)
+        rig.press(Key.UP)
+        rig.press(Key.UP)
+        assert rig.press(Key.BID)  # Ann: 4x2
+        assert rig.table.actions[-1] == {"player": "Ann", "bid": "4x2"}
+        assert rig.press(Key.PASS)  # Ben: calza
+        assert rig.table.actions[-1] == {"player": "Ben", "calza": True}
+        rig.press(Key.OK)  # 2s and aces: 2, 2, 1, 2, 1 = 5, not 4: Ben loses a die
+        assert rig.table.game.to_json()["players"][1]["dice"] == 4
+        rig.press(Key.BID)  # Ben opens
+        assert rig.press(Key.DOUBT)  # Ann: dudo
+        assert rig.table.actions[-1] == {"player": "Ann", "dudo": True}
+    finally:
+        rig.panel.close()
+
+
+def test_the_panel_does_not_press_for_the_computer(mock_factory: MockFactory) -> None:
+    table = EngineTable("perudo", ["Ann", "Cho"], {"Ann": [2] * 5, "Cho": [3] * 5})
+    table.setup["computer"] = {"player": "Cho", "level": "hard"}
+    rig = Rig(mock_factory, table)
+    try:
+        assert rig.press(Key.BID)  # Ann's turn: her bid
+        assert not rig.press(Key.DOUBT)  # Cho's turn: the computer plays itself
+        assert rig.messages[-1].endswith("Cho is the computer's seat: it plays itself")
+        assert len(table.actions) == 1
+    finally:
+        rig.panel.close()

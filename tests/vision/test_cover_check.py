@@ -170,5 +170,8 @@ def test_a_die_set_aside_under_a_finger_is_doubted_too() -> None:
                        np.random.default_rng([0, 0]), reach=-0.1)
     covered = read_set_aside(image, die["seat"], PROFILE.zones, PROFILE.reader_params,
                              stillness=None)
-    assert any(p.kind == "covered" and np.hypot(p.x - die["x"], p.y - die["y"]) < die["size_px"]
+    # doubted as covered, or read unsure in the first place (the profile's reader, at the
+    # table's own scale, is unsure of what the finger leaves of it)
+    assert any(p.kind in ("covered", "uncertain")
+               and np.hypot(p.x - die["x"], p.y - die["y"]) < die["size_px"]
                for p in covered.problems), covered.problems

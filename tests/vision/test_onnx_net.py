@@ -263,3 +263,25 @@ def test_a_file_that_is_not_onnx_is_refused_by_the_rewrite() -> None:
 
     with pytest.raises(ValueError, match="not an ONNX"):
         with_input_size(b"\x0f\xff\xff", 64, 64)
+
+
+@pytest.mark.parametrize(("value", "threads"), [("", None), ("4", 4), (" 1 ", 1)])
+def test_the_thread_count_is_set_from_the_environment(
+        monkeypatch: pytest.MonkeyPatch, value: str, threads: int | None) -> None:
+    monkeypatch.setenv(onnx_net.THREADS_VARIABLE, value)
+    assert onnx_net.onnx_threads() == threads
+
+
+@pytest.mark.parametrize("value", ["0", "four", "-2", "2.5", "100"])
+def test_a_bad_thread_count_is_refused_by_name(monkeypatch: pytest.MonkeyPatch,
+                                                value: str) -> None:
+    monkeypatch.setenv(onnx_net.THREADS_VARIABLE, value)
+    with pytest.raises(ValueError, match="BLUFFCAM_ONNX_THREADS must be a whole number"):
+        onnx_net.onnx_threads()
+
+
+@needs_onnxruntime
+def test_a_session_runs_on_the_threads_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(onnx_net.THREADS_VARIABLE, "1")
+    session = onnx_net.open_session(CLASSIFIER, "die classifier", "x")
+    assert session.get_session_options().intra_op_num_threads == 1

@@ -3,6 +3,7 @@ name, an annotation that cannot be written, and a photo that comes down a pipe."
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -13,9 +14,10 @@ import cv2
 import numpy as np
 import pytest
 
+import vision
 from bluffcam.cli import main
 from bluffcam.commands.read import annotation_names
-from vision import load_image
+from vision import Reading, load_image
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,3 +87,19 @@ def test_bluffcam_read_reads_standard_input(tmp_path: Path) -> None:
                           capture_output=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr.decode()
     assert b'"image": "/dev/stdin", "dice": []' in done.stdout
+
+
+def test_a_photo_is_read_as_a_crop_only_with_crop(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[bool] = []
+
+    def reader(image: np.ndarray, params: object = None, *, crop: bool = False) -> Reading:
+        told.append(crop)
+        return Reading((), image.shape[1], image.shape[0])
+
+    monkeypatch.setattr(vision, "read_dice", reader)
+    small = str(photo(tmp_path / "die.png", 96))
+    assert main(["read", small]) == 0 and main(["read", small, "--crop"]) == 0
+    assert told == [False, True]
+    assert [json.loads(line)["dice"] for line in capsys.readouterr().out.splitlines()] == [[], []]

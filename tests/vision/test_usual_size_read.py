@@ -107,8 +107,8 @@ def altered_reads(monkeypatch: pytest.MonkeyPatch,
     real = detected._read
     reads: list[Reading] = []
 
-    def altered(frame: np.ndarray, params: ReaderParams) -> Reading:
-        reads.append(alter(real(frame, params), len(reads)))
+    def altered(frame: np.ndarray, params: ReaderParams, crop_sized: bool = False) -> Reading:
+        reads.append(alter(real(frame, params, crop_sized), len(reads)))
         return reads[-1]
 
     monkeypatch.setattr(detected, "_read", altered)

@@ -107,7 +107,8 @@ def one_faint_proposal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         faint_score = kw["faint_score"]
         return [faint] if faint_score is not None and faint_score <= 0.3 else []
 
-    def classify_by_net(image: np.ndarray, boxes: list[Any]) -> tuple[np.ndarray, int]:
+    def classify_by_net(image: np.ndarray, boxes: list[Any],
+                        up: int | None = None) -> tuple[np.ndarray, int]:
         p = np.concatenate([[state["not_a_die"]], odds6(5, 0.97) * (1 - state["not_a_die"])])
         return np.tile(p.astype(np.float32), (2, len(boxes), 1)), 0
 
@@ -144,10 +145,17 @@ def test_faint_proposals_can_be_turned_off_by_a_profile(
     assert detected.read_detected(FRAME, params).dice == ()
 
 
-def test_a_die_sized_frame_is_not_searched_for_faint_dice(
-        one_faint_proposal: dict[str, Any]) -> None:
-    # a frame of at most CROP_FRAME_MAX_PX is one die cut out of a photo: there faint
-    # proposals are its pips, enlarged
-    crop = np.full((detected.CROP_FRAME_MAX_PX, 120, 3), 90, np.uint8)
-    detected.read_detected(crop, ReaderParams())
+def test_a_crop_is_not_searched_for_faint_dice(one_faint_proposal: dict[str, Any]) -> None:
+    # a frame the caller calls a crop is one die cut out of a photo: there faint proposals
+    # are its pips, enlarged
+    crop = np.full((160, 120, 3), 90, np.uint8)
+    detected.read_detected(crop, ReaderParams(), crop=True)
     assert one_faint_proposal["faint_score"] is None
+
+
+def test_a_small_frame_not_called_a_crop_is_searched_for_faint_dice(
+        one_faint_proposal: dict[str, Any]) -> None:
+    # the frame's size is no sign of a crop: only the caller's word is
+    small = np.full((160, 120, 3), 90, np.uint8)
+    detected.read_detected(small, ReaderParams())
+    assert one_faint_proposal["faint_score"] == ReaderParams().detector_faint_score

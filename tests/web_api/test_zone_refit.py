@@ -107,6 +107,8 @@ def test_a_fit_is_a_proposal_and_applying_it_rewrites_the_zones_only(
     saved = load_profile(profile_file)
     assert saved.zones.names == ["Seat 1", "Seat 2", "Seat 3"]
     assert saved.reader == {"detector_side": 384} and saved.panel == {"buzzer": 18}
+    # the dice's size is measured again with the zones (the camera may have moved)
+    assert saved.dice is not None and saved.dice.size_px > 0
     # each cluster lies in a zone of its own (their order is calibration.fit's, tested there)
     seats = [{saved.zones.seat_of(x, y) for x, y, _ in cluster} for cluster in CLUSTERS]
     assert all(len(s) == 1 and None not in s for s in seats), seats

@@ -10,6 +10,17 @@ def _points(poly: list[list[float]]) -> str:
     return "[" + ", ".join(f"[{x:.1f}, {y:.1f}]" for x, y in poly) + "]"
 
 
+#: the demo's ``[dice]``: the median size the reader gives the rendered dice (its extent) and
+#: the classifier's up, as ``bluffcam calibrate`` would measure them on these frames
+DEMO_DICE = """\
+# this table's dice as its camera sees them: a die's size in pixels (the reader's extent,
+# the median of the demo's reveals) and the quarter turn the classifier reads them in
+[dice]
+size_px = 47.0
+up = 0
+"""
+
+
 def write_profile(path: Path, layout_px: dict[str, Any], *, frames: Path,
                   resolution: tuple[int, int]) -> None:
     lines = [
@@ -33,6 +44,6 @@ def write_profile(path: Path, layout_px: dict[str, Any], *, frames: Path,
             f"zone = {_points(seat['zone'])}",
             f"front = {_points(seat['front'])}",
         ]
-    lines += ["", "[reader]", ""]
+    lines += ["", DEMO_DICE.rstrip("\n"), "", "[reader]", ""]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))

@@ -40,17 +40,17 @@ from vision.detector import (
 )
 from vision.dice.top_face import with_top_faces
 from vision.learned import NOT_A_DIE, classify_crops, classify_crops_and_up, face_size, pool
+from vision.looks import FAINT, STRONG, WHOLE, looks_vector
 from vision.params import ReaderParams
 from vision.smear import doubt_smeared
 from vision.types import Die, Reading, doubt_crowds
 from vision.verifier import die_odds
 
-#: a frame whose longer side is at most this many pixels may be one die cut out of a photo
-#: (a crop): it is also read as a whole by the classifier, and its faint proposals are not
-#: looked at (there they are the pips of the die, enlarged: on the single-die photos the
-#: verifier let three pips of a big translucent die through as dice)
-CROP_FRAME_MAX_PX = 160
-#: a die cut out of a photo fills about this share of the crop's longer side
+#: a die cut out of a photo fills about this share of the crop's longer side. A frame the
+#: caller calls a crop (``crop=True``) is also read as a whole by the classifier, and its
+#: faint proposals are not looked at (there they are the pips of the die, enlarged: on the
+#: single-die photos the verifier let three pips of a big translucent die through as dice).
+#: It is never guessed from the frame's size: a small camera frame is no cut-out die
 CROP_FILL = 1 / 1.28
 
 
@@ -58,7 +58,7 @@ CROP_FILL = 1 / 1.28
 #: of their mean weighted this much towards the detector and the rest towards the classifier:
 #: there the classifier is right far more often (held-out photos: 89 dice against the
 #: detector's 7; unseen renders: 96% against 59% named right, ``tools.bench_value_looks``).
-#: Their geometric mean, used before session 7, let a detector sure of a wrong value win;
+#: Their geometric mean lets a detector sure of a wrong value win;
 #: this weight reads 0.7 points more held-out table dice right (0.2-0.4 do alike) and the
 #: single-die crops as well as before, which the classifier alone does not (0.98 -> 0.96)
 DETECTOR_WEIGHT_IN_DISPUTE = 0.3
@@ -75,7 +75,7 @@ FAINT_NOT_A_DIE = 0.05
 #: own. The detector names values far worse than it finds dice (held-out phone photos: 52%
 #: against the classifier's 89%; the demo's coloured 6s it reads as 4s), so requiring it to
 #: agree sent most dice of a reveal to review for nothing. Measured on the held-out photos,
-#: the demo's frames and 300 unseen renders (session 11): sure and right 1,127 -> 1,467 of
+#: the demo's frames and 300 unseen renders: sure and right 1,127 -> 1,467 of
 #: 2,273 dice, sure and wrong 3 -> 4 (a demo die half hidden by a hand: every look wrong);
 #: the held-out photos as shot 2 -> 2 (``bluffcam bench-vision``), turned and mirrored
 #: 13 -> 15 (``tools.bench_orientations``: one oblique die whose labelled face every look
@@ -130,14 +130,16 @@ def square_outline(x: float, y: float, size: float) -> NDArray[np.float64]:
     return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]], float)
 
 
-def read_detected(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
+def read_detected(image: NDArray[np.uint8], params: ReaderParams, *,
+                  crop: bool = False) -> Reading:
     """Every die in a BGR frame, by proposal (detector) and second look (classifier); faint
     proposals also by the verifier; a sure die whose face is smeared along a line sent to
     review (:func:`vision.smear.doubt_smeared`); a big frame whose dice all look big read
     again at the detector's usual size (:func:`_usual_size_read`); each die outlined by its
-    top face (:func:`vision.dice.top_face.with_top_faces`)."""
-    reading = doubt_smeared(image, _read(image, params), params.min_gradient_balance)
-    if params.reread_big_dice:
+    top face (:func:`vision.dice.top_face.with_top_faces`). ``crop``: the caller says the
+    frame is one die cut out of a photo (see ``CROP_FILL``)."""
+    reading = doubt_smeared(image, _read(image, params, crop), params.min_gradient_balance)
+    if params.reread_big_dice and not crop:
         again = _usual_size_read(image, reading, params)
         if again is not None:
             reading = doubt_smeared(image, again, params.min_gradient_balance)
@@ -168,8 +170,8 @@ def _usual_size_read(image: NDArray[np.uint8], first: Reading,
     if side <= params.detector_side:
         return None
     # ``first`` is smear-checked (read_detected): a pip or a speck of print the check sent
-    # to review does not hold the frame at the larger size (session 20: one such pip, sure
-    # at 0.85 before the check, kept an enlarged webcam photo's seven false dice)
+    # to review does not hold the frame at the larger size (one such pip, sure at 0.85
+    # without the check, kept an enlarged webcam photo's seven false dice)
     sure = first.sure
     scale = input_scale(h, w, side)
     if not sure or min(face_size(d) for d in sure) * scale < BIG_DIE:
@@ -199,10 +201,10 @@ def _in_frame(reading: Reading, width: int, height: int) -> Reading:
     return replace(reading, dice=dice, width=width, height=height)
 
 
-def _read(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
-    """One read of the frame at the working size ``params`` give it."""
+def _read(image: NDArray[np.uint8], params: ReaderParams, crop_sized: bool = False) -> Reading:
+    """One read of the frame at the working size ``params`` give it (``crop_sized``: the
+    caller's word that it is one die cut out of a photo)."""
     h, w = image.shape[:2]
-    crop_sized = max(h, w) <= CROP_FRAME_MAX_PX
     found = find_candidates(image, side=params.detector_side,
                             min_score=params.detector_min_score,
                             max_side=params.detector_max_side,
@@ -215,7 +217,8 @@ def _read(image: NDArray[np.uint8], params: ReaderParams) -> Reading:
     verified = [(c, float(p)) for c, p in zip(faint, odds, strict=True)
                 if p >= params.verifier_min_odds]
     looked_at = strong + [c for c, _ in verified]
-    by_net, up = classify_crops_and_up(image, [(c.x, c.y, c.size) for c in looked_at])
+    by_net, up = classify_crops_and_up(image, [(c.x, c.y, c.size) for c in looked_at],
+                                       params.camera_up)
     second = pool(by_net)
     read = _without_unlikely_dice(image, [
         (c, die) for k, c in enumerate(strong)
@@ -307,8 +310,10 @@ def _whole_frame_die(image: NDArray[np.uint8]) -> Die | None:
     if float(p[NOT_A_DIE]) >= 0.5:
         return None
     value = int(p[1:].argmax()) + 1
-    return Die(value=value, x=x, y=y, confidence=float(np.clip(p[value], 0.0, 1.0)),
-               outline=square_outline(x, y, size))
+    confidence = float(np.clip(p[value], 0.0, 1.0))
+    return Die(value=value, x=x, y=y, confidence=confidence,
+               outline=square_outline(x, y, size),
+               looks=looks_vector(p[1:], p, None, 1.0, WHOLE, 1.0, size, confidence))
 
 
 def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
@@ -333,8 +338,11 @@ def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
     confidence = min(sure, odds, 1.0 - not_a_die)
     if not agree or odds < params.min_value_odds:
         confidence = min(confidence, params.min_confidence * 0.9)
-    return Die(value=value, x=c.x, y=c.y, confidence=float(np.clip(confidence, 0.0, 1.0)),
-               outline=square_outline(c.x, c.y, c.size))
+    confidence = float(np.clip(confidence, 0.0, 1.0))
+    return Die(value=value, x=c.x, y=c.y, confidence=confidence,
+               outline=square_outline(c.x, c.y, c.size),
+               looks=looks_vector(c.values, second, by_net, c.score, STRONG, 1.0, c.size,
+                                  confidence))
 
 
 def _faint_die(c: Candidate, second: NDArray[np.float32], verifier_odds: float,
@@ -346,5 +354,8 @@ def _faint_die(c: Candidate, second: NDArray[np.float32], verifier_odds: float,
         return None
     value, odds, _ = value_verdict(c.values, second[1:])
     confidence = min(verifier_odds, odds, 1.0 - not_a_die, params.min_confidence * 0.9)
-    return Die(value=value, x=c.x, y=c.y, confidence=float(np.clip(confidence, 0.0, 1.0)),
-               outline=square_outline(c.x, c.y, c.size))
+    confidence = float(np.clip(confidence, 0.0, 1.0))
+    return Die(value=value, x=c.x, y=c.y, confidence=confidence,
+               outline=square_outline(c.x, c.y, c.size),
+               looks=looks_vector(c.values, second, None, c.score, FAINT, verifier_odds, c.size,
+                                  confidence))

@@ -1,6 +1,8 @@
 // Talking to the table: the JSON API, the table PIN, and the live state stream.
 // Every page imports this; nothing here draws anything except the "live" badge.
 
+import { said, t } from "./i18n.js";
+
 const PIN_KEY = "bluffcam.pin";
 
 /** Where a camera capture goes: with a reading waiting for review (``reviewId``), that
@@ -12,11 +14,13 @@ export function captureUrl(reviewId) {
 
 /** An API refusal: the server's rule id (when it names one) and its message. */
 export class ApiError extends Error {
-  constructor(message, { rule = null, status = 0 } = {}) {
+  constructor(message, { rule = null, status = 0, words = null } = {}) {
     super(message);
     this.name = "ApiError";
     this.rule = rule;
     this.status = status;
+    // the refusal as a message id and its parameters, where the engine sent one
+    this.words = words;
   }
 }
 
@@ -58,7 +62,7 @@ export async function api(method, path, body, { pin = getPin() } = {}) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError("The table is not reachable. Is the server running?", { status: 0 });
+    throw new ApiError(t("The table is not reachable. Is the server running?"), { status: 0 });
   }
   let data = null;
   const text = await response.text();
@@ -69,7 +73,8 @@ export async function api(method, path, body, { pin = getPin() } = {}) {
     const err = data && data.error;
     const message = (err && (err.message || (typeof err === "string" ? err : null)))
       || `${response.status} ${response.statusText}`.trim();
-    throw new ApiError(message, { rule: err && err.rule ? err.rule : null, status: response.status });
+    throw new ApiError(message, { rule: err && err.rule ? err.rule : null, status: response.status,
+      words: err && err.said ? err.said : null });
   }
   return data;
 }
@@ -79,11 +84,13 @@ export function describeError(error) {
   // the server asks an API client for a header; a person on a page other than the control
   // page (calibration, review) has no PIN field there
   if (error instanceof ApiError && error.status === 401 && error.rule === "pin") {
-    return "This needs the table PIN (shown on the board): enter it once on the control page, "
-      + "then try again here.";
+    return t("This needs the table PIN (shown on the board): enter it once on the control page, "
+      + "then try again here.");
   }
   // a rule of the games (B10, S4, I3) is worth citing to the table; the server's own
   // kinds of refusal ("format", "pin", "camera") mean nothing to a player
+  // the rules' refusals come with their words as an id: said in the page's language
+  if (error instanceof ApiError && error.words && error.rule) return `${said(error.words)} (${error.rule})`;
   if (error instanceof ApiError && /^[A-Z]\d+$/.test(error.rule || "")
       && !error.message.includes(error.rule)) {
     return `${error.message} (${error.rule})`;
@@ -95,7 +102,7 @@ function setLiveBadge(status) {
   const badge = document.getElementById("live");
   if (!badge) return;
   badge.dataset.status = status;
-  badge.textContent = { live: "live", connecting: "connecting…", reconnecting: "reconnecting…" }[status]
+  badge.textContent = { live: t("live"), connecting: t("connecting…"), reconnecting: t("reconnecting…") }[status]
     || status;
 }
 

@@ -1,10 +1,12 @@
 // The board page: everything a table wants to glance at, redrawn from each state event.
 
 import { api, followState } from "./api.js";
+import { lang, said, t, tn, num } from "./i18n.js";
 import {
-  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall,
-  gameOverHeadline, eveningText, readingWords,
+  announce, el, fill, die, parseBid, bidWords, percent, playerTally, jokerFace, gameKind, GAME_NAMES, revealCall, computerPlayer,
+  gameOverHeadline, eveningText, readingWords, verdictText,
 } from "./ui.js";
+import { renderStory, renderPendingReview, renderStandings } from "./boardpanels.js";
 
 const $ = (id) => document.getElementById(id);
 /** How long a dashboard message stays on the board. */
@@ -64,57 +66,64 @@ function renderTurn(state) {
   const node = $("turn");
   if (!game) {
     fill(node,
-      el("div", { class: "turn-label" }, "No game yet"),
-      el("div", { class: "turn-name small" }, "Set one up on a phone: ", el("a", { href: "/control" }, "/control")));
-    node.dataset.said = "No game yet";
+      el("div", { class: "turn-label" }, t("No game yet")),
+      el("div", { class: "turn-name small" }, t("Set one up on a phone:"), " ", el("a", { href: "/control" }, "/control")));
+    node.dataset.said = t("No game yet");
     return;
   }
   if (game.phase === "over") {
     fill(node,
-      el("div", { class: "turn-label" }, "Game over"),
+      el("div", { class: "turn-label" }, t("Game over")),
       turnName(gameOverHeadline(game), { class: "turn-name winner", "data-testid": "winner" }),
       eveningText(state.evening) ? el("div", { class: "turn-sub" }, eveningText(state.evening)) : null);
-    node.dataset.said = [`Game over: ${gameOverHeadline(game)}`, eveningText(state.evening)].filter(Boolean).join(". ");
+    node.dataset.said = [t("Game over: {headline}", { headline: gameOverHeadline(game) }), eveningText(state.evening)].filter(Boolean).join(". ");
     return;
   }
   if (game.phase === "reveal") {
     const batch = game.last_batch;
-    const doubtedBid = game.bid ? `${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(game.bid)}` : "";
+    const doubtedBid = game.bid ? (state.bidder ? t("{player}'s {bid}", { player: state.bidder, bid: bidWords(game.bid) }) : bidWords(game.bid)) : "";
     // who doubted (Bluff) or called "Scam!"; a Scam round every other player passed on has no caller (S5)
     const caller = (state.details || {}).challenger || (state.details || {}).caller;
     const doubted = game.bid
-      ? (caller ? `${caller} ${doubtWord(state, doubtedBid)}`
-        : game.game === "scam" ? `Everyone else passed: ${doubtedBid}` : `Doubted: ${doubtedBid}`)
-      : game.doubter && batch ? `${game.doubter} does not believe ${batch.player}'s ${batch.count} × ${batch.claim}` : "";
+      ? (caller ? doubtWord(state, doubtedBid, caller)
+        : game.game === "scam" ? t("Everyone else passed: {bid}", { bid: doubtedBid }) : t("Doubted: {bid}", { bid: doubtedBid }))
+      : game.doubter && batch ? t("{doubter} does not believe {player}'s {count} × {claim}",
+        { doubter: game.doubter, player: batch.player, count: batch.count, claim: batch.claim }) : "";
     // the camera's reading takes a second or two: the table sees that its press was heard
     const reading = (state.camera || {}).reading ? readingWords(game) : "";
-    const call = state.review ? "Check the reading" : reading || revealCall(game);
+    const call = state.review ? t("Check the reading") : reading || revealCall(game);
     fill(node,
-      el("div", { class: "turn-label" }, state.review ? "Checking the reading" : "Reveal"),
+      el("div", { class: "turn-label" }, state.review ? t("Checking the reading") : t("Reveal")),
       turnName(call, reading ? { "data-testid": "camera-reading" } : {}),
       el("div", { class: "turn-sub" }, doubted));
-    node.dataset.said = [doubted, state.review ? "The reading needs a check" : call].filter(Boolean).join(". ");
+    node.dataset.said = [doubted, state.review ? t("The reading needs a check") : call].filter(Boolean).join(". ");
     return;
   }
   const label = {
-    bluff: game.bid ? "Raise or doubt" : "Opening bid",
-    scam: game.bid ? "Raise, pass or “Scam!”" : "Opening bid",
-    impus: game.claim ? "Believe or doubt" : "Starts a new pile",
-  }[game.game] || "Next";
+    bluff: game.bid ? t("Raise or doubt") : t("Opening bid"),
+    scam: game.bid ? t("Raise, pass or “Scam!”") : t("Opening bid"),
+    perudo: game.bid ? t("Raise, dudo or calza") : t("Opening bid"),
+    impus: game.claim ? t("Believe or doubt") : t("Starts a new pile"),
+  }[game.game] || t("Next");
   fill(node,
     el("div", { class: "turn-label" }, label),
     turnName(game.turn ?? "—", { "data-testid": "turn" }),
-    el("div", { class: "turn-sub" }, "to play"));
-  node.dataset.said = [`${game.turn}'s turn: ${label.toLowerCase()}`, moveSaid(state)].filter(Boolean).join(". ");
+    el("div", { class: "turn-sub" }, t("to play")));
+  node.dataset.said = [t("{player}'s turn: {what}", { player: game.turn, what: label.toLocaleLowerCase(lang) }), moveSaid(state)].filter(Boolean).join(". ");
 }
 
 /** The move the player to play answers, in words: the bid and its bidder, or the pile's batch. */
 function moveSaid(state) {
   const game = state.game;
   const batch = game.last_batch;
-  if (game.game === "impus") return game.claim && batch ? `${batch.player} put down ${batch.count} as ${batch.claim}` : "";
+  if (game.game === "impus") return game.claim && batch ? putDown(batch) : "";
   const bid = game.bid ? parseBid(game.bid) : null;
-  return bid && bid.face !== undefined ? `bid ${bidWords(bid)}${state.bidder ? ` by ${state.bidder}` : ""}` : "";
+  if (!bid || bid.face === undefined) return "";
+  return state.bidder ? t("bid {bid} by {player}", { bid: bidWords(bid), player: state.bidder }) : t("bid {bid}", { bid: bidWords(bid) });
+}
+
+function putDown(batch) {
+  return t("{player} put down {count} as {claim}", { player: batch.player, count: batch.count, claim: batch.claim });
 }
 
 function renderCurrentBid(state) {
@@ -124,30 +133,30 @@ function renderCurrentBid(state) {
   if (game && game.game === "impus") {
     const batch = game.last_batch;
     node.dataset.bid = game.claim || "";
-    fill(node, el("div", { class: "bid-caption" }, "The pile"),
+    fill(node, el("div", { class: "bid-caption" }, t("The pile")),
       game.claim
         ? el("div", { class: "bid-big", "data-testid": "claim" },
           el("span", { class: "card-stack big", "aria-hidden": "true" }),
           el("span", { class: "bid-count" }, game.pile ?? 0),
           el("span", { class: "claim-kind" }, `× ${game.claim}`))
-        : el("div", { class: "bid-empty" }, "no pile yet"),
-      batch ? el("div", { class: "bid-by" }, `${batch.player} put down ${batch.count} as ${batch.claim}`) : null);
+        : el("div", { class: "bid-empty" }, t("no pile yet")),
+      batch ? el("div", { class: "bid-by" }, putDown(batch)) : null);
     return;
   }
   const bid = game && game.bid ? parseBid(game.bid) : null;
   if (!bid || bid.face === undefined) {
-    fill(node, el("div", { class: "bid-empty" }, "no bid yet"));
+    fill(node, el("div", { class: "bid-empty" }, t("no bid yet")));
     node.dataset.bid = "";
     return;
   }
   node.dataset.bid = game.bid;
   fill(node,
-    el("div", { class: "bid-caption" }, "Current bid"),
+    el("div", { class: "bid-caption" }, t("Current bid")),
     el("div", { class: "bid-big", "data-testid": "current-bid" },
       el("span", { class: "bid-count" }, bid.count),
       el("span", { class: "bid-times" }, "×"),
       die(bid.face === null ? "*" : bid.face, { size: 96, variant: "red", title: bidWords(bid) })),
-    el("div", { class: "bid-by" }, state.bidder ? `by ${state.bidder}` : ""));
+    el("div", { class: "bid-by" }, state.bidder ? t("by {player}", { player: state.bidder }) : ""));
 }
 
 function renderOdds(state) {
@@ -158,13 +167,13 @@ function renderOdds(state) {
   const pct = Math.max(0, Math.min(1, odds.probability));
   const level = pct >= 0.6 ? "likely" : pct >= 0.35 ? "even" : "unlikely";
   fill(node,
-    el("div", { class: "odds-caption" }, "Chance it holds"),
+    el("div", { class: "odds-caption" }, t("Chance it holds")),
     el("div", { class: `odds-value odds-${level}`, "data-testid": "odds" }, percent(pct)),
-    el("div", { class: "meter", role: "meter", "aria-label": "chance the bid holds", "aria-valuemin": 0,
+    el("div", { class: "meter", role: "meter", "aria-label": t("chance the bid holds"), "aria-valuemin": 0,
       "aria-valuemax": 100, "aria-valuenow": Math.round(pct * 100), "aria-valuetext": percent(pct) },
       el("span", { class: `meter-fill odds-${level}`, style: `width:${(pct * 100).toFixed(1)}%` })),
     typeof odds.expected === "number"
-      ? el("div", { class: "odds-sub" }, `expected on the table: ${odds.expected.toFixed(1)}`) : null);
+      ? el("div", { class: "odds-sub" }, t("expected on the table: {count}", { count: num(odds.expected, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) })) : null);
 }
 
 // The API tells the PIN only to a browser on the table's own machine (the TV): show it there,
@@ -183,22 +192,35 @@ function renderPin(state) {
   const where = controlUrl ? controlUrl.replace(/^https?:\/\//, "") : "/control";
   node.classList.toggle("has-qr", phonesCanJoin);
   fill(node,
-    phonesCanJoin ? el("img", { class: "join-qr", src: "/api/join.svg", alt: "QR code: scan it with a phone to open the control page" }) : null,
+    phonesCanJoin ? el("button", { type: "button", class: "qr-button", "aria-label": t("Show the QR code big"), onclick: () => showBigQr(true) },
+      el("img", { class: "join-qr", src: "/api/join.svg", alt: t("QR code: scan it with a phone to open the control page") })) : null,
     el("div", { class: "pin-text" },
-      el("div", { class: "pin-caption" }, "Table PIN"),
+      el("div", { class: "pin-caption" }, t("Table PIN")),
       el("div", { class: "pin-value", "data-testid": "pin" }, String(pin)),
       phonesCanJoin
-        ? el("div", { class: "pin-sub", "data-testid": "join" }, "scan to join, or open ", el("strong", {}, where))
-        : el("div", { class: "pin-sub", "data-testid": "join" }, "phones cannot reach this board: start it with ",
+        ? el("div", { class: "pin-sub", "data-testid": "join" }, t("scan to join, or open"), " ", el("strong", {}, where))
+        : el("div", { class: "pin-sub", "data-testid": "join" }, t("phones cannot reach this board: start it with"), " ",
           el("strong", {}, "--host 0.0.0.0"))));
+}
+
+/** The QR code over the whole screen, big enough to scan from a seat; any tap or key closes it. */
+function showBigQr(show) {
+  document.getElementById("qr-big")?.remove();
+  if (!show) return;
+  const close = () => showBigQr(false);
+  const overlay = el("div", { id: "qr-big", class: "qr-big", role: "dialog", "aria-label": t("QR code to join"), onclick: close },
+    el("img", { src: "/api/join.svg", alt: t("QR code: scan it with a phone to open the control page") }),
+    el("p", {}, t("Scan to join the table · tap to close")));
+  document.body.append(overlay);
+  document.addEventListener("keydown", close, { once: true });
 }
 
 function renderMessages(state) {
   const items = [];
   if (state.review) {
     items.push(el("a", { class: "message message-review", href: `/review/${encodeURIComponent(state.review.id)}` },
-      el("strong", {}, "The reading needs a check. "),
-      "Confirm or correct it on the review page before the verdict applies."));
+      el("strong", {}, t("The reading needs a check."), " "),
+      t("Confirm or correct it on the review page before the verdict applies.")));
   }
   // Newest first, only a few, and only fresh ones: the board is for glancing at.
   const now = Date.now() / 1000;
@@ -212,7 +234,8 @@ function renderMessages(state) {
   const shown = [...lasting, ...fresh.filter((m) => !m.lasting).slice(-(3 - lasting.length))];
   for (const message of shown.sort((a, b) => (a.at ?? 0) - (b.at ?? 0)).reverse()) {
     const level = ["info", "warning", "error"].includes(message.level) ? message.level : "info";
-    items.push(el("div", { class: `message message-${level}`, title: message.text }, message.text));
+    const text = messageText(message);
+    items.push(el("div", { class: `message message-${level}`, title: text }, text));
   }
   fill($("messages"), items);
 }
@@ -248,7 +271,7 @@ function renderTrack(state) {
     if (isCurrent) classes.push("field-current");
     return el("li", { class: classes.join(" "), "data-field": field.key, "aria-current": isCurrent ? "true" : null },
       el("span", { class: "field-count" }, field.count),
-      field.star ? el("span", { class: "field-star-mark", "aria-label": "star" }, "★") : null,
+      field.star ? el("span", { class: "field-star-mark", "aria-label": t("star") }, "★") : null,
       isCurrent ? die(bid.face === null ? "*" : bid.face, { size: 44, variant: "red", title: bidWords(bid) }) : null);
   });
   fill($("track"), items);
@@ -289,22 +312,23 @@ function renderPlayers(state) {
     if (game.turn === player.name && game.phase === "bidding") classes.push("player-turn");
     if (game.winner === player.name) classes.push("player-winner");
     const tags = [];
-    if (game.turn === player.name && game.phase === "bidding") tags.push(el("span", { class: "tag tag-turn" }, "to play"));
-    if (state.bidder === player.name && game.bid) tags.push(el("span", { class: "tag tag-bidder" }, `bid ${bidWords(game.bid)}`));
+    if (game.turn === player.name && game.phase === "bidding") tags.push(el("span", { class: "tag tag-turn" }, t("to play")));
+    if (computerPlayer(state) === player.name) tags.push(el("span", { class: "tag tag-computer" }, t("computer")));
+    if (state.bidder === player.name && game.bid) tags.push(el("span", { class: "tag tag-bidder" }, t("bid {bid}", { bid: bidWords(game.bid) })));
     const details = state.details || {};
     if (kind === "scam" && details.round_starter === player.name && game.phase !== "over") {
-      tags.push(el("span", { class: "tag tag-first" }, "first bidder"));
+      tags.push(el("span", { class: "tag tag-first" }, t("first bidder")));
     }
-    if (knockedOut) tags.push(el("span", { class: "tag tag-out" }, "out"));
-    if (player.safe) tags.push(el("span", { class: "tag tag-safe" }, "safe"));
-    if (game.winner === player.name) tags.push(el("span", { class: "tag tag-winner" }, "winner"));
+    if (knockedOut) tags.push(el("span", { class: "tag tag-out" }, t("out")));
+    if (player.safe) tags.push(el("span", { class: "tag tag-safe" }, t("safe")));
+    if (game.winner === player.name) tags.push(el("span", { class: "tag tag-winner" }, t("winner")));
 
     const body = [];
     if (typeof player.score === "number") {
       const goal = Number(target) || 10;
       body.push(el("div", { class: "score" },
         el("span", { class: "score-value", "data-testid": "score" }, player.score),
-        el("span", { class: "score-target" }, ` / ${goal} points`)),
+        el("span", { class: "score-target" }, ` / ${tn("{n} point", "{n} points", goal)}`)),
       el("div", { class: "meter small" }, el("span", { class: "meter-fill score-fill",
         style: `width:${Math.min(100, (player.score / goal) * 100).toFixed(1)}%` })));
     }
@@ -317,23 +341,23 @@ function renderPlayers(state) {
       for (let i = 0; i < hidden; i += 1) dice.push(die(null, { size: 44, variant: "hidden" }));
       if (!shown) {
         for (const face of aside) {
-          dice.push(die(face, { size: 44, variant: "ivory", joker: face === joker, title: `set aside: ${face}` }));
+          dice.push(die(face, { size: 44, variant: "ivory", joker: face === joker, title: t("set aside: {face}", { face }) }));
         }
       }
-      body.push(el("div", { class: "player-dice", "aria-label": `${tally.value} dice` }, dice));
-      body.push(el("div", { class: "player-count" }, `${tally.value} ${tally.value === 1 ? "die" : "dice"}`,
-        aside.length ? ` · ${aside.length} shown` : ""));
+      body.push(el("div", { class: "player-dice", "aria-label": tn("{n} die", "{n} dice", tally.value) }, dice));
+      body.push(el("div", { class: "player-count" }, tn("{n} die", "{n} dice", tally.value),
+        aside.length ? ` · ${t("{n} shown", { n: aside.length })}` : ""));
     } else if (tally) {
       body.push(el("div", { class: "player-cards" },
         el("span", { class: "card-stack", "aria-hidden": "true" }),
-        el("span", { class: "player-count" }, `${tally.value} ${tally.key === "cards" && tally.value === 1 ? "card" : tally.key}`)));
+        el("span", { class: "player-count" }, tally.key === "cards" ? tn("{n} card", "{n} cards", tally.value) : `${num(tally.value)} ${t(tally.key)}`)));
     }
     if (typeof player.lost === "number" && player.lost > 0) body.push(el("div", { class: "lost" }, `−${player.lost}`,
-      el("span", { class: "lost-words" }, " this game")));
-    if (player.lost === true) tags.push(el("span", { class: "tag tag-out" }, "lost"));
+      el("span", { class: "lost-words" }, " ", t("this game"))));
+    if (player.lost === true) tags.push(el("span", { class: "tag tag-out" }, t("lost")));
     for (const [key, value] of Object.entries(player)) {
       if (KNOWN_PLAYER_KEYS.has(key) || value === null || typeof value === "object") continue;
-      body.push(el("div", { class: "player-extra" }, `${key.replace(/_/g, " ")}: ${value}`));
+      body.push(el("div", { class: "player-extra" }, `${t(key.replace(/_/g, " "))}: ${typeof value === "number" ? num(value) : value}`));
     }
     return el("article", { class: classes.join(" "), "data-player": player.name, style: `--seat:${seat}` },
       el("header", { class: "player-head" }, el("h3", {}, player.name,
@@ -351,6 +375,9 @@ function renderPlayers(state) {
 const KNOWN_GAME_KEYS = new Set(["game", "phase", "turn", "bid", "winner", "players", "loser", "kinds",
   "safe", "reveal_due", "deck", "doubter", "claim", "pile"]);
 
+// the words of the tiles Impus Bluff shows (any other game's keys show as they come)
+const EXTRA_LABELS = { last_batch: t("last batch"), discards: t("discards"), card_kinds: t("card kinds") };
+
 function renderGameExtras(state) {
   // Impus and future games: show whatever else the engine reports (pile, claim, discards…).
   const game = state.game;
@@ -358,13 +385,13 @@ function renderGameExtras(state) {
   const extras = game ? Object.entries(game).filter(([k, v]) => !KNOWN_GAME_KEYS.has(k) && v !== null && v !== undefined) : [];
   if (!extras.length) { if (node) node.remove(); return; }
   if (!node) {
-    node = el("section", { id: "game-extras", class: "game-extras", "aria-label": "Table" });
+    node = el("section", { id: "game-extras", class: "game-extras", "aria-label": t("Table") });
     $("players").before(node);
   }
   fill(node, extras.map(([key, value]) => {
     const [label, shown] = key === "polymorphs" && typeof value === "number"
       ? polymorphsTile(value, state.details)
-      : [key.replace(/_/g, " "), formatValue(value, key)];
+      : [EXTRA_LABELS[key] || key.replace(/_/g, " "), formatValue(value, key)];
     return el("div", { class: "extra", "data-key": key },
       el("div", { class: "extra-label" }, label),
       el("div", { class: "extra-value" }, shown));
@@ -375,9 +402,9 @@ function renderGameExtras(state) {
  * up (one on a pile a player takes goes back into a hand, hidden again); `game.polymorphs`
  * alone is only the deal. */
 function polymorphsTile(dealt, details) {
-  if (dealt <= 0) return ["polymorphs", "none dealt"];
+  if (dealt <= 0) return [t("polymorphs"), t("none dealt")];
   const hidden = details && typeof details.polymorphs_hidden === "number" ? details.polymorphs_hidden : dealt;
-  return ["polymorphs hidden", `${hidden} of ${dealt}`];
+  return [t("polymorphs hidden"), t("{count} of {total}", { count: hidden, total: dealt })];
 }
 
 function formatValue(value, key = "") {
@@ -385,13 +412,13 @@ function formatValue(value, key = "") {
     return `${value.player}: ${value.count} × ${value.claim}`;
   }
   if (key === "discards" && Array.isArray(value)) {
-    return value.length ? value.map((d) => `${d.player}: ${d.count} × ${d.kind}`).join(", ") : "none";
+    return value.length ? value.map((d) => `${d.player}: ${d.count} × ${d.kind}`).join(", ") : t("none");
   }
-  if (Array.isArray(value)) return value.length ? value.map(formatValue).join(", ") : "none";
+  if (Array.isArray(value)) return value.length ? value.map((v) => formatValue(v)).join(", ") : t("none");
   if (value && typeof value === "object") {
-    return Object.entries(value).map(([k, v]) => `${k}: ${formatValue(v)}`).join(" · ");
+    return Object.entries(value).map(([k, v]) => `${t(k.replace(/_/g, " "))}: ${formatValue(v)}`).join(" · ");
   }
-  return String(value);
+  return typeof value === "number" ? num(value) : String(value);
 }
 
 /** The last settled round with its photo: history says what happened, last_reveal shows it. */
@@ -405,7 +432,7 @@ export function lastRevealView(state) {
     photo: samePhoto ? photo : null,
     seats: (round && round.reveal) || (samePhoto && photo.seats) || {},
     count: round && typeof round.actual === "number" ? round.actual : samePhoto && typeof photo.count === "number" ? photo.count : null,
-    verdict: (round && round.verdict) || (samePhoto && photo.verdict) || "",
+    verdict: (round && verdictText(round)) || (samePhoto && photo.verdict) || "",
     bid: parseBid((round && round.bid) || ""),
   };
 }
@@ -421,23 +448,33 @@ function correctionsText(photo) {
  * unsettled on the board. */
 export function settledText(photo) {
   const corrected = correctionsText(photo);
-  if (corrected) return `✎ corrected by hand — ${corrected}`;
+  if (corrected) return `✎ ${t("corrected by hand")} — ${corrected}`;
   const how = photo && typeof photo.how === "string" ? photo.how : "";
-  if (how === "confirmed") return "✓ checked by hand: the camera's reading stood";
-  if (how.startsWith("entered by hand")) return "✎ entered by hand";
+  if (how === "confirmed") return `✓ ${t("checked by hand: the camera's reading stood")}`;
+  if (how.startsWith("entered by hand")) return `✎ ${t("entered by hand")}`;
   return null;
 }
 
 function renderLastReveal(state) {
   const node = $("last-reveal");
+  // a reading waiting for a check is what the table looks at: the last verdict would read
+  // as this round's, so it waits until the new one applies
+  $("reveal-title").textContent = state.review ? t("Checking the reading") : t("Last reveal");
+  node.closest(".reveal-panel").classList.toggle("reviewing", Boolean(state.review));
+  if (state.review) { renderPendingReview(node, state); return; }
   const view = lastRevealView(state);
-  if (!view) { fill(node, el("p", { class: "muted" }, "No reveal yet this game.")); return; }
-  const joker = jokerFace(state);
+  if (!view) { fill(node, el("p", { class: "muted" }, t("No reveal yet this game."))); return; }
   const kind = gameKind(state);
   const bid = view.bid && view.bid.face !== undefined ? view.bid : null;
+  // a Perudo palifico round's number bid counts its face alone (P13): its verdict (in
+  // English, whatever the page's language) says "4s: …"
+  const english = (view.round && view.round.verdict) || (view.photo && view.photo.verdict) || "";
+  const palifico = kind === "perudo" && bid && bid.face !== null && english
+    && !/ and aces:/.test(english);
+  const joker = palifico ? null : jokerFace(state);
   let seats;
   if (Array.isArray(view.seats)) {
-    seats = el("div", { class: "seat-reading" }, el("span", { class: "seat-name" }, "Turned up"), view.seats.join(", "));
+    seats = el("div", { class: "seat-reading" }, el("span", { class: "seat-name" }, t("Turned up")), view.seats.join(", "));
   } else {
     seats = Object.entries(view.seats).map(([name, values]) =>
       el("div", { class: "seat-reading", "data-seat": name },
@@ -446,7 +483,7 @@ function renderLastReveal(state) {
           const value = typeof v === "object" && v ? v.value : v;
           const hit = dieMatches(value, bid, joker, kind);
           return die(value, { size: 30, variant: hit ? "hit" : "ivory", joker: kind !== "scam" && value === joker,
-            title: hit ? `${value}: counts` : `${value}` });
+            title: hit ? t("{face}: counts", { face: value }) : `${value}` });
         }))));
   }
   const settled = settledText(view.photo);
@@ -454,12 +491,12 @@ function renderLastReveal(state) {
     el("div", { class: `reveal-grid${view.photo && view.photo.image_url ? "" : " no-photo"}` },
       view.photo && view.photo.image_url ? el("a", { class: "reveal-photo", href: view.photo.image_url, target: "_blank",
         style: PHOTO_RATIOS.has(view.photo.image_url) ? `--photo-ratio:${PHOTO_RATIOS.get(view.photo.image_url)}` : null },
-        el("img", { src: view.photo.image_url, alt: "The annotated reveal photo", onload: fitPhotoBox })) : null,
+        el("img", { src: view.photo.image_url, alt: t("The annotated reveal photo"), onload: fitPhotoBox })) : null,
       el("div", { class: "reveal-text" },
         el("p", { class: "verdict", "data-testid": "verdict" }, view.verdict),
         // a round's verdict says the count too ("4s and ★: 12, bid was 9 — …"): a short screen
         // leaves this line out (app.css)
-        view.count !== null ? el("p", { class: `reveal-count${view.round && view.round.verdict ? " said-by-verdict" : ""}` }, `Counted ${view.count}${bid ? ` for ${bidWords(bid)}` : ""}`) : null,
+        view.count !== null ? el("p", { class: `reveal-count${view.round && view.round.verdict ? " said-by-verdict" : ""}` }, bid ? t("Counted {count} for {bid}", { count: view.count, bid: bidWords(bid) }) : t("Counted {count}", { count: view.count })) : null,
         el("div", { class: `seat-readings${Array.isArray(seats) && crowded(seats.length) ? " crowded" : ""}` }, seats),
         settled ? el("p", { class: "corrected", title: settled }, settled) : null)));
 }
@@ -477,23 +514,43 @@ function fitPhotoBox(event) {
   img.parentElement.style.setProperty("--photo-ratio", String(ratio));
 }
 
-/** What the player who ended the bidding did (to ``bid``), in the game's words (S5: "Scam!"). */
-function doubtWord(state, bid = "") {
+/** What ``player``, who ended the bidding, did (to ``bid``), in the game's words (S5: "Scam!";
+ *  Perudo's dudo or calza, P8 and P10: a round's verdict says which). */
+function doubtWord(state, bid, player, round = null) {
+  if (gameKind(state) === "perudo") {
+    const call = round ? (/calza/.test(round.verdict || "") ? "calza" : "dudo")
+      : ((state.details || {}).call || "dudo");
+    if (call === "calza") {
+      return bid ? t("{player} called calza on {bid}", { player, bid }) : t("{player} called calza", { player });
+    }
+    return bid ? t("{player} called dudo on {bid}", { player, bid }) : t("{player} called dudo", { player });
+  }
   const scam = gameKind(state) === "scam";
-  if (!bid) return scam ? "called Scam!" : "doubted";
-  return scam ? `called Scam! on ${bid}` : `doubted ${bid}`;
+  if (!bid) return scam ? t("{player} called Scam!", { player }) : t("{player} doubted", { player });
+  return scam ? t("{player} called Scam! on {bid}", { player, bid }) : t("{player} doubted {bid}", { player, bid });
+}
+
+/** A table message in the page's language, where the server sent its words (``said``). */
+function messageText(message) {
+  return message.said ? said(message.said) : message.text;
 }
 
 function renderHistory(state) {
   const rounds = (state.history || []).slice().reverse();
   fill($("history"), rounds.length ? rounds.map((round) => el("li", { class: "round" },
     el("div", { class: "round-head" },
-      el("span", { class: "round-no" }, `Round ${round.round ?? ""}`),
-      round.bid ? el("span", { class: "round-bid" }, `${round.bidder ?? "?"} bid ${bidWords(round.bid)}`) : null,
-      round.challenger ? el("span", { class: "round-challenge" }, `${round.challenger} ${doubtWord(state)}`) : null,
+      el("span", { class: "round-no" }, t("Round {n}", { n: round.round ?? "" })),
+      round.bid ? el("span", { class: "round-bid" }, t("{player} bid {bid}", { player: round.bidder ?? "?", bid: bidWords(round.bid) })) : null,
+      round.challenger ? el("span", { class: "round-challenge" }, doubtWord(state, "", round.challenger, round)) : null,
       round.image_url ? el("a", { class: "round-photo", href: round.image_url, target: "_blank",
-        "aria-label": `the photo of round ${round.round ?? ""}` }, "photo ↗") : null),
-    el("div", { class: "round-verdict" }, round.verdict || ""))) : [el("li", { class: "muted" }, "No rounds played yet.")]);
+        "aria-label": t("the photo of round {n}", { n: round.round ?? "" }) }, `${t("photo")} ↗`) : null),
+    el("div", { class: "round-verdict" }, verdictText(round)))) : [el("li", { class: "muted" }, t("No rounds played yet."))]);
+}
+
+/** The camera's status in words: "ok" in the page's language, a fault as the camera says it
+ *  (its ``summary``: without the shell commands, bluffcam/camera_news.py). */
+function cameraWord(status, summary) {
+  return status === "ok" ? t("ok") : summary || status;
 }
 
 function renderFooter(state) {
@@ -501,11 +558,13 @@ function renderFooter(state) {
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? "no camera (enter reveals by hand)" : `camera: ${status}`);
+    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: cameraWord(status, camera.summary) })
+      + (camera.learned_from ? ` · ${tn("taught on {n} photo of this table", "taught on {n} photos of this table", camera.learned_from)}` : ""));
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask
   const parts = kind ? [GAME_NAMES[kind] || kind,
-    state.setup ? `${(state.setup.players || []).length} players` : null, ...(state.house_rules || [])] : [];
+    state.setup ? tn("{n} player", "{n} players", (state.setup.players || []).length) : null,
+    ...(state.house_rules_said || state.house_rules || []).map((r) => (typeof r === "string" ? r : said(r)))] : [];
   $("game-kind").title = parts.filter(Boolean).join(" · ");
   fill($("game-kind"), $("game-kind").title);
   // tonight's standings, once a game has ended (at a game's end, its card says them instead)
@@ -528,17 +587,17 @@ function speakChanges(state) {
   const keys = messages.map((m) => `${m.at ?? ""}|${m.text}`);
   const rounds = state.history || [];
   const first = spokenTurn === null;  // the page's first drawing is read as a page, not said
-  const said = [];
+  const saying = [];
   // a round just settled: its verdict first, then who plays next
-  if (!first && rounds.length > spokenRounds && rounds[rounds.length - 1].verdict) said.push(rounds[rounds.length - 1].verdict);
-  if (turn !== spokenTurn && !first) said.push(turn);
-  keys.forEach((key, i) => { if (!first && !spokenMessages.has(key)) said.push(messages[i].text); });
+  if (!first && rounds.length > spokenRounds && rounds[rounds.length - 1].verdict) saying.push(verdictText(rounds[rounds.length - 1]));
+  if (turn !== spokenTurn && !first) saying.push(turn);
+  keys.forEach((key, i) => { if (!first && !spokenMessages.has(key)) saying.push(messageText(messages[i])); });
   // only the state's own (few) messages are remembered: a board left on for months
   spokenMessages.clear();
   keys.forEach((key) => spokenMessages.add(key));
   spokenTurn = turn;
   spokenRounds = rounds.length;
-  if (said.length) announce(said.join(". "));
+  if (saying.length) announce(saying.join(". "));
 }
 
 export function renderBoard(state) {
@@ -554,6 +613,8 @@ export function renderBoard(state) {
   renderGameExtras(state);
   renderPlayers(state);
   renderLastReveal(state);
+  renderStory($("story"), state);
+  renderStandings($("standings"), state);
   renderHistory(state);
   renderFooter(state);
   speakChanges(state);
@@ -567,4 +628,5 @@ api("GET", "/api/pin").then((data) => {
   controlUrl = data && data.control_url ? String(data.control_url) : null;
   phonesCanJoin = !(data && data.phones_can_join === false);
   if (latest) renderPin(latest);
+  if (tablePin && phonesCanJoin && new URLSearchParams(window.location.search).get("qr") === "big") showBigQr(true);
 }).catch(() => { /* not the table's own screen: players read the PIN off the TV */ });

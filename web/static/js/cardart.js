@@ -4,6 +4,7 @@
 
 import { api, ApiError, describeError, getPin } from "./api.js";
 import { announce, el, fill, chooseFileButton } from "./ui.js";
+import { t } from "./i18n.js";
 
 const root = document.getElementById("card-art-root");
 
@@ -57,8 +58,8 @@ function kindRow(kind) {
     el("span", { class: done ? "count-ok" : "count-bad" }, done ? "✓" : "✗"),
     el("strong", {}, kind),
     // its name starts with the words it shows (WCAG 2.5.3: a voice user says what they see)
-    chooseFileButton(id, { class: "btn", "aria-label": `${done ? "Replace" : "Upload"} photo of ${kind}` },
-      busyKind === kind ? "Reading…" : (done ? "Replace photo…" : "Upload photo…")),
+    chooseFileButton(id, { class: "btn", "aria-label": done ? t("Replace photo of {kind}", { kind }) : t("Upload photo of {kind}", { kind }) },
+      busyKind === kind ? t("Reading…") : (done ? t("Replace photo…") : t("Upload photo…"))),
     el("input", { type: "file", id, accept: "image/*", hidden: true,
       onchange: (e) => upload(kind, e.target.files && e.target.files[0]) }));
 }
@@ -68,12 +69,12 @@ function render() {
   const kinds = listing ? [...new Set([...listing.wanted, ...listing.registered])] : [];
   fill(root,
     el("section", { class: "card stack", id: "card-art" },
-      el("h2", {}, "Card art (Impus Bluff)"),
-      el("p", { class: "hint" }, "Lay one card of each kind face up, alone, and photograph it "
-        + "(or upload a tight scan of its face). The camera names turned-up cards by these."),
+      el("h2", {}, t("Card art (Impus Bluff)")),
+      el("p", { class: "hint" }, t("Lay one card of each kind face up, alone, and photograph it "
+        + "(or upload a tight scan of its face). The camera names turned-up cards by these.")),
       listing ? el("p", { id: "card-art-summary" }, listing.missing.length
-        ? `${listing.missing.length} of ${listing.wanted.length} kinds still missing (✗ below)`
-        : "✓ every kind is registered") : null,
+        ? t("{count} of {total} kinds still missing (✗ below)", { count: listing.missing.length, total: listing.wanted.length })
+        : `✓ ${t("every kind is registered")}`) : null,
       el("ul", { class: "card-kinds" }, kinds.map(kindRow)),
       // said once by announce(): these boxes are drawn anew at every change
       el("p", { class: "count-ok", id: "card-art-message" }, message),

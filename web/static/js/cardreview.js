@@ -4,6 +4,7 @@
 
 import { api, captureUrl, describeError } from "./api.js";
 import { announce, el, fill } from "./ui.js";
+import { t, tn } from "./i18n.js";
 
 let cards = null;      // [kind or ""] for the review being checked
 let cardsFor = null;   // that review's id
@@ -61,22 +62,25 @@ export function renderCardReview(root, state, { onDone, redraw }) {
   fill(root,
     el("div", { class: "review-grid" },
       el("section", { class: "card stack" },
-        el("h1", {}, "Check the turned-up cards"),
-        el("p", { class: "hint" }, `${batch.player ? `${batch.player}'s` : "The"} ${cards.length} `
-          + `${cards.length === 1 ? "card" : "cards"}, claimed as ${batch.claim ?? game.claim ?? "?"}: name each one.`),
-        el("div", { class: "photo-wrap" }, el("img", { src: review.image_url, alt: "The turned-up cards, annotated", id: "review-photo" }))),
+        el("h1", {}, t("Check the turned-up cards")),
+        el("p", { class: "hint" }, batch.player
+          ? tn("{player}'s {n} card, claimed as {claim}: name each one.", "{player}'s {n} cards, claimed as {claim}: name each one.",
+            cards.length, { player: batch.player, claim: batch.claim ?? game.claim ?? "?" })
+          : tn("The {n} card, claimed as {claim}: name each one.", "The {n} cards, claimed as {claim}: name each one.",
+            cards.length, { claim: batch.claim ?? game.claim ?? "?" })),
+        el("div", { class: "photo-wrap" }, el("img", { src: review.image_url, alt: t("The turned-up cards, annotated"), id: "review-photo" }))),
       el("section", { class: "stack" },
-        (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
+        (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, t("What looked wrong")),
           el("ul", { class: "problems", id: "problems" }, review.problems.map((p) => el("li", {}, p.message || p.kind)))) : null,
         el("div", { class: "card stack", id: "card-rows" },
-          cards.map((kind, i) => el("label", { class: "row" }, `Card ${i + 1}`,
-            el("select", { "aria-label": `card ${i + 1}`, "data-card": i,
+          cards.map((kind, i) => el("label", { class: "row" }, t("Card {n}", { n: i + 1 }),
+            el("select", { "aria-label": t("card {n}", { n: i + 1 }), "data-card": i,
               onchange: (e) => { cards[i] = e.target.value; rerender(); } },
-            el("option", { value: "", selected: !kind }, "? (name it)"),
+            el("option", { value: "", selected: !kind }, `? (${t("name it")})`),
             choices.map((k) => el("option", { value: k, selected: k === kind }, k)))))),
         el("div", { class: "card stack" },
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy || cards.includes(""),
-            onclick: confirm }, cards.includes("") ? "Name every card first" : "Confirm these cards"),
-          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy, onclick: recapture }, "Take the photo again"),
+            onclick: confirm }, cards.includes("") ? t("Name every card first") : t("Confirm these cards")),
+          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy, onclick: recapture }, t("Take the photo again")),
           el("p", { class: "error", id: "review-error" }, error)))));
 }

@@ -2,10 +2,13 @@
 // whoever's turn it is. All changes go through the JSON API with the table PIN.
 
 import { api, ApiError, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
+import { said, t, tn } from "./i18n.js";
 import {
-  el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline,
-  eveningText, announce, redrawKeepingFocus, readingWords,
+  el, fill, die, parseBid, bidText, bidWords, jokerFace, gameKind, GAME_NAMES, playerTally, revealCall, gameOverHeadline, computerPlayer,
+  eveningText, announce, redrawKeepingFocus, readingWords, verdictText,
 } from "./ui.js";
+import { announceTurn, claimCard, keepAwake, mayActFor, playerCards } from "./seatclaim.js";
+import { standingsTable } from "./boardpanels.js";
 
 const root = document.getElementById("control-main");
 const pinGate = document.getElementById("pin-gate");
@@ -37,6 +40,8 @@ function showPinGate(message = "") {
   document.getElementById("pin-input").focus();
 }
 
+document.addEventListener("visibilitychange", () => { if (state) keepAwake(state); });
+
 document.getElementById("pin-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const input = document.getElementById("pin-input");
@@ -51,7 +56,7 @@ document.getElementById("pin-form").addEventListener("submit", async (event) => 
   } catch (error) {
     document.getElementById("pin-error").textContent =
       error instanceof ApiError && (error.status === 401 || error.status === 403)
-        ? "That PIN is not right. Look at the board." : describeError(error);
+        ? t("That PIN is not right. Look at the board.") : describeError(error);
   }
 });
 
@@ -206,7 +211,7 @@ function lastVerdict(game) {
   const last = rounds.length ? rounds[rounds.length - 1] : null;
   if (!last || !last.verdict || game.phase === "reveal") return null;
   return el("div", { class: "status-line", id: "status-verdict" },
-    el("strong", {}, `Round ${last.round ?? rounds.length}: `), last.verdict);
+    el("strong", {}, `${t("Round {n}", { n: last.round ?? rounds.length })}: `), verdictText(last));
 }
 
 /** A card game's deal, until the first card is played (the table's message lasts that
@@ -214,15 +219,15 @@ function lastVerdict(game) {
 function dealNote(game) {
   if (game.game !== "impus") return null;
   const deal = (state.messages || []).filter((m) => m.before_play).pop();
-  return deal ? el("div", { class: "status-line", id: "status-deal" }, deal.text) : null;
+  return deal ? el("div", { class: "status-line", id: "status-deal" }, deal.said ? said(deal.said) : deal.text) : null;
 }
 
 /** The status card's big line: whose turn, the reveal's call, or who won. */
 function headlineOf(shown) {
   const game = shown.game;
-  if (game.phase === "reveal") return shown.review ? "Check the reading" : revealCall(game);
+  if (game.phase === "reveal") return shown.review ? t("Check the reading") : revealCall(game);
   if (game.phase === "over") return gameOverHeadline(game);
-  return game.turn ? `${game.turn}'s turn` : "";
+  return game.turn ? t("{player}'s turn", { player: game.turn }) : "";
 }
 
 /** The table now in a sentence, for a screen reader: a round's verdict when one has just
@@ -232,41 +237,51 @@ function spoken(shown, roundsBefore) {
   if (!game) return "";
   const bid = game.bid ? parseBid(game.bid) : null;
   const rounds = shown.history || [];
-  const settled = rounds.length > roundsBefore ? rounds[rounds.length - 1].verdict : "";
+  const settled = rounds.length > roundsBefore ? verdictText(rounds[rounds.length - 1]) : "";
   return [settled, headlineOf(shown),
-    bid && bid.face !== undefined ? `bid ${bidWords(bid)}${shown.bidder ? ` by ${shown.bidder}` : ""}` : "",
+    bid && bid.face !== undefined ? (shown.bidder ? t("bid {bid} by {player}", { bid: bidWords(bid), player: shown.bidder })
+      : t("bid {bid}", { bid: bidWords(bid) })) : "",
   ].filter(Boolean).join(". ");
+}
+
+/** The phase in the game's own words: Impus Bluff plays cards onto a pile, nobody bids. */
+function phaseWords(game) {
+  if (game.game === "impus") {
+    return { bidding: game.claim ? t("playing on the pile") : t("starting a pile"), reveal: t("turning the doubted cards up"), over: t("over") }[game.phase] || game.phase;
+  }
+  return { bidding: t("bidding"), reveal: t("reveal"), over: t("over") }[game.phase] || game.phase;
 }
 
 function statusCard() {
   const game = state.game;
   if (!game) {
     return el("section", { class: "card status-card" },
-      el("div", { class: "status-line" }, "No game on the table yet."),
-      el("div", { class: "status-turn" }, "Set one up below"));
+      el("div", { class: "status-line" }, t("No game on the table yet.")),
+      el("div", { class: "status-turn" }, t("Set one up below")));
   }
   const kind = GAME_NAMES[game.game] || game.game;
   const headline = headlineOf(state);
   const bid = game.bid ? parseBid(game.bid) : null;
   const impusLine = game.game === "impus" && game.phase !== "over"
     ? el("div", { class: "status-line", id: "status-pile" }, game.claim
-      ? `Pile: ${game.pile ?? 0} cards claimed as ${game.claim}` : "No pile yet: the next player starts one.")
+      ? tn("Pile: {n} card claimed as {claim}", "Pile: {n} cards claimed as {claim}", game.pile ?? 0, { claim: game.claim })
+      : t("No pile yet: the next player starts one."))
     : null;
   return el("section", { class: "card status-card" },
-    el("div", { class: "status-line" }, `${kind} · ${game.phase}`),
+    el("div", { class: "status-line", id: "status-phase" }, `${kind} · ${phaseWords(game)}`),
     el("div", { class: "status-turn", id: "status-turn" }, headline),
     impusLine || (bid && bid.face !== undefined ? el("div", { class: "status-bid" },
-      "Bid: ", el("strong", { id: "status-bid" }, bidWords(bid)),
+      t("Bid:"), " ", el("strong", { id: "status-bid" }, bidWords(bid)),
       die(bid.face === null ? "*" : bid.face, { size: 34, variant: "red" }),
-      state.bidder ? el("span", { class: "muted" }, ` by ${state.bidder}`) : null)
-      : el("div", { class: "status-line" }, game.phase === "bidding" ? "No bid yet this round." : "")),
+      state.bidder ? el("span", { class: "muted" }, " ", t("by {player}", { player: state.bidder })) : null)
+      : el("div", { class: "status-line" }, game.phase === "bidding" ? t("No bid yet this round.") : "")),
     lastVerdict(game),
     game.phase === "over" && eveningText(state.evening)
       ? el("div", { class: "status-line", id: "status-evening" }, eveningText(state.evening)) : null,
     dealNote(game),
     // until the next bid, a verdict read by the camera can still be checked again
     state.reopen ? el("a", { class: "status-line", id: "reopen-link", href: "/review" },
-      "A die read wrong in the last reveal? Check it again ›") : null,
+      `${t("A die read wrong in the last reveal? Check it again")} ›`) : null,
     lastNote ? el("p", { class: "ok-note", role: "status" }, lastNote) : null);
 }
 
@@ -275,16 +290,16 @@ function statusCard() {
 function bidPicker(kinds) {
   const kind = gameKind(state);
   const faces = numberFaces(state);
-  const allowStar = kind === "bluff";
+  const allowStar = kind === "bluff" || kind === "perudo";  // Perudo bids aces as ★ (P5)
   const maxCount = Math.max(totalDice(state), 1);
   const current = { count: picker.count, face: picker.face };
   const faceButtons = faces.map((f) => el("button", {
-    type: "button", class: "btn face-btn", "aria-pressed": String(picker.face === f), "aria-label": `face ${f}`,
+    type: "button", class: "btn face-btn", "aria-pressed": String(picker.face === f), "aria-label": t("face {face}", { face: f }),
     "data-face": String(f), onclick: () => pickFace(f),
   }, die(f, { size: 40, variant: picker.face === f ? "red" : "ivory" })));
   if (allowStar) {
     faceButtons.push(el("button", {
-      type: "button", class: "btn face-btn", "aria-pressed": String(picker.face === null), "aria-label": "star",
+      type: "button", class: "btn face-btn", "aria-pressed": String(picker.face === null), "aria-label": t("star"),
       "data-face": "*", onclick: () => pickFace(null),
     }, die("*", { size: 40, variant: picker.face === null ? "red" : "ivory" })));
   }
@@ -295,45 +310,45 @@ function bidPicker(kinds) {
   };
   const player = state.game.turn;
   const items = [
-    el("h2", {}, `${player}'s bid`),
+    el("h2", {}, t("{player}'s bid", { player })),
     el("div", { class: "stepper" },
-      el("button", { type: "button", class: "btn", "aria-label": "fewer", onclick: step(-1), disabled: picker.count <= 1 }, "−"),
-      el("output", { id: "bid-count", "aria-label": "count" }, picker.count),
-      el("button", { type: "button", class: "btn", "aria-label": "more", onclick: step(1), disabled: picker.count >= maxCount }, "+")),
-    el("div", { class: "faces", role: "group", "aria-label": "face" }, faceButtons),
-    el("div", { class: "bid-preview" }, "Bid ", el("strong", {}, bidWords(current))),
+      el("button", { type: "button", class: "btn", "aria-label": t("fewer"), onclick: step(-1), disabled: picker.count <= 1 }, "−"),
+      el("output", { id: "bid-count", "aria-label": t("count") }, picker.count),
+      el("button", { type: "button", class: "btn", "aria-label": t("more"), onclick: step(1), disabled: picker.count >= maxCount }, "+")),
+    el("div", { class: "faces", role: "group", "aria-label": t("face") }, faceButtons),
+    el("div", { class: "bid-preview" }, t("Bid"), " ", el("strong", {}, bidWords(current))),
   ];
   const canReroll = (kinds.has("set_aside") || kinds.has("reroll")) && kind === "bluff";
   if (canReroll) {
     items.push(el("label", { class: "check" },
       el("input", { type: "checkbox", id: "reroll-toggle", checked: picker.reroll,
         onchange: (e) => { picker.reroll = e.target.checked; if (!picker.reroll) picker.aside = []; render(); } }),
-      "Raise and re-roll: put dice in front of the cup"));
+      t("Raise and re-roll: put dice in front of the cup")));
     if (picker.reroll) {
       items.push(el("div", { class: "stack" },
-        el("div", { class: "hint" }, "Tap the faces of the dice you put aside (tap one below to take it back):"),
+        el("div", { class: "hint" }, t("Tap the faces of the dice you put aside (tap one below to take it back):")),
         el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
-          type: "button", class: "btn face-btn", "aria-label": `put aside ${f}`,
-          onclick: () => { picker.aside.push(f); render(); announce(`put aside: ${picker.aside.join(", ")}`); },
+          type: "button", class: "btn face-btn", "aria-label": t("put aside {face}", { face: f }),
+          onclick: () => { picker.aside.push(f); render(); announce(t("put aside: {faces}", { faces: picker.aside.join(", ") })); },
         }, die(f, { size: 36 })))),
         // a group, so that its name is read (a plain div's aria-label is dropped)
-        el("div", { class: "aside-list", role: "group", "aria-label": "dice put aside" },
+        el("div", { class: "aside-list", role: "group", "aria-label": t("dice put aside") },
           picker.aside.length ? picker.aside.map((f, i) => el("button", {
-            type: "button", class: "btn small", "aria-label": `take back ${f}`,
+            type: "button", class: "btn small", "aria-label": t("take back {face}", { face: f }),
             onclick: () => { picker.aside.splice(i, 1); render(); },
-          }, die(f, { size: 28 }), "✕")) : el("span", { class: "muted" }, "none yet"))));
+          }, die(f, { size: 28 }), "✕")) : el("span", { class: "muted" }, t("none yet")))));
     }
   }
   const wire = bidText(current);
-  const label = picker.reroll ? `Bid ${bidWords(current)} and re-roll` : `Bid ${bidWords(current)}`;
+  const label = picker.reroll ? t("Bid {bid} and re-roll", { bid: bidWords(current) }) : t("Bid {bid}", { bid: bidWords(current) });
   items.push(el("button", {
     type: "button", class: "btn primary big", id: "bid-submit", disabled: blocked() || (picker.reroll && !picker.aside.length),
     onclick: () => {
       const action = { player, bid: wire };
       if (picker.reroll) action.set_aside = picker.aside.slice();
       act(action, picker.reroll
-        ? `${player} bid ${bidWords(current)}, set aside ${picker.aside.join(", ")} and re-rolls the rest`
-        : `${player} bid ${bidWords(current)}`);
+        ? t("{player} bid {bid}, set aside {faces} and re-rolls the rest", { player, bid: bidWords(current), faces: picker.aside.join(", ") })
+        : t("{player} bid {bid}", { player, bid: bidWords(current) }));
     },
   }, label));
   return items;
@@ -344,31 +359,53 @@ function bluffActions(kinds) {
   const buttons = [];
   if (kinds.has("challenge")) {
     buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "challenge", disabled: blocked(),
-      onclick: () => act({ player, challenge: true }, `${player} doubts ${state.bidder ?? "the bid"}`) },
-    el("span", { class: "btn-lines" }, "Doubt it!",
-      el("small", {}, `${player} challenges ${state.bidder ? `${state.bidder}'s ` : ""}${bidWords(state.game.bid)}`))));
+      onclick: () => act({ player, challenge: true }, state.bidder ? t("{player} doubts {bidder}", { player, bidder: state.bidder }) : t("{player} doubts the bid", { player })) },
+    el("span", { class: "btn-lines" }, t("Doubt it!"),
+      el("small", {}, state.bidder ? t("{player} challenges {bidder}'s {bid}", { player, bidder: state.bidder, bid: bidWords(state.game.bid) })
+        : t("{player} challenges {bid}", { player, bid: bidWords(state.game.bid) })))));
   }
   if (kinds.has("scam")) {
     buttons.push(el("button", { type: "button", class: "btn danger big", id: "scam", disabled: blocked(),
-      onclick: () => act({ player, scam: true }, `${player} calls Scam!`) }, "Scam!"));
+      onclick: () => act({ player, scam: true }, t("{player} calls Scam!", { player })) }, t("Scam!")));
+  }
+  if (kinds.has("dudo")) {
+    buttons.push(el("button", { type: "button", class: "btn danger big wide", id: "dudo", disabled: blocked(),
+      onclick: () => act({ player, dudo: true }, t("{player} calls dudo", { player })) },
+    el("span", { class: "btn-lines" }, t("Dudo!"),
+      el("small", {}, state.bidder ? t("{player} doubts {bidder}'s {bid}", { player, bidder: state.bidder, bid: bidWords(state.game.bid) })
+        : t("{player} doubts {bid}", { player, bid: bidWords(state.game.bid) })))));
+  }
+  if (kinds.has("calza")) {
+    buttons.push(el("button", { type: "button", class: "btn big", id: "calza", disabled: blocked(),
+      onclick: () => act({ player, calza: true }, t("{player} calls calza", { player })) }, t("Calza: exactly")));
   }
   if (kinds.has("pass")) {
     buttons.push(el("button", { type: "button", class: "btn big", id: "pass", disabled: blocked(),
-      onclick: () => act({ player, pass: true }, `${player} passes`) }, "Pass"));
+      onclick: () => act({ player, pass: true }, t("{player} passes", { player })) }, t("Pass")));
   }
   return buttons;
 }
 
+/** The kind that is the imp, as the table named it: the one card of the deck no one may
+ *  claim (game.kinds are the claimable ones), "imp" unless the table renamed it. */
+function impOf(game) {
+  const claimable = game.kinds || [];
+  return (game.card_kinds || []).find((k) => k !== "polymorph" && !claimable.includes(k)) || "imp";
+}
+
+/** Whether "New evening" was tapped once: the second tap clears the standings. */
+let eveningAsked = false;
+
 // Impus form values survive the re-render each state event causes.
 // what a player picked on the Impus cards, kept across the page's redraws
-const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null };
+const impusForm = { count: 1, claim: null, polymorph: null, discarder: null, discardKind: null, fourOpen: false };
 
 function impusActions(kinds) {
   // Impus actions as the engine's replay objects: play (+claim on a new pile), doubt,
   // polymorph, and discard (four of a kind, by whoever may discard now).
   const game = state.game;
   const player = game.turn;
-  const kindNames = (game.kinds || []).filter((k) => k !== "imp");
+  const kindNames = (game.kinds || []).filter((k) => k !== impOf(game));
   const sections = [];
   if (!kindNames.includes(impusForm.claim)) impusForm.claim = kindNames[0];
   if (!kindNames.includes(impusForm.polymorph)) impusForm.polymorph = kindNames[0];
@@ -377,23 +414,23 @@ function impusActions(kinds) {
     // caret a redraw can put back
     const countInput = el("input", { type: "text", value: Number.isNaN(impusForm.count) ? "" : impusForm.count,
       id: "impus-count", inputmode: "numeric", pattern: "[0-9]*", maxlength: 2, autocomplete: "off",
-      "aria-label": "cards put down", oninput: (e) => { impusForm.count = e.target.value.trim() === "" ? NaN : Number(e.target.value); } });
+      "aria-label": t("cards put down"), oninput: (e) => { impusForm.count = e.target.value.trim() === "" ? NaN : Number(e.target.value); } });
     const newPile = !game.claim;
-    const kindSelect = el("select", { id: "impus-claim", "aria-label": "creature named",
+    const kindSelect = el("select", { id: "impus-claim", "aria-label": t("creature named"),
       onchange: (e) => { impusForm.claim = e.target.value; } },
     kindNames.map((k) => el("option", { value: k, selected: k === impusForm.claim }, k)));
     sections.push(el("div", { class: "stack" },
-      el("h2", {}, `${player} puts cards down`),
-      el("div", { class: "split" }, el("label", {}, "How many", countInput),
-        newPile ? el("label", {}, "Claimed as", kindSelect)
-          : el("div", { class: "status-line" }, "All claimed as ", el("strong", {}, game.claim))),
+      el("h2", {}, t("{player} puts cards down", { player })),
+      el("div", { class: "split" }, el("label", {}, t("How many"), countInput),
+        newPile ? el("label", {}, t("Claimed as"), kindSelect)
+          : el("div", { class: "status-line" }, t("All claimed as"), " ", el("strong", {}, game.claim))),
       el("button", { type: "button", class: "btn primary big", id: "impus-play", disabled: blocked(),
         onclick: () => {
           // the form's memory, not this node's value: a re-render may have replaced the
           // node while the count was typed into the old one
           const count = impusForm.count;
           if (!Number.isInteger(count)) {  // 0 and too many go to the rules, which say why
-            lastError = "How many cards? Type a whole number, 1 or more.";
+            lastError = t("How many cards? Type a whole number, 1 or more.");
             announce(lastError, { urgent: true });
             render();
             return;
@@ -401,19 +438,19 @@ function impusActions(kinds) {
           const action = { player, play: count };
           if (newPile) action.claim = impusForm.claim;
           impusForm.count = 1;
-          act(action, `${player} puts down ${count}`);
-        } }, "Put down")));
+          act(action, t("{player} puts down {count}", { player, count }));
+        } }, t("Put down"))));
   }
   const row = [];
   if (kinds.has("doubt")) {
     row.push(el("button", { type: "button", class: "btn danger big", id: "doubt", disabled: blocked(),
-      onclick: () => act({ player, doubt: true }, `${player} does not believe`) }, "Don't believe!"));
+      onclick: () => act({ player, doubt: true }, t("{player} does not believe", { player })) }, t("Don't believe!")));
   }
   if (kinds.has("polymorph")) {
-    const sel = el("select", { "aria-label": "polymorph into", onchange: (e) => { impusForm.polymorph = e.target.value; } },
+    const sel = el("select", { "aria-label": t("polymorph into"), onchange: (e) => { impusForm.polymorph = e.target.value; } },
       kindNames.map((k) => el("option", { value: k, selected: k === impusForm.polymorph }, k)));
     row.push(el("div", { class: "stack" }, sel, el("button", { type: "button", class: "btn big", id: "polymorph", disabled: blocked(),
-      onclick: () => act({ player, polymorph: sel.value }, `${player} plays a polymorph: ${sel.value}`) }, "Polymorph")));
+      onclick: () => act({ player, polymorph: sel.value }, t("{player} plays a polymorph: {kind}", { player, kind: sel.value })) }, t("Polymorph"))));
   }
   if (row.length) sections.push(el("div", { class: "actions" }, row));
   const candidates = (state.details && state.details.discard_candidates) || [];
@@ -421,21 +458,25 @@ function impusActions(kinds) {
     // the choices are remembered: drawn anew at a change at the table, the pickers went back
     // to the first player and kind, and Discard sent those
     if (!candidates.includes(impusForm.discarder)) impusForm.discarder = candidates[0];
-    const who = el("select", { "aria-label": "who discards", id: "discarder",
+    const who = el("select", { "aria-label": t("who discards"), id: "discarder",
       onchange: (e) => { impusForm.discarder = e.target.value; } },
     candidates.map((n) => el("option", { value: n, selected: n === impusForm.discarder }, n)));
     // Any card of the deal but the imp (I7); "polymorph" only when polymorphs were dealt.
-    const discardable = (game.card_kinds || game.kinds || []).filter((k) => k !== "imp");
+    const discardable = (game.card_kinds || game.kinds || []).filter((k) => k !== impOf(game));
     if (!discardable.includes(impusForm.discardKind)) impusForm.discardKind = discardable[0];
-    const what = el("select", { "aria-label": "discarded kind", id: "discard-kind",
+    const what = el("select", { "aria-label": t("discarded kind"), id: "discard-kind",
       onchange: (e) => { impusForm.discardKind = e.target.value; } },
     discardable.map((k) => el("option", { value: k, selected: k === impusForm.discardKind }, k)));
-    sections.push(el("div", { class: "stack", id: "discard-card" }, el("h2", {}, "Four of a kind"),
-      el("p", { class: "muted" }, "A player holding four of a kind (never imps) lays them down face up now: "
-        + "right after the deal, or after taking the pile. Only then."),
-      el("div", { class: "split" }, who, what),
-      el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
-        onclick: () => act({ player: who.value, discard: what.value }, `${who.value} discards ${what.value}`) }, "Discard")));
+    // opened only when someone holds four of a kind: the engine cannot see the hands, and a
+    // panel always open took the phone's screen from the plays
+    sections.push(el("details", { class: "stack four-of-a-kind", id: "discard-card", open: impusForm.fourOpen,
+      ontoggle: (e) => { impusForm.fourOpen = e.target.open; } },
+    el("summary", { class: "btn", id: "four-of-a-kind" }, t("Someone holds four of a kind?")),
+    el("p", { class: "muted" }, t("A player holding four of a kind (never imps) lays them down face up now: "
+      + "right after the deal, or after taking the pile. Only then.")),
+    el("div", { class: "split" }, who, what),
+    el("button", { type: "button", class: "btn big", id: "discard", disabled: blocked(),
+      onclick: () => act({ player: who.value, discard: what.value }, t("{player} discards {kind}", { player: who.value, kind: what.value })) }, t("Discard"))));
   }
   return sections;
 }
@@ -444,7 +485,12 @@ function playCard() {
   const kinds = legalKinds(state);
   const kind = gameKind(state);
   const content = [];
-  if (kind === "impus") {
+  const computer = computerPlayer(state);
+  if (computer && state.game.turn === computer) {
+    // the computer's move shows after a short pause (bluffcam/computer_seat.py)
+    content.push(el("h2", {}, t("{player}'s turn", { player: computer })),
+      el("p", { class: "hint", id: "computer-thinking" }, t("{player} (the computer) is thinking…", { player: computer })));
+  } else if (kind === "impus") {
     content.push(...impusActions(kinds));
   } else {
     if (kinds.has("bid") || kinds.size === 0) content.push(...bidPicker(kinds));
@@ -473,15 +519,15 @@ function impusRevealCard() {
   }
   const choices = game.card_kinds || (game.kinds || []).concat(["imp", "polymorph"]);
   return el("section", { class: "card stack", id: "reveal-card" },
-    el("h2", {}, `Turn up ${batch.player ?? ""}'s ${batch.count} ${batch.count === 1 ? "card" : "cards"}`),
-    handReveal.map((card, i) => el("label", {}, `Card ${i + 1}`, el("select", {
+    el("h2", {}, tn("Turn up {player}'s {n} card", "Turn up {player}'s {n} cards", batch.count, { player: batch.player ?? "" })),
+    handReveal.map((card, i) => el("label", {}, t("Card {n}", { n: i + 1 }), el("select", {
       onchange: (e) => { handReveal[i] = e.target.value; } }, choices.map((k) => el("option", { value: k, selected: k === card }, k))))),
     el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: blocked(),
-      onclick: () => act({ reveal: handReveal.slice() }, "Cards turned up") }, "These were turned up"),
+      onclick: () => act({ reveal: handReveal.slice() }, t("Cards turned up")) }, t("These were turned up")),
     state.camera && state.camera.status && state.camera.status !== "none"
       ? el("button", { type: "button", class: "btn big", id: "capture", disabled: blocked(),
-        onclick: () => send("POST", captureUrl(state.review && state.review.id), {}, { note: "Cards read by the camera" }) },
-      state.camera.reading ? readingWords(state.game) : "Read the cards with the camera") : null,
+        onclick: () => send("POST", captureUrl(state.review && state.review.id), {}, { note: t("Cards read by the camera") }) },
+      state.camera.reading ? readingWords(state.game) : t("Read the cards with the camera")) : null,
     errorSlot());
 }
 
@@ -499,34 +545,34 @@ function revealCard() {
       : (game.players || []).filter((p) => !p.out).map((p) => [p.name, playerTally(p)?.value || 0, aside[p.name] || []]);
     handSeats = {};
     for (const [name, count, shownFaces] of seats) {
-      if (!count) continue;
+      if (!count || name === computerPlayer(state)) continue;  // its dice are the Pi's, not the camera's
       const shown = shownFaces.slice(0, count);
       handReveal[name] = shown.slice();
       handSeats[name] = { count, fixed: shown.length };
     }
   }
   const missing = Object.entries(handSeats).reduce((n, [name, seat]) => n + seat.count - handReveal[name].length, 0);
-  const items = [el("h2", {}, "Reveal")];
+  const items = [el("h2", {}, t("Reveal"))];
   if (state.review) {
     items.push(el("a", { class: "btn primary big", href: `/review/${encodeURIComponent(state.review.id)}`, id: "open-review" },
-      "Check the reading"));
+      t("Check the reading")));
   }
   const hasCamera = state.camera && state.camera.status && state.camera.status !== "none";
   items.push(hasCamera ? el("button", { type: "button", class: `btn big ${state.review ? "" : "primary"}`, id: "capture", disabled: blocked(),
     onclick: async () => {
-      const result = await send("POST", captureUrl(state.review && state.review.id), {}, { note: "Reveal captured" });
+      const result = await send("POST", captureUrl(state.review && state.review.id), {}, { note: t("Reveal captured") });
       const review = result && (result.review || (result.id && result.image_url ? result : null));
       if (review && review.id) window.location.href = `/review/${encodeURIComponent(review.id)}`;
-    } }, state.camera.reading ? readingWords(state.game) : "Capture with the camera")
-    : el("p", { class: "hint", id: "no-camera" }, "No camera at this table: enter the dice below."));
+    } }, state.camera.reading ? readingWords(state.game) : t("Capture with the camera"))
+    : el("p", { class: "hint", id: "no-camera" }, t("No camera at this table: enter the dice below.")));
   items.push(el("details", { class: "stack", open: handRevealOpen || !hasCamera || null, id: "hand-reveal",
     ontoggle: (e) => { handRevealOpen = e.target.open; } },
-    el("summary", { class: "btn ghost" }, "Enter the dice by hand"),
-    el("p", { class: "hint" }, "Tap the face of each die you see; tap an entered die to take it back."),
+    el("summary", { class: "btn ghost" }, t("Enter the dice by hand")),
+    el("p", { class: "hint" }, t("Tap the face of each die you see; tap an entered die to take it back.")),
     Object.entries(handReveal).map(([name, values]) => handSeatEntry(name, values, handSeats[name])),
     el("button", { type: "button", class: "btn primary big", id: "reveal-submit", disabled: blocked() || missing > 0,
-      onclick: () => act({ reveal: structuredClone(handReveal) }, "Reveal entered") },
-      missing > 0 ? `${missing} more ${missing === 1 ? "die" : "dice"} to enter` : "Apply this reveal")));
+      onclick: () => act({ reveal: structuredClone(handReveal) }, t("Reveal entered")) },
+      missing > 0 ? tn("{n} more die to enter", "{n} more dice to enter", missing) : t("Apply this reveal"))));
   items.push(errorSlot());
   return el("section", { class: "card stack", id: "reveal-card" }, items);
 }
@@ -538,15 +584,15 @@ function handSeatEntry(name, values, seat) {
   const full = values.length >= seat.count;
   return el("div", { class: "seat-entry", "data-seat": name },
     el("div", { class: "seat-entry-head" }, el("strong", {}, name),
-      el("span", { class: full ? "count-ok" : "count-bad", "data-testid": "entered" }, `${values.length} of ${seat.count}`)),
+      el("span", { class: full ? "count-ok" : "count-bad", "data-testid": "entered" }, t("{count} of {total}", { count: values.length, total: seat.count }))),
     el("div", { class: "seat-entry-dice" }, values.map((v, i) => i < seat.fixed
-      ? el("span", { class: "die-fixed", title: "set aside in front of the cup" }, die(v, { size: 34 }))
-      : el("button", { type: "button", class: "btn die-btn", "aria-label": `take back ${name}'s ${v}`,
-        onclick: () => { values.splice(i, 1); render(); announce(`${name}: ${values.length} of ${seat.count}`); } },
+      ? el("span", { class: "die-fixed", title: t("set aside in front of the cup") }, die(v, { size: 34 }))
+      : el("button", { type: "button", class: "btn die-btn", "aria-label": t("take back {player}'s {face}", { player: name, face: v }),
+        onclick: () => { values.splice(i, 1); render(); announce(`${name}: ${t("{count} of {total}", { count: values.length, total: seat.count })}`); } },
       die(v, { size: 34 })))),
-    el("div", { class: "face-pad", role: "group", "aria-label": `${name}'s dice` }, [1, 2, 3, 4, 5, 6].map((face) =>
-      el("button", { type: "button", class: "btn die-btn", disabled: full, "data-done": full, "aria-label": `${name}: add a ${face}`,
-        onclick: () => { values.push(face); render(); announce(`${name}: ${values.length} of ${seat.count}`); } },
+    el("div", { class: "face-pad", role: "group", "aria-label": t("{player}'s dice", { player: name }) }, [1, 2, 3, 4, 5, 6].map((face) =>
+      el("button", { type: "button", class: "btn die-btn", disabled: full, "data-done": full, "aria-label": t("{player}: add a {face}", { player: name, face }),
+        onclick: () => { values.push(face); render(); announce(`${name}: ${t("{count} of {total}", { count: values.length, total: seat.count })}`); } },
       die(face, { size: 34 })))));
 }
 
@@ -562,8 +608,12 @@ const setupForm = {
     bluff: { dice_per_player: 5, joker_face: 1, exact: "all_others_lose_one", protect_last_die: false, reroll: true },
     scam: { target: 10, allow_any_players: false },
     // the kinds of engine.cards.DEFAULT_KINDS (I1 names eight; the table may rename any)
-    impus: { polymorphs: true, kinds: ["orc", "gnome", "elf", "faun", "skeleton", "dragon", "goblin", "imp", "troll", "harpy"], remove_kinds: [] },
+    impus: { polymorphs: true, kinds: ["orc", "gnome", "elf", "faun", "skeleton", "dragon", "goblin", "imp", "troll", "harpy"], remove_kinds: [], imp: "imp" },
+    perudo: { dice_per_player: 5, calza: true, palifico: true },
   },
+  // the player row the computer plays ("" for nobody) and how well (bluffcam/computer_seat.py)
+  computer: "",
+  level: "hard",
 };
 let setupSeeded = false;
 
@@ -576,7 +626,10 @@ function seedSetup() {
     setupForm.players = (last.players || []).slice();
     setupForm.starter = last.starter || "";
     setupForm.seats = Array.isArray(last.seats) ? last.seats.slice() : [];
+    setupForm.odds = last.odds !== false;
     Object.assign(setupForm.options[setupForm.game] || {}, last.options || {});
+    setupForm.computer = (last.computer && last.computer.player) || "";
+    setupForm.level = (last.computer && last.computer.level) || "hard";
   }
   while (setupForm.players.length < 2) setupForm.players.push("");
 }
@@ -604,33 +657,52 @@ function optionFields() {
   if (game === "bluff") {
     return [
       diceEachField(opts),
-      el("label", {}, "Joker (★) face", el("select", { id: "opt-joker_face", onchange: (e) => { opts.joker_face = Number(e.target.value); } },
-        el("option", { value: 1, selected: opts.joker_face === 1 }, "1 (pip dice)"),
-        el("option", { value: 6, selected: opts.joker_face === 6 }, "6 (star on the six)"))),
-      el("label", { style: "grid-column:1/-1" }, "Exact hit", el("select", { id: "opt-exact", onchange: onExact },
-        el("option", { value: "all_others_lose_one", selected: opts.exact === "all_others_lose_one" }, "all but the bidder lose 1"),
-        el("option", { value: "challenger_pays_bidder", selected: opts.exact === "challenger_pays_bidder" }, "challenger gives the bidder 1"))),
-      check("protect_last_die", "On an exact hit, protect a last die (not the bidder's or challenger's)",
+      el("label", {}, t("Joker (★) face"), el("select", { id: "opt-joker_face", onchange: (e) => { opts.joker_face = Number(e.target.value); } },
+        el("option", { value: 1, selected: opts.joker_face === 1 }, t("1 (pip dice)")),
+        el("option", { value: 6, selected: opts.joker_face === 6 }, t("6 (star on the six)")))),
+      el("label", { style: "grid-column:1/-1" }, t("Exact hit"), el("select", { id: "opt-exact", onchange: onExact },
+        el("option", { value: "all_others_lose_one", selected: opts.exact === "all_others_lose_one" }, t("all but the bidder lose 1")),
+        el("option", { value: "challenger_pays_bidder", selected: opts.exact === "challenger_pays_bidder" }, t("challenger gives the bidder 1")))),
+      check("protect_last_die", t("On an exact hit, protect a last die (not the bidder's or challenger's)"),
         !protectable()),
-      check("reroll", "Allow raise and re-roll"),
+      check("reroll", t("Allow raise and re-roll")),
     ];
   }
   if (game === "scam") {
-    return [num("target", "Points to win", 3, 30),
-      check("allow_any_players", "Allow 2 to 6 players (the rules say 3 or 4)")];
+    return [num("target", t("Points to win"), 3, 30),
+      check("allow_any_players", t("Allow 2 to 6 players (the rules say 3 or 4)"))];
   }
   if (game === "impus") return impusOptionFields(opts, check);
+  if (game === "perudo") {
+    return [num("dice_per_player", t("Dice each"), 1, 10),
+      check("calza", t("Allow calza (claim the bid is exact)")),
+      check("palifico", t("Palifico rounds (a player down to one die)"))];
+  }
   return [];
+}
+
+// the computer player's levels (bot/players.py), as the setup form names them
+const LEVELS = { easy: t("easy"), normal: t("normal"), hard: t("hard") };
+
+/** Bluff, Scam and Perudo: one player row may be the computer's, at a level; ``select``
+ * lists the rows' names (refreshed as they are typed). */
+function computerFields(select) {
+  if (setupForm.game === "impus") return null;
+  return el("div", { class: "options", id: "computer-seat" },
+    el("label", {}, t("The computer plays"), select),
+    el("label", {}, t("Its level"), el("select", { id: "computer-level",
+      onchange: (e) => { setupForm.level = e.target.value; } },
+    Object.entries(LEVELS).map(([lv, words]) => el("option", { value: lv, selected: lv === setupForm.level }, words)))));
 }
 
 // Bluff's B2: five dice each, or 004's six each (five with six players), or 001's thirty dice
 // shared out evenly; fewer for a short game.
 function diceEachField(opts) {
-  const choices = [[5, "5 (standard)"], ["czech", "6 (5 with six players)"], ["split", "all 30 shared out"],
+  const choices = [[5, t("5 (standard)")], ["czech", t("6 (5 with six players)")], ["split", t("all 30 shared out")],
     [1, "1"], [2, "2"], [3, "3"], [4, "4"], [6, "6"]];
   // a count the last game set through the API (up to 30) stays what the form shows and sends
   if (!choices.some(([v]) => v === opts.dice_per_player)) choices.push([opts.dice_per_player, String(opts.dice_per_player)]);
-  return el("label", {}, "Dice each", el("select", {
+  return el("label", {}, t("Dice each"), el("select", {
     id: "opt-dice_per_player",
     onchange: (e) => { const v = e.target.value; opts.dice_per_player = /^\d+$/.test(v) ? Number(v) : v; },
   }, choices.map(([value, label]) => el("option", { value, selected: opts.dice_per_player === value }, label))));
@@ -642,19 +714,26 @@ function impusOptionFields(opts, check) {
   const kindsInput = el("textarea", {
     id: "opt-kinds", rows: 3, autocomplete: "off", autocapitalize: "none", spellcheck: "false",
     onchange: (e) => {
-      opts.kinds = e.target.value.split(",").map((k) => k.trim().toLowerCase()).filter(Boolean);
+      // any script: "Орк" and "орк" are one kind, as the engine reads them
+      opts.kinds = e.target.value.split(/[,、，]/).map((k) => k.trim().normalize("NFC").toLowerCase()).filter(Boolean);
       opts.remove_kinds = opts.remove_kinds.filter((k) => opts.kinds.includes(k));
+      if (!opts.kinds.includes(opts.imp || "imp")) opts.imp = opts.kinds.includes("imp") ? "imp" : opts.kinds[0];
       renderSetup();
     },
   });
   kindsInput.value = opts.kinds.join(", ");
-  const removable = opts.kinds.filter((k) => k !== "imp");
+  const imp = opts.imp || "imp";
+  const removable = opts.kinds.filter((k) => k !== imp);
+  // I1: one kind is the imp, whatever the table calls it ("インプ", "імп")
+  const impSelect = el("select", { id: "opt-imp", onchange: (e) => { opts.imp = e.target.value; renderSetup(); } },
+    opts.kinds.map((k) => el("option", { value: k, selected: k === imp }, k)));
   return [
-    check("polymorphs", "Play with the two polymorph cards (dealt at 4 or 5 players; I2)"),
-    el("label", { style: "grid-column:1/-1" }, "The ten card kinds, one of them imp", kindsInput),
+    check("polymorphs", t("Play with the two polymorph cards (dealt at 4 or 5 players; I2)")),
+    el("label", { style: "grid-column:1/-1" }, t("The ten card kinds, one of them the imp"), kindsInput),
+    el("label", {}, t("Which kind is the imp"), impSelect),
     el("div", { style: "grid-column:1/-1", class: "stack" },
-      el("div", { class: "hint" }, "For a short game, take kinds out of the deck:"),
-      el("div", { class: "row", role: "group", "aria-label": "kinds taken out", id: "opt-remove_kinds" },
+      el("div", { class: "hint" }, t("For a short game, take kinds out of the deck:")),
+      el("div", { class: "row", role: "group", "aria-label": t("kinds taken out"), id: "opt-remove_kinds" },
         removable.map((kind) => el("button", {
           type: "button", class: "btn small", "aria-pressed": String(opts.remove_kinds.includes(kind)), "data-kind": kind,
           onclick: () => {
@@ -664,6 +743,11 @@ function impusOptionFields(opts, check) {
           },
         }, kind)))),
   ];
+}
+
+/** What a player row is called: its name, or "player 2" while it has none. */
+function rowName(name, i) {
+  return name || t("player {n}", { n: i + 1 });
 }
 
 /** The seat picked for player row ``i`` (the rows' own order where none was picked). */
@@ -677,7 +761,7 @@ function seatOf(i) {
 function seatPicker(i, name) {
   const tableSeats = (state && state.table_seats) || [];
   if (tableSeats.length <= setupForm.players.length) return el("span", { class: "seat-no" }, i + 1);
-  return el("select", { class: "seat-pick", "aria-label": `${name || `player ${i + 1}`}'s seat`,
+  return el("select", { class: "seat-pick", "aria-label": t("{player}'s seat", { player: rowName(name, i) }),
     onchange: (e) => { setupForm.seats[i] = Number(e.target.value); } },
     tableSeats.map((seatName, k) => el("option", { value: k + 1, selected: seatOf(i) === k + 1 }, seatName)));
 }
@@ -689,8 +773,9 @@ function tooFewSeats() {
   const players = setupForm.players.length;  // rows: typing a name does not redraw the form
   if (!tableSeats.length || players <= tableSeats.length || setupForm.game === "impus") return null;
   return el("p", { class: "hint count-bad", id: "too-few-seats" },
-    `The table is calibrated for ${tableSeats.length} seats: the camera cannot tell ${players} players apart, `
-    + "so their reveals are entered by hand. Fit the zones for more seats on the calibration page.");
+    t("The table is calibrated for {seats} seats: the camera cannot tell {players} players apart, "
+    + "so their reveals are entered by hand. Fit the zones for more seats on the calibration page.",
+    { seats: tableSeats.length, players }));
 }
 
 function setupCard() {
@@ -698,43 +783,56 @@ function setupCard() {
   const names = () => setupForm.players.map((n) => n.trim()).filter(Boolean);
   const playerRows = setupForm.players.map((name, i) => el("div", { class: "player-row" },
     seatPicker(i, name),
-    el("input", { value: name, placeholder: `Player ${i + 1}`, "aria-label": `Player ${i + 1} name`, maxlength: 24,
+    el("input", { value: name, placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("Player {n} name", { n: i + 1 }), maxlength: 24,
       autocomplete: "off", autocapitalize: "words",
-      oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); } }),
-    el("button", { type: "button", class: "btn small", "aria-label": `move ${name || `player ${i + 1}`} up`, disabled: i === 0,
+      oninput: (e) => { setupForm.players[i] = e.target.value; refreshStarter(); refreshComputer(); } }),
+    el("button", { type: "button", class: "btn small", "aria-label": t("move {player} up", { player: rowName(name, i) }), disabled: i === 0,
       onclick: () => { [setupForm.players[i - 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i - 1]]; renderSetup(); } }, "↑"),
-    el("button", { type: "button", class: "btn small", "aria-label": `move ${name || `player ${i + 1}`} down`, disabled: i === setupForm.players.length - 1,
+    el("button", { type: "button", class: "btn small", "aria-label": t("move {player} down", { player: rowName(name, i) }), disabled: i === setupForm.players.length - 1,
       onclick: () => { [setupForm.players[i + 1], setupForm.players[i]] = [setupForm.players[i], setupForm.players[i + 1]]; renderSetup(); } }, "↓"),
-    el("button", { type: "button", class: "btn small", "aria-label": `remove ${name || `player ${i + 1}`}`, disabled: setupForm.players.length <= 2,
+    el("button", { type: "button", class: "btn small", "aria-label": t("remove {player}", { player: rowName(name, i) }), disabled: setupForm.players.length <= 2,
       onclick: () => { setupForm.players.splice(i, 1); setupForm.seats.splice(i, 1); renderSetup(); } }, "✕")));
-  const starterSelect = el("select", { id: "starter", "aria-label": "Who starts",
+  const starterSelect = el("select", { id: "starter", "aria-label": t("Who starts"),
     onchange: (e) => { setupForm.starter = e.target.value; } });
   function refreshStarter() {
     const list = names();
     if (!list.includes(setupForm.starter)) setupForm.starter = "";
-    fill(starterSelect, el("option", { value: "" }, "random"),
+    fill(starterSelect, el("option", { value: "" }, t("random")),
       list.map((n) => el("option", { value: n, selected: n === setupForm.starter }, n)));
   }
   refreshStarter();
+  const computerSelect = el("select", { id: "computer-player",
+    onchange: (e) => { setupForm.computer = e.target.value; } });
+  function refreshComputer() {
+    const list = names();
+    if (!list.includes(setupForm.computer)) setupForm.computer = "";
+    fill(computerSelect, el("option", { value: "" }, t("nobody")),
+      list.map((n) => el("option", { value: n, selected: n === setupForm.computer }, n)));
+  }
+  refreshComputer();
   const gameButtons = Object.entries(GAME_NAMES).map(([key, label]) => el("button", {
     type: "button", class: "btn", "aria-pressed": String(setupForm.game === key), "data-game": key,
     onclick: () => { setupForm.game = key; renderSetup(); },
   }, label));
   return el("section", { class: "card stack", id: "setup-card" },
-    el("h1", {}, "New game"),
-    el("div", { class: "segmented", role: "group", "aria-label": "Game" }, gameButtons),
+    el("h1", {}, t("New game")),
+    el("div", { class: "segmented", role: "group", "aria-label": t("Game") }, gameButtons),
     el("h2", {}, ((state && state.table_seats) || []).length > setupForm.players.length
-      ? "Players, clockwise, and their seats" : "Players, clockwise from the first seat"),
+      ? t("Players, clockwise, and their seats") : t("Players, clockwise from the first seat")),
     el("div", { class: "player-rows" }, playerRows),
     tooFewSeats(),
     el("button", { type: "button", class: "btn", id: "add-player", disabled: setupForm.players.length >= 6,
-      onclick: () => { setupForm.players.push(""); renderSetup(); } }, "+ Add a player"),
-    el("label", {}, "Who starts", starterSelect),
-    el("h2", {}, "Options"),
-    el("div", { class: "options" }, optionFields()),
+      onclick: () => { setupForm.players.push(""); renderSetup(); } }, `+ ${t("Add a player")}`),
+    el("label", {}, t("Who starts"), starterSelect),
+    el("h2", {}, t("Options")),
+    el("div", { class: "options" }, optionFields(),
+      // some groups think the odds spoil the bluff: the table's choice, kept with the setup
+      el("label", { class: "check" }, el("input", { type: "checkbox", id: "show-odds", checked: setupForm.odds !== false,
+        onchange: (e) => { setupForm.odds = e.target.checked; } }), t("Show the chance a bid holds"))),
+    computerFields(computerSelect),
     el("div", { class: "row" },
       state && state.game && state.game.phase !== "over"
-        ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; setupForm.replaceConfirmed = false; render(); } }, "Cancel") : null,
+        ? el("button", { type: "button", class: "btn grow", onclick: () => { mode = "play"; setupForm.replaceConfirmed = false; render(); } }, t("Cancel")) : null,
       el("button", { type: "button", class: "btn primary big grow", id: "start-game", "aria-disabled": String(busy),
         onclick: async () => {
           if (busy) return;
@@ -749,15 +847,20 @@ function setupCard() {
           const seats = setupForm.players.map((n, i) => [n.trim(), seatOf(i)]).filter(([n]) => n).map(([, seat]) => seat);
           // seats only where the table has more than the players take, and not simply in order
           if (tableSeats.length > setupForm.players.length && seats.some((seat, i) => seat !== i + 1)) body.seats = seats;
+          if (setupForm.computer && setupForm.game !== "impus" && players.includes(setupForm.computer)) {
+            body.computer = { player: setupForm.computer, level: setupForm.level };
+          }
+          if (setupForm.odds === false) body.odds = false;
           if (setupForm.starter) body.starter = setupForm.starter;
           else if (players.length) body.starter = players[Math.floor(Math.random() * players.length)];
-          const result = await send("POST", "/api/game", body, { note: "New game started" });
+          const result = await send("POST", "/api/game", body, { note: t("New game started") });
           if (result !== null) { mode = "play"; setupSeeded = false; setupForm.replaceConfirmed = false; render(); }
-        } }, replacesAGame() && setupForm.replaceConfirmed ? "End it and start the new game" : "Start the game")),
+        } }, replacesAGame() && setupForm.replaceConfirmed ? t("End it and start the new game") : t("Start the game"))),
     replacesAGame() && setupForm.replaceConfirmed ? el("p", { class: "message message-warning", id: "replace-warning", role: "alert" },
-      `The ${GAME_NAMES[state.game.game] || state.game.game} game in progress ends (${state.actions_count} `
-      + `action${state.actions_count === 1 ? "" : "s"}); it stays in the journal, but only its export brings it back. `
-      + "Tap again to start the new game.") : null,
+      tn("The {game} game in progress ends ({n} action); it stays in the journal, but only its export brings it back. "
+        + "Tap again to start the new game.",
+      "The {game} game in progress ends ({n} actions); it stays in the journal, but only its export brings it back. "
+        + "Tap again to start the new game.", state.actions_count, { game: GAME_NAMES[state.game.game] || state.game.game })) : null,
     errorSlot());
 }
 
@@ -781,25 +884,31 @@ function undoButton() {
   const last = state.undo;
   const what = last ? actionWords(last) : "";
   return el("button", { type: "button", class: "btn", id: "undo", disabled: blocked() || !state.game || !last,
-    title: what ? `Undo ${what}` : "Nothing to undo",
+    title: what ? t("Undo {what}", { what }) : t("Nothing to undo"),
     onclick: () => blocked() ? null : send("POST", "/api/undo", { seen: state.actions_count },
-      { note: what ? `Undone: ${what}` : "Last action undone" }) },
-    what ? `↶ Undo ${what}` : "↶ Undo");
+      { note: what ? t("Undone: {what}", { what }) : t("Last action undone") }) },
+    `↶ ${what ? t("Undo {what}", { what }) : t("Undo")}`);
 }
 
 /** A journaled action in a few words, for the undo button. */
 function actionWords(action) {
-  const who = action.player ? `${action.player}'s ` : "";
-  if (action.bid) return `${who}bid ${bidWords(parseBid(action.bid))}${action.set_aside ? " and re-roll" : ""}`;
-  if (action.challenge) return `${who}challenge`;
-  if (action.scam) return `${who}"Scam!"`;
-  if (action.pass) return `${who}pass`;
-  if (action.doubt) return `${who}"don't believe"`;
-  if (action.play !== undefined) return `${who}${action.play} card${action.play === 1 ? "" : "s"}`;
-  if (action.polymorph) return `${who}polymorph`;
-  if (action.discard) return `${who}discard`;
-  if (action.reveal) return "the reveal";
-  return "the last action";
+  const player = action.player || "";
+  const whose = (text) => (player ? t("{player}'s {what}", { player, what: text }) : text);
+  if (action.bid) {
+    const bid = bidWords(parseBid(action.bid));
+    return whose(action.set_aside ? t("bid {bid} and re-roll", { bid }) : t("bid {bid}", { bid }));
+  }
+  if (action.challenge) return whose(t("challenge"));
+  if (action.scam) return whose(t("\"Scam!\""));
+  if (action.dudo) return whose(t("dudo"));
+  if (action.calza) return whose(t("calza"));
+  if (action.pass) return whose(t("pass"));
+  if (action.doubt) return whose(t("\"don't believe\""));
+  if (action.play !== undefined) return whose(tn("{n} card", "{n} cards", action.play));
+  if (action.polymorph) return whose(t("polymorph"));
+  if (action.discard) return whose(t("discard"));
+  if (action.reveal) return t("the reveal");
+  return t("the last action");
 }
 
 function toolsCard() {
@@ -809,8 +918,8 @@ function toolsCard() {
       // state.undo: what an undo would take back (null: nothing, or a camera reveal, which is
       // reopened on the review page instead)
       undoButton(),
-      el("button", { type: "button", class: "btn", id: "new-game", onclick: () => { mode = "setup"; lastError = ""; render(); } }, "New game"),
-      game ? el("a", { class: "btn ghost wide", href: "/api/game/export", download: "bluffcam-game.json" }, "Export the game (replay script)") : null));
+      el("button", { type: "button", class: "btn", id: "new-game", onclick: () => { mode = "setup"; lastError = ""; render(); } }, t("New game")),
+      game ? el("a", { class: "btn ghost wide", href: "/api/game/export", download: "bluffcam-game.json" }, t("Export the game (replay script)")) : null));
 }
 
 /** The state changed while the setup form is on screen: only the status card above it is
@@ -849,19 +958,31 @@ function render() {
     parts.push(setupCard());
   } else if (game.phase === "bidding") {
     resetPickerIfMoved();
-    parts.push(playCard(), toolsCard());
+    // a phone that claimed a seat acts for its own player only (seatclaim.js)
+    parts.push(...playerCards(state, render), mayActFor(state, game.turn) ? playCard() : null, toolsCard(),
+      claimCard(state, render));
   } else if (game.phase === "reveal") {
-    parts.push(revealCard(), toolsCard());
+    parts.push(...playerCards(state, render), revealCard(), toolsCard(), claimCard(state, render));
   } else {
     parts.push(el("section", { class: "card stack" },
-      el("h2", {}, "Game over"),
-      el("button", { type: "button", class: "btn primary big", onclick: () => { mode = "setup"; render(); } }, "Play again"),
+      el("h2", {}, t("Game over")),
+      state.standings ? el("div", { class: "standings", id: "control-standings" }, standingsTable(state.standings)) : null,
+      el("button", { type: "button", class: "btn primary big", onclick: () => { mode = "setup"; render(); } }, t("Play again")),
       // the last reveal typed in wrong decided the game: it can still be taken back
       state.undo ? undoButton() : null,
       // another group sits down: tonight's standings start again from the next game
       state.evening ? el("button", { type: "button", class: "btn", id: "new-evening", disabled: busy,
-        onclick: () => send("POST", "/api/evening/new", undefined, { note: "Tonight's standings start afresh" }) },
-      "New evening: clear the standings") : null,
+        // asked twice: one tap by mistake would wipe the evening's standings
+        onclick: () => {
+          if (!eveningAsked) { eveningAsked = true; render(); return; }
+          eveningAsked = false;
+          send("POST", "/api/evening/new", undefined, { note: t("Tonight's standings start afresh") });
+        } },
+      eveningAsked ? t("Tap again to clear tonight's standings") : t("New evening: clear the standings")) : null,
+      // until the next game starts, the standings can come back
+      state.evening_undo ? el("button", { type: "button", class: "btn", id: "undo-new-evening", disabled: busy,
+        onclick: () => send("POST", "/api/evening/undo", undefined, { note: t("Tonight's standings are back") }) },
+      t("Undo: bring tonight's standings back")) : null,
       errorSlot()));
   }
   fill(root, el("div", { class: "control-grid" }, parts));
@@ -870,6 +991,8 @@ function render() {
 
 const live = followState((next) => {
   state = next;
+  announceTurn(state);
+  keepAwake(state);
   noteMoves(state);
   render();
 });

@@ -1,8 +1,10 @@
 // The reveal review page: the photo with every die marked. Tap a die to change or remove
 // it, tap the photo to add one, then confirm; the verdict applies only after that.
 
-import { api, captureUrl, describeError, followState } from "./api.js";
-import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce } from "./ui.js";
+import { ApiError, api, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
+import { num, t, tn } from "./i18n.js";
+import { applyDraft, draftOf, loadDraft, newerDraft, saveDraft, setAsideGaps } from "./reviewdraft.js";
+import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce, verdictText } from "./ui.js";
 import { isCardReview, renderCardReview } from "./cardreview.js";
 
 const root = document.getElementById("review-root");
@@ -56,6 +58,29 @@ function startWorking(review) {
   selected = null;
   imageSize = null;
   error = "";
+  draftSaved = null;
+  // the corrections another phone (or this one before a reload) made: start from them
+  const id = review.id;
+  loadDraft(id).then((draft) => {
+    if (!working || working.id !== id) return;
+    working.draftLoaded = true;  // kept from now on: never over the draft before it came
+    if (!draft || changes() > 0) return;
+    applyDraft(working, draft, () => nextKey++);
+    draftSaved = JSON.stringify(draftOf(working));
+    render();
+  });
+}
+
+/** The draft last kept for the review under way (JSON), so that only a change is sent. */
+let draftSaved = null;
+
+function keepDraft() {
+  if (!working || !working.draftLoaded) return;
+  const draft = draftOf(working);
+  const text = JSON.stringify(draft);
+  if (text === draftSaved) return;
+  draftSaved = text;
+  saveDraft(working.id, draft);
 }
 
 function seatsOf(review) {
@@ -115,7 +140,7 @@ function overlay() {
   const review = state.review;
   const r = dieRadius();
   const node = svg("svg", { class: "overlay", id: "overlay", viewBox: imageSize ? `0 0 ${imageSize.w} ${imageSize.h}` : "0 0 100 100",
-    preserveAspectRatio: "none", "aria-label": "dice marks" });
+    preserveAspectRatio: "none", "aria-label": t("dice marks") });
   node.addEventListener("click", (event) => {
     if (event.target.closest(".mark")) return;
     if (!imageSize) return;
@@ -139,13 +164,14 @@ function overlay() {
     if (d.edited) classes.push("edited");
     if (selected === d.key) classes.push("selected");
     const g = svg("g", { class: classes.join(" "), tabindex: 0, role: "button", "data-seat": d.seat, "data-value": d.value,
-      "aria-label": `${d.seat} die ${index}: ${d.value}`,
+      "aria-label": t("{player} die {n}: {face}", { player: d.seat, n: index, face: d.value }),
       onclick: (event) => { event.stopPropagation(); selected = dieAt(node, event, d).key; render(); },
       onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); selected = d.key; render(); } } },
     svg("circle", { class: "hit", cx: d.x, cy: d.y, r: r * 1.15 }),
     svg("circle", { class: "ring", cx: d.x, cy: d.y, r }),
-    svg("circle", { class: "badge", cx: d.x + r * 0.78, cy: d.y - r * 0.78, r: r * 0.5 }),
-    svg("text", { x: d.x + r * 0.78, y: d.y - r * 0.78, "font-size": r * 0.62 }, String(d.value)));
+    // the badge beside the die, outside its ring: the die's own pips stay in view
+    svg("circle", { class: "badge", cx: d.x + r * 1.3, cy: d.y - r * 1.3, r: r * 0.5 }),
+    svg("text", { x: d.x + r * 1.3, y: d.y - r * 1.3, "font-size": r * 0.62 }, String(d.value)));
     node.append(g);
   }
   if (selected && selected.add) {
@@ -208,21 +234,24 @@ function problemItem(problem) {
   const d = pointsAt(problem) ? nearestDie(problem.x, problem.y, 2 * dieRadius()) : null;
   if (!d) return el("li", {}, text);
   return el("li", {}, el("button", { type: "button", class: "problem-fix", "data-seat": d.seat,
-    onclick: () => { selected = d.key; render(); } }, text, el("span", { class: "problem-fix-cue" }, "Fix ›")));
+    onclick: () => { selected = d.key; render(); } }, text, el("span", { class: "problem-fix-cue" }, `${t("Fix")} ›`)));
 }
 
 /** How the camera read this reveal (from the press: the wait for a still scene and the frames
  * voted on), so a table whose camera is slow to settle can see it. */
 export function timingText(timing) {
   if (!timing || typeof timing.ms !== "number") return null;
-  const frames = timing.frames > 0 ? ` from ${timing.frames} frame${timing.frames === 1 ? "" : "s"}` : "";
-  return `Read${frames} in ${(timing.ms / 1000).toFixed(1)} s.`;
+  const seconds = num(timing.ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return timing.frames > 0 ? tn("Read from {n} frame in {seconds} s.", "Read from {n} frames in {seconds} s.", timing.frames, { seconds })
+    : t("Read in {seconds} s.", { seconds });
 }
 
 function photo() {
   const review = state.review;
-  const img = el("img", { src: review.image_url, alt: "The reveal photo", id: "review-photo" });
-  const wrap = el("div", { class: "photo-wrap" }, img, overlay());
+  // the frame as the camera took it where it was kept: the reading's own marks on the
+  // annotated photo hide the pips a person checks; the rings here are outlines
+  const img = el("img", { src: review.photo_url || review.image_url, alt: t("The reveal photo"), id: "review-photo" });
+  const wrap = el("div", { class: `photo-wrap${zoomed ? " zoomed" : ""}` }, img, overlay());
   const onLoad = () => {
     if (!imageSize || imageSize.w !== img.naturalWidth) {
       imageSize = { w: img.naturalWidth, h: img.naturalHeight };
@@ -230,7 +259,15 @@ function photo() {
     }
   };
   if (img.complete && img.naturalWidth) queueMicrotask(onLoad); else img.addEventListener("load", onLoad, { once: true });
-  return wrap;
+  return el("div", { class: "photo-scroll" }, wrap);
+}
+
+/** Whether the photo is shown at twice the screen's width (a phone's dice are small). */
+let zoomed = false;
+
+function zoomButton() {
+  return el("button", { type: "button", class: "btn small", id: "zoom-photo", "aria-pressed": String(zoomed),
+    onclick: () => { zoomed = !zoomed; render(); } }, zoomed ? t("Zoom out") : t("Zoom in"));
 }
 
 // ------------------------------------------------------------------ the picker
@@ -246,7 +283,7 @@ function closeUp(imageUrl, size, radius, x, y) {
   const scale = CLOSE_UP_PX / (radius * CLOSE_UP_SPAN);
   const at = (v) => `${(CLOSE_UP_PX / 2 - v * scale).toFixed(1)}px`;
   return el("div", {
-    class: "close-up", role: "img", "aria-label": "the photo at this die, enlarged",
+    class: "close-up", role: "img", "aria-label": t("the photo at this die, enlarged"),
     style: `background-image:url("${encodeURI(imageUrl)}");`
       + `background-size:${(size.w * scale).toFixed(1)}px ${(size.h * scale).toFixed(1)}px;`
       + `background-position:${at(x)} ${at(y)}`,
@@ -290,12 +327,12 @@ function pickerPanel() {
   const seats = seatsOf(state.review);
   if (selected.add) {
     const add = selected.add;
-    return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": "add a die", onkeydown: keepTabInside },
-      pickerHead(add.x, add.y, "Add a die here: which face is up?"),
-      el("label", {}, "Seat", el("select", { "aria-label": "seat of the new die", onchange: (e) => { add.seat = e.target.value; } },
+    return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": t("add a die"), onkeydown: keepTabInside },
+      pickerHead(add.x, add.y, t("Add a die here: which face is up?")),
+      el("label", {}, t("Seat"), el("select", { "aria-label": t("seat of the new die"), onchange: (e) => { add.seat = e.target.value; } },
         seats.map((s) => el("option", { value: s, selected: s === add.seat }, s)))),
       el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
-        type: "button", class: "btn face-btn", "aria-label": `new die shows ${f}`,
+        type: "button", class: "btn face-btn", "aria-label": t("new die shows {face}", { face: f }),
         onclick: () => {
           const d = { key: nextKey++, seat: add.seat, value: f, x: add.x, y: add.y, confidence: 1, edited: true, added: true };
           working.dice.push(d);
@@ -303,29 +340,29 @@ function pickerPanel() {
           selected = null;
           render();
         } }, die(f, { size: 40 })))),
-      el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, "Cancel"));
+      el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, t("Cancel")));
   }
   const d = working.dice.find((x) => x.key === selected);
   if (!d) { selected = null; return null; }
-  return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": "change a die", onkeydown: keepTabInside },
-    pickerHead(d.x, d.y, `${d.seat}'s die — read as ${d.value}${d.covered ? " (partly covered: check it)"
-      : unsure(d) ? ` (unsure, ${Math.round(d.confidence * 100)}%)` : ""}`),
+  return el("div", { class: "picker", role: "dialog", "aria-modal": "true", "aria-label": t("change a die"), onkeydown: keepTabInside },
+    pickerHead(d.x, d.y, `${t("{player}'s die — read as {face}", { player: d.seat, face: d.value })}${d.covered ? ` (${t("partly covered: check it")})`
+      : unsure(d) ? ` (${t("unsure")}, ${num(d.confidence, { style: "percent", maximumFractionDigits: 0 })})` : ""}`),
     el("div", { class: "faces" }, [1, 2, 3, 4, 5, 6].map((f) => el("button", {
-      type: "button", class: "btn face-btn", "aria-pressed": String(d.value === f), "aria-label": `set to ${f}`,
+      type: "button", class: "btn face-btn", "aria-pressed": String(d.value === f), "aria-label": t("set to {face}", { face: f }),
       onclick: () => { d.value = f; d.edited = true; selected = null; render(); },
     }, die(f, { size: 40, variant: d.value === f ? "red" : "ivory" })))),
     el("div", { class: "split" },
-      el("label", {}, "Seat", el("select", { "aria-label": "seat of this die",
+      el("label", {}, t("Seat"), el("select", { "aria-label": t("seat of this die"),
         onchange: (e) => { d.seat = e.target.value; d.edited = true; render(); } },
       seats.map((s) => el("option", { value: s, selected: s === d.seat }, s)))),
       el("div", { class: "stack" },
-        el("button", { type: "button", class: "btn danger", "aria-label": "remove this die",
+        el("button", { type: "button", class: "btn danger", "aria-label": t("remove this die"),
           onclick: () => {
             working.dice = working.dice.filter((x) => x !== d);
             if (!d.added) working.removed += 1;
             selected = null; render();
-          } }, "Remove"),
-        el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, "Done"))));
+          } }, t("Remove")),
+        el("button", { type: "button", class: "btn", onclick: () => { selected = null; render(); } }, t("Done")))));
 }
 
 // ------------------------------------------------------------------ side panel
@@ -342,21 +379,22 @@ function seatSummary() {
     const have = dice.length;
     const want = expected[name];
     const ok = want === undefined || have === want;
-    return el("div", { class: "seat-row", "data-seat": name },
+    const gap = setAsideGaps(working, state.set_aside).some((g) => g.seat === name);
+    return el("div", { class: `seat-row${gap ? " seat-gap" : ""}`, "data-seat": name },
       el("strong", { class: "seat-name" }, name),
       el("span", { class: ok ? "count-ok" : "count-bad" },
-        want === undefined ? `${have} dice` : ok ? `✓ ${have} of ${want}` : `⚠ ${have} of ${want}`),
+        want === undefined ? tn("{n} die", "{n} dice", have) : `${ok ? "✓" : "⚠"} ${t("{count} of {total}", { count: have, total: want })}`),
       el("span", { class: "seat-dice" }, dice.map((d, i) => el("button", {
         type: "button", class: "seat-die", "data-seat": d.seat, "data-value": d.value,
         "data-state": d.edited ? "edited" : unsure(d) ? "low" : "read",
         "aria-pressed": String(selected === d.key), "data-focus-key": `die-${d.key}`,
-        "aria-label": `fix ${d.seat}'s die ${i + 1}: ${d.value}${d.edited ? ", changed by you" : unsure(d) ? ", unsure" : ""}`,
+        "aria-label": `${t("fix {player}'s die {n}: {face}", { player: d.seat, n: i + 1, face: d.value })}${d.edited ? `, ${t("changed by you")}` : unsure(d) ? `, ${t("unsure")}` : ""}`,
         onclick: () => { selected = d.key; render(); },
       }, die(d.value, { size: 30, joker: kind !== "scam" && d.value === joker }))),
       // a die the camera missed, without tapping the photo (a keyboard, a screen reader)
-      el("button", { type: "button", class: "btn seat-add", "aria-label": `add a die to ${name}`,
+      el("button", { type: "button", class: "btn seat-add", "aria-label": t("add a die to {player}", { player: name }),
         onclick: () => {
-          selected = { add: { ...addSpot(name), seat: name, from: `button[aria-label="add a die to ${CSS.escape(name)}"]` } };
+          selected = { add: { ...addSpot(name), seat: name, from: `button[aria-label="${CSS.escape(t("add a die to {player}", { player: name }))}"]` } };
           render();
         } }, "+")));
   }));
@@ -386,7 +424,9 @@ function confirm() {
     try {
       await api("POST", `/api/reveals/${encodeURIComponent(id)}/confirm`, { seats: confirmedSeats() });
       done = { id };
-      announce(`Reading confirmed${edits ? ` with ${edits} change${edits === 1 ? "" : "s"}` : ""}: its verdict applies`);
+      announce(edits ? tn("Reading confirmed with {n} change: its verdict applies", "Reading confirmed with {n} changes: its verdict applies", edits)
+        : t("Reading confirmed: its verdict applies"));
+      backToControl();
     } catch (e) {
       // settled on another screen while this confirm was on its way: say so, not "no pending
       // review"; the live stream may not have brought the news yet, so ask for it
@@ -406,6 +446,11 @@ function confirm() {
       sending = null;
     }
   });
+}
+
+/** After a confirm the game goes on: back to the control page, where the verdict is said. */
+function backToControl() {
+  window.location.assign("/control");
 }
 
 function recapture() {
@@ -462,20 +507,27 @@ function noticeLostWork(next) {
 }
 
 function noticeText(n) {
-  const change = n.edits === 1 ? "your change was" : `your ${n.edits} changes were`;
-  const lost = n.edits ? ` before ${n.edits === 1 ? "your change was" : "your changes were"} sent; ${change} not applied` : "";
-  const checkAgain = state.reopen === n.id
-    ? " If it is wrong, tap “Check this reading again” below, or Undo on the control page."
-    : " If it is wrong, Undo on the control page.";
+  // a sentence whole for each case, said with the changes lost where there were any
+  const checkAgain = ` ${state.reopen === n.id
+    ? t("If it is wrong, tap “Check this reading again” below, or Undo on the control page.")
+    : t("If it is wrong, Undo on the control page.")}`;
+  const onTheBoard = ` ${t("The verdict is on the board.")}`;
   switch (n.kind) {
     case "confirmed":
-      return `This reveal was confirmed on another screen${lost}. The verdict is on the board.${checkAgain}`;
+      return (n.edits ? tn("This reveal was confirmed on another screen before your change was sent; your change was not applied.",
+        "This reveal was confirmed on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reveal was confirmed on another screen."))
+        + onTheBoard + checkAgain;
     case "entered":
-      return `This reveal's dice were entered by hand on another screen${lost}. The verdict is on the board.${checkAgain}`;
+      return (n.edits ? tn("This reveal's dice were entered by hand on another screen before your change was sent; your change was not applied.",
+        "This reveal's dice were entered by hand on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reveal's dice were entered by hand on another screen."))
+        + onTheBoard + checkAgain;
     case "retaken":
-      return `The photo was taken again on another screen${lost}. Check the new reading${n.edits ? " and make the change again" : ""}.`;
+      return `${(n.edits ? tn("The photo was taken again on another screen before your change was sent; your change was not applied.",
+        "The photo was taken again on another screen before your changes were sent; your {n} changes were not applied.", n.edits) : t("The photo was taken again on another screen."))} ${
+        n.edits ? t("Check the new reading and make the change again.") : t("Check the new reading.")}`;
     default:
-      return `This reading was closed on another screen (a new game, or the challenge undone)${lost}.`;
+      return (n.edits ? tn("This reading was closed on another screen (a new game, or the challenge undone) before your change was sent; your change was not applied.",
+        "This reading was closed on another screen (a new game, or the challenge undone) before your changes were sent; your {n} changes were not applied.", n.edits) : t("This reading was closed on another screen (a new game, or the challenge undone)."));
   }
 }
 
@@ -484,22 +536,22 @@ function noticeCard() {
   return el("section", { class: "card review-notice", id: "settled-elsewhere",
     "data-kind": notice.kind },
   el("p", {}, noticeText(notice)),
-  el("button", { type: "button", class: "btn", id: "dismiss-notice", "aria-label": "dismiss this message",
-    onclick: () => { notice = null; render(); } }, "OK"));
+  el("button", { type: "button", class: "btn", id: "dismiss-notice", "aria-label": t("dismiss this message"),
+    onclick: () => { notice = null; render(); } }, t("OK")));
 }
 
 // ------------------------------------------------------------------ page
 
 function lastVerdict() {
   const round = (state.history || []).slice(-1)[0];
-  return (round && round.verdict) || (state.last_reveal && state.last_reveal.verdict) || "";
+  return (round && verdictText(round)) || (state.last_reveal && state.last_reveal.verdict) || "";
 }
 
 function reopenCard() {
   if (!state.reopen) return null;
   return el("div", { class: "stack", id: "reopen-card" },
-    el("p", { class: "hint" }, "A die read wrong? Until the next bid, this reading can come back here: its verdict is taken back until the dice are confirmed again."),
-    el("button", { type: "button", class: "btn", id: "reopen", disabled: busy, onclick: reopen }, "Check this reading again"),
+    el("p", { class: "hint" }, t("A die read wrong? Until the next bid, this reading can come back here: its verdict is taken back until the dice are confirmed again.")),
+    el("button", { type: "button", class: "btn", id: "reopen", disabled: busy, onclick: reopen }, t("Check this reading again")),
     el("p", { class: "error", id: "reopen-error" }, error));
 }
 
@@ -508,22 +560,64 @@ function emptyState() {
   if (done) {
     return el("section", { class: "card empty-state", id: "review-done" },
       el("div", { class: "big-icon" }, die(6, { size: 64, variant: "hit" })),
-      el("h1", {}, "Reading confirmed"),
+      el("h1", {}, t("Reading confirmed")),
       el("p", { class: "verdict", "data-testid": "verdict" }, lastVerdict()),
-      el("a", { class: "btn primary", href: "/" }, "Back to the board"),
+      el("a", { class: "btn primary", href: "/" }, t("Back to the board")),
       reopenCard());
   }
   return el("section", { class: "card empty-state", id: "review-empty" },
     el("div", { class: "big-icon" }, die(null, { size: 64, variant: "hidden" })),
-    el("h1", {}, "No reading waiting for a check"),
+    el("h1", {}, t("No reading waiting for a check")),
     el("p", {}, game && game.phase === "reveal"
-      ? (game.game === "impus" ? "The doubted cards are up: read them from the control page."
-        : "The cups are up: capture the reveal from the control page.")
-      : "When the camera is unsure about a reveal, it waits here for you."),
-    lastVerdict() ? el("p", { class: "verdict" }, `Last verdict: ${lastVerdict()}`) : null,
+      ? (game.game === "impus" ? t("The doubted cards are up: read them from the control page.")
+        : t("The cups are up: capture the reveal from the control page."))
+      : t("When the camera is unsure about a reveal, it waits here for you.")),
+    lastVerdict() ? el("p", { class: "verdict" }, t("Last verdict: {verdict}", { verdict: lastVerdict() })) : null,
     reopenCard(),
     el("div", { class: "row", style: "justify-content:center" },
-      el("a", { class: "btn", href: "/" }, "Board"), el("a", { class: "btn", href: "/control" }, "Control")));
+      el("a", { class: "btn", href: "/" }, t("Board")), el("a", { class: "btn", href: "/control" }, t("Control"))));
+}
+
+// ------------------------------------------------------------------ the PIN, the set-aside dice
+
+let pinError = "";
+
+/** A phone without the PIN enters it here, not on the control page: its corrections stay. */
+function pinCard() {
+  if (getPin() || state.pin_required === false) return null;
+  const submit = async (event) => {
+    event.preventDefault();
+    const input = root.querySelector("#review-pin");
+    const pin = input.value.trim();
+    if (!pin) return;
+    try {
+      await api("POST", "/api/pin/check", undefined, { pin });
+      setPin(pin);
+      pinError = "";
+      if (working) saveDraft(working.id, draftOf(working), { now: true });
+    } catch (e) {
+      pinError = e instanceof ApiError && (e.status === 401 || e.status === 403)
+        ? t("That PIN is not right. Look at the board.") : describeError(e);
+    }
+    render();
+  };
+  return el("form", { class: "stack pin-on-review", id: "review-pin-form", onsubmit: submit },
+    el("label", { for: "review-pin" }, t("The table PIN (on the board) lets this phone confirm")),
+    el("div", { class: "row" },
+      el("input", { id: "review-pin", class: "grow", inputmode: "numeric", autocomplete: "off", "aria-describedby": "review-pin-error" }),
+      el("button", { type: "submit", class: "btn" }, t("Use this PIN"))),
+    el("p", { class: "error", id: "review-pin-error" }, pinError));
+}
+
+/** Which seat lacks which die it set aside in front of its cup, before Confirm is refused. */
+function setAsideCard() {
+  const gaps = setAsideGaps(working, state.set_aside);
+  if (!gaps.length) return null;
+  return el("div", { class: "set-aside-gaps", id: "set-aside-gaps", role: "status" },
+    el("p", {}, el("strong", {}, t("Before you confirm:"))),
+    el("ul", {}, gaps.map((gap) => el("li", { "data-seat": gap.seat },
+      t("{player} set a {face} aside in front of the cup, and no {face} is among {player}'s dice here: change one of {player}'s dice to {face}.",
+        { player: gap.seat, face: gap.face })))));
 }
 
 function render() {
@@ -534,7 +628,7 @@ function render() {
   // A state older than our confirm still shows the review: keep "done" for when it goes.
   if (done && done.id !== review.id) done = null;
   if (isCardReview(review)) {
-    renderCardReview(root, state, { onDone: (id) => { done = { id }; }, redraw: render });
+    renderCardReview(root, state, { onDone: (id) => { done = { id }; backToControl(); }, redraw: render });
     if (notice) root.prepend(noticeCard());
     return;
   }
@@ -547,31 +641,35 @@ function render() {
     el("div", { class: "review-grid" },
       el("section", { class: "stack" },
         el("div", { class: "card stack" },
-          el("h1", {}, "Check the reading"),
-          el("p", { class: "hint" }, bid ? `Counting for ${bidWords(bid)}. ` : "",
-            "Tap a die to fix it, tap the photo where a die was missed (or + beside its seat)."),
-          wantedId && wantedId !== review.id ? el("p", { class: "hint" }, `Reading ${wantedId} is done; this is the one waiting now.`) : null,
+          el("h1", {}, t("Check the reading")),
+          el("p", { class: "hint" }, bid ? `${t("Counting for {bid}.", { bid: bidWords(bid) })} ` : "",
+            t("Tap a die to fix it, tap the photo where a die was missed (or + beside its seat).")),
+          wantedId && wantedId !== review.id ? el("p", { class: "hint" }, t("Reading {id} is done; this is the one waiting now.", { id: wantedId })) : null,
           photo(),
           el("p", { class: "hint", id: "crowded-hint", hidden: !crowded },
-            "Dice close together on the photo? Each one is a button under “Per seat” too."),
-          el("div", { class: "legend" }, el("span", {}, "read"), el("span", { class: "lg-low" }, "unsure"), el("span", { class: "lg-edit" }, "changed by you")),
+            t("Dice close together on the photo? Each one is a button under “Per seat” too.")),
+          zoomButton(),
+          el("div", { class: "legend" }, el("span", {}, t("read")), el("span", { class: "lg-low" }, t("unsure")), el("span", { class: "lg-edit" }, t("changed by you"))),
           timing ? el("p", { class: "hint", id: "read-timing" }, timing) : null)),
       el("section", { class: "stack" },
-        (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, "What looked wrong"),
+        (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, t("What looked wrong")),
           el("ul", { class: "problems", id: "problems" }, review.problems.map(problemItem))) : null,
-        (review.advice || []).length ? el("div", { class: "card" }, el("h2", {}, "The camera's picture"),
+        (review.advice || []).length ? el("div", { class: "card" }, el("h2", {}, t("The camera's picture")),
           adviceList(review.advice)) : null,
-        el("div", { class: "card", id: "per-seat" }, el("h2", {}, "Per seat"),
-          el("p", { class: "hint" }, "Tap a die to fix it."), seatSummary()),
+        el("div", { class: "card", id: "per-seat" }, el("h2", {}, t("Per seat")),
+          el("p", { class: "hint" }, t("Tap a die to fix it.")), seatSummary()),
         el("div", { class: "card stack" },
+          pinCard(),
+          setAsideCard(),
           // above the buttons: under them it lies below a phone's screen
           el("p", { class: "error", id: "review-error" }, error),
           el("button", { type: "button", class: "btn primary big", id: "confirm", disabled: busy },
-            edits ? `Confirm with ${edits} ${edits === 1 ? "change" : "changes"}` : "Confirm this reading"),
-          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, "Take the photo again")))),
+            edits ? tn("Confirm with {n} change", "Confirm with {n} changes", edits) : t("Confirm this reading")),
+          el("button", { type: "button", class: "btn big", id: "recapture", disabled: busy }, t("Take the photo again"))))),
     pickerPanel());
   root.querySelector("#confirm").addEventListener("click", confirm);
   root.querySelector("#recapture").addEventListener("click", recapture);
+  keepDraft();
   fitTargets();
   if (resizing) { resizing.disconnect(); resizing.observe(root.querySelector("#overlay")); }
   moveFocus();
@@ -612,6 +710,21 @@ document.addEventListener("keydown", (event) => {
     render();
   }
 });
+
+// Another phone's corrections to the same reading, looked for every few seconds while this
+// one is not in the middle of a change (a picker open, a request under way).
+const DRAFT_LOOK_MS = 2500;
+setInterval(async () => {
+  if (!working || !working.draftLoaded || selected !== null || busy || document.hidden) return;
+  const id = working.id;
+  const draft = await newerDraft(id);
+  if (!draft || !working || working.id !== id || selected !== null) return;
+  const text = JSON.stringify({ dice: draft.dice, removed: draft.removed });
+  if (text === draftSaved) return;
+  applyDraft(working, draft, () => nextKey++);
+  draftSaved = JSON.stringify(draftOf(working));
+  render();
+}, DRAFT_LOOK_MS);
 
 followState((next) => {
   if (state) noticeLostWork(next);

@@ -1,6 +1,8 @@
 // Small shared drawing helpers: safe DOM building, pip dice, bids in words.
 // Player names come from people, so text always goes in through textContent.
 
+import { said, t, tn, num } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Build an element: el("div", {class: "x", onclick: f}, child, "text", ...). */
@@ -210,7 +212,7 @@ export function die(face, { size = 40, variant = "ivory", joker = false, title =
   const node = svg("svg", {
     class: `die die-${variant}${joker ? " die-joker" : ""}`,
     viewBox: "0 0 100 100", width: size, height: size, role: "img",
-    "aria-label": title || (face === null ? "hidden die" : face === "*" ? "star" : `die showing ${face}`),
+    "aria-label": title || (face === null ? t("hidden die") : face === "*" ? t("star") : t("die showing {face}", { face })),
   });
   node.append(svg("rect", { x: 5, y: 5, width: 90, height: 90, rx: 20, class: "die-body" }));
   if (face === "*") {
@@ -247,25 +249,24 @@ export function bidText(bid) {
   return bid.face === null ? `${bid.count}*` : `${bid.count}x${bid.face}`;
 }
 
-const FACE_WORDS = { 1: "1s", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s" };
 
 /** What the table does at a reveal: lift the cups, or (Impus Bluff) turn up the doubted cards. */
 export function revealCall(game) {
-  return game.game === "impus" ? "Turn up the cards!" : "Lift the cups!";
+  return game.game === "impus" ? t("Turn up the cards!") : t("Lift the cups!");
 }
 
 /** What the table is told while the camera reads a reveal. */
 export function readingWords(game) {
-  return game && game.game === "impus" ? "Reading the cards…" : "Reading the dice…";
+  return game && game.game === "impus" ? t("Reading the cards…") : t("Reading the dice…");
 }
 
 /** A bid for people: "3 × 4s" or "2 ★". */
 export function bidWords(text) {
   const bid = typeof text === "string" ? parseBid(text) : text;
   if (!bid) return String(text ?? "");
-  if (bid.face === null) return `${bid.count} ★`;
-  if (bid.face === undefined) return String(bid.count);
-  return `${bid.count} × ${FACE_WORDS[bid.face] || bid.face}`;
+  if (bid.face === null) return t("{count} ★", { count: bid.count });
+  if (bid.face === undefined) return num(bid.count);
+  return t("{count} × {face}s", { count: bid.count, face: bid.face });
 }
 
 /** What to fix about the camera's picture (the server's `advice`: dark, blown out, grainy,
@@ -278,9 +279,10 @@ export function adviceList(advice) {
 /** A percentage for the odds display. */
 export function percent(p) {
   if (typeof p !== "number" || Number.isNaN(p)) return "–";
-  if (p >= 0.995 && p < 1) return ">99%";
-  if (p > 0 && p < 0.005) return "<1%";
-  return `${Math.round(p * 100)}%`;
+  const pct = (value) => num(value, { style: "percent", maximumFractionDigits: 0 });
+  if (p >= 0.995 && p < 1) return `>${pct(0.99)}`;
+  if (p > 0 && p < 0.005) return `<${pct(0.01)}`;
+  return pct(p);
 }
 
 /** Number of dice (or cards) a player shows, whatever the game calls it. */
@@ -304,22 +306,37 @@ export function gameKind(state) {
   return (state && state.game && state.game.game) || (state && state.setup && state.setup.game) || null;
 }
 
-export const GAME_NAMES = { bluff: "Bluff", scam: "Scam", impus: "Impus Bluff" };
+export const GAME_NAMES = { bluff: t("Bluff"), scam: t("Scam"), impus: t("Impus Bluff"), perudo: t("Perudo") };
+
+/** A round's verdict in the page's language: the engine sends it as words with ids
+ *  (``verdict_said``: a head and its parts, engine/words.py), the English ``verdict`` beside. */
+export function verdictText(round) {
+  const words = round && round.verdict_said;
+  if (!words || !words.head) return (round && round.verdict) || "";
+  const parts = (words.parts || []).map(said).filter(Boolean);
+  return parts.length ? `${said(words.head)} — ${parts.join("; ")}` : said(words.head);
+}
+
+/** The player the computer plays in this game (setup "computer"), or null. */
+export function computerPlayer(state) {
+  const entry = state && state.setup && state.setup.computer;
+  return entry && entry.player ? entry.player : null;
+}
 
 /** A finished game's headline: Bluff and Scam have a winner, Impus Bluff a loser (I9). */
 export function gameOverHeadline(game) {
-  if (game.winner) return `${game.winner} wins!`;
-  if (game.loser) return `${game.loser} loses!`;
-  return "Nobody wins!";
+  if (game.winner) return t("{player} wins!", { player: game.winner });
+  if (game.loser) return t("{player} loses!", { player: game.loser });
+  return t("Nobody wins!");
 }
 
 /** The evening's standings in a line ("Tonight, 3 games: Ben 2 wins · Ann 1 win, 1 loss"),
  *  or null before a game of the evening has ended (state.evening, bluffcam/evening.py). */
 export function eveningText(evening) {
   if (!evening || !evening.games) return null;
-  const count = (n, word) => `${n} ${word}${n === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
   const players = (evening.players || []).map((p) => `${p.name} ${[
-    p.wins ? count(p.wins, "win") : null, p.losses ? count(p.losses, "loss") : null,
+    p.wins ? tn("{n} win", "{n} wins", p.wins) : null, p.losses ? tn("{n} loss", "{n} losses", p.losses) : null,
   ].filter(Boolean).join(", ")}`);
-  return `Tonight, ${count(evening.games, "game")}: ${players.join(" · ")}`;
+  return tn("Tonight, {n} game: {players}", "Tonight, {n} games: {players}", evening.games,
+    { players: players.join(" · ") });
 }

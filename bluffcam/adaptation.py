@@ -1,0 +1,119 @@
+"""Teaching a table profile its own reader: labelled photos of the table in, a profile whose
+``[reader] table_head`` names a head fitted on them out (``vision.adapt``). Used by
+``bluffcam adapt`` and by the calibration page's "Teach the camera".
+
+The head is written beside the profile as ``<stem>.adapt.npz``; the profile keeps the base
+profile's settings (or is a minimal one covering the whole picture, where there is none).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from calibration import Profile, load_profile, save_profile
+from calibration.profile import profile_from_dict
+from vision.adapt import ReadPhoto, fit_head, general_params, read_photos
+from vision.bench import Entry, load_manifest
+from vision.io import ImageLoadError
+from vision.params import ReaderParams
+from vision.table_head import TableHead
+
+
+class AdaptInputError(ValueError):
+    """Labelled photos that cannot teach a table (a missing photo, labels that do not parse,
+    no dice): the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class Adapted:
+    """What an adaptation wrote and learned."""
+
+    profile: Path
+    head_file: Path
+    head: TableHead
+    seconds: float
+
+    def summary(self) -> str:
+        """One line for the command's output."""
+        h = self.head
+        return (f"adapted {self.profile} from {h.photos} photo{'s' * (h.photos != 1)} "
+                f"({h.dice} dice) in {self.seconds:.1f} s: die {h.die_px:.0f} px; sure from "
+                f"value odds {h.min_value_odds:g}, detector score {h.min_score:g}, smear "
+                f"balance {h.min_balance:g}; head {self.head_file.name}")
+
+
+def head_path(profile: Path) -> Path:
+    """Where the head of the profile at ``profile`` is written: beside it."""
+    return profile.with_name(profile.stem + ".adapt.npz")
+
+
+def labelled_photos(manifests: Sequence[str | os.PathLike[str]]
+                    ) -> list[tuple[Path, list[Entry]]]:
+    """Each manifest's folder and entries, every photo checked to be there; AdaptInputError
+    naming a manifest that does not parse, a photo missing, or photos with no die at all."""
+    out = []
+    for manifest in manifests:
+        try:
+            root, entries = load_manifest(Path(manifest))
+        except ValueError as exc:
+            raise AdaptInputError(str(exc)) from exc
+        for entry in entries:
+            if not (root / entry.image).is_file():
+                raise AdaptInputError(f"{manifest}: photo {entry.image} is missing "
+                                      f"(looked for {root / entry.image})")
+        out.append((root, entries))
+    if not any(e.dice for _, entries in out for e in entries):
+        raise AdaptInputError(f"{', '.join(map(str, manifests))}: no labelled die in any "
+                              "photo: nothing to learn the table from")
+    return out
+
+
+def adapt_profile(manifests: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str],
+                  base: str | os.PathLike[str] | None = None) -> Adapted:
+    """Fit this table's head on the manifests' photos and write the profile ``out`` (the
+    base profile's settings kept) and its head beside it. AdaptInputError names bad input;
+    a base profile that does not load raises its own ProfileError (a ValueError)."""
+    start = time.perf_counter()
+    base_profile = load_profile(base) if base is not None else None
+    params = general_params(base_profile.reader_params if base_profile else ReaderParams())
+    photos: list[ReadPhoto] = []
+    for root, entries in labelled_photos(manifests):
+        try:
+            photos += read_photos(root, entries, params)
+        except ImageLoadError as exc:
+            raise AdaptInputError(str(exc)) from exc
+    head = fit_head(photos)
+    out_path = Path(out)
+    head_file = head_path(out_path)
+    profile = base_profile or minimal_profile(out_path, photos)
+    reader = {k: v for k, v in profile.reader.items() if k != "table_head"}
+    reader["table_head"] = head_file.name
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    _save_head(head, head_file)
+    save_profile(replace(profile, reader=reader, path=out_path), out_path)
+    return Adapted(out_path, head_file, head, time.perf_counter() - start)
+
+
+def minimal_profile(path: Path, photos: Sequence[ReadPhoto]) -> Profile:
+    """A profile whose table and one seat cover the whole picture of the photos' most
+    common size: what ``bluffcam read --profile`` needs, for a table not calibrated yet."""
+    sizes = Counter((p.reading.width, p.reading.height) for p in photos)
+    width, height = sizes.most_common(1)[0][0] if sizes else (640, 480)
+    whole = [[0.0, 0.0], [float(width), 0.0], [float(width), float(height)],
+             [0.0, float(height)]]
+    return profile_from_dict({
+        "name": path.stem, "camera": {"spec": "opencv:0", "resolution": [width, height]},
+        "table": {"area": whole}, "seats": [{"name": "Seat 1", "zone": whole}],
+    }, path=path)
+
+
+def _save_head(head: TableHead, path: Path) -> None:
+    """The head written whole or not at all."""
+    part = path.with_name(path.name + ".part")
+    head.save(part)
+    os.replace(part, path)

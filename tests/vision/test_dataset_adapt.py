@@ -1,0 +1,78 @@
+"""Adaptation on the real photos in ../shared/datasets (skipped where absent), as
+``bluffcam bench-vision MANIFEST --adapt-first 20`` measures it: per table source, a head
+taught on the source's first 20 photos (by file name) reads the rest of that source.
+
+Three kinds of check:
+
+- a head never adds a silent misread (a photo applied unasked and wrong) nor a die read
+  sure and wrong, on any source;
+- floors a little below what adaptation reached (BENCHMARKS.md, "Adapted to the table"), so
+  that a regression fails;
+- the issue's targets (die accuracy 0.99, auto share 0.90, no silent misread): where a
+  source does not reach them yet the test is an expected failure that must start failing the
+  day it passes (strict), so that the floors are raised then.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vision.adapt_bench import SourceResult, adapt_first
+from vision.bench import load_manifest
+from vision.params import ReaderParams
+
+SOURCES = ("matteo", "epanemu", "aws", "kaggle_d6", "rune55")
+TAUGHT = 20
+TARGETS = {"accuracy": 0.99, "auto_share": 0.90}
+#: after adaptation; a little below what it reached (BENCHMARKS.md, "Adapted to the table")
+FLOORS = {
+    "matteo": {"accuracy": 0.99, "auto_share": 0.95},
+    "epanemu": {"accuracy": 0.93, "auto_share": 0.44},
+    "aws": {"accuracy": 0.93, "auto_share": 0.26},
+    "kaggle_d6": {"accuracy": 0.87, "auto_share": 0.21},
+    "rune55": {"accuracy": 0.85, "auto_share": 0.63},
+}
+#: the sources that reach the issue's targets today
+REACHED = {"matteo"}
+
+#: reading every table photo of five sources takes minutes on a loaded machine
+pytestmark = [pytest.mark.dataset, pytest.mark.slow, pytest.mark.timeout(3600)]
+
+
+@pytest.fixture(scope="module")
+def adapted(shared_datasets: Path) -> dict[str, SourceResult]:
+    root, entries = load_manifest(shared_datasets / "manifest.json")
+    tables = [e for e in entries if e.subset == "table" and e.source in SOURCES]
+    return {r.source: r for r in adapt_first(root, tables, ReaderParams(), TAUGHT)}
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_a_head_never_adds_a_silent_misread_nor_a_sure_wrong_die(
+        adapted: dict[str, SourceResult], source: str) -> None:
+    result = adapted[source]
+    assert result.head is not None, result.skipped
+    assert result.after.silent <= result.before.silent
+    assert result.after.sure_wrong <= result.before.sure_wrong
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_adaptation_holds_its_floor(adapted: dict[str, SourceResult], source: str) -> None:
+    after = adapted[source].after.to_json()
+    for metric, floor in FLOORS[source].items():
+        assert after[metric] >= floor, (source, metric, after[metric])
+
+
+@pytest.mark.parametrize("source", [
+    s if s in REACHED else pytest.param(s, marks=pytest.mark.xfail(
+        strict=True, reason="below the issue's targets today: BENCHMARKS.md, 'Adapted to the "
+                            "table' (dice never proposed, or read the same wrong way by every "
+                            "look, are beyond a head over the looks)"))
+    for s in SOURCES])
+def test_adaptation_reaches_the_issues_targets(
+        adapted: dict[str, SourceResult], source: str) -> None:
+    after = adapted[source].after.to_json()
+    assert after["accuracy"] >= TARGETS["accuracy"]
+    assert after["auto_share"] >= TARGETS["auto_share"]
+    assert after["silent_misreads"] == 0

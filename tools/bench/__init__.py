@@ -1,0 +1,1 @@
+"""Development-time benchmarks that print figures (never imported at run time)."""

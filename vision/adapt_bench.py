@@ -1,0 +1,118 @@
+"""Adaptation measured per source (``bluffcam bench-vision --adapt-first N``): each source's
+first N photos (by file name) teach a head (``vision.adapt``), the rest of that source are
+read by the general reader and by the reader with that head, and scored as a table would
+take them (``vision.table_score``). Each photo is read once: the head decides again from
+the looks the general reading kept, exactly as ``read_dice`` does with a head.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vision.adapt import ReadPhoto, fit_head, read_photos
+from vision.bench import Entry
+from vision.params import ReaderParams
+from vision.table_head import TableHead, decide
+from vision.table_score import outcome
+from vision.types import Reading
+
+
+@dataclass
+class Tally:
+    """Photos of one source read one way, as a table takes them."""
+
+    photos: int = 0
+    labelled: int = 0
+    correct: int = 0
+    auto: int = 0
+    silent: int = 0
+    sure_wrong: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, entry: Entry, reading: Reading, ms: float) -> None:
+        o = outcome(entry, reading)
+        self.photos += 1
+        self.labelled += o.labelled
+        self.correct += o.correct
+        self.auto += int(o.auto_right)
+        self.silent += int(o.silent_misread)
+        self.sure_wrong += o.sure_wrong
+        self.ms.append(ms)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "photos": self.photos,
+            "accuracy": round(self.correct / self.labelled, 4) if self.labelled else None,
+            "auto_share": round(self.auto / self.photos, 4) if self.photos else None,
+            "silent_misreads": self.silent,
+            "sure_wrong": self.sure_wrong,
+            "median_ms": round(statistics.median(self.ms), 1) if self.ms else None,
+        }
+
+
+@dataclass
+class SourceResult:
+    """One source: the head its first photos taught, and its other photos before and after."""
+
+    source: str
+    taught: int
+    head: TableHead | None
+    before: Tally
+    after: Tally
+    #: why no head was fitted (too few photos, no dice), or ""
+    skipped: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "taught": self.taught, "skipped": self.skipped or None,
+                "before": self.before.to_json(), "after": self.after.to_json()}
+
+
+def by_source(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
+    """Each source's photos sorted by file name."""
+    out: dict[str, list[Entry]] = {}
+    for e in entries:
+        out.setdefault(e.source, []).append(e)
+    return {s: sorted(v, key=lambda e: e.image) for s, v in sorted(out.items())}
+
+
+def adapt_first(root: Path, entries: Sequence[Entry], params: ReaderParams,
+                first: int) -> list[SourceResult]:
+    """Per source: a head fitted on its first ``first`` photos, its other photos read without
+    and with it. A source of no more than ``first`` photos is named and skipped."""
+    results = []
+    for source, photos in by_source(entries).items():
+        if len(photos) <= first:
+            results.append(SourceResult(source, 0, None, Tally(), Tally(),
+                                        f"{len(photos)} photos: none left to read after "
+                                        f"teaching on {first}"))
+            continue
+        taught = read_photos(root, photos[:first], params)
+        rest = read_photos(root, photos[first:], params)
+        results.append(score_source(source, taught, rest, params.max_dice))
+    return results
+
+
+def score_source(source: str, taught: Sequence[ReadPhoto], rest: Sequence[ReadPhoto],
+                 max_dice: int = 60) -> SourceResult:
+    """The head ``taught`` fits, and ``rest`` scored without and with it (ms: the general
+    read, plus the head's own time after); ``max_dice`` as the reader's setting."""
+    before, after = Tally(), Tally()
+    try:
+        head: TableHead | None = fit_head(taught)
+    except ValueError as exc:
+        head = None
+        skipped = str(exc)
+    else:
+        skipped = ""
+    for p in rest:
+        before.add(p.entry, p.reading, p.ms)
+        if head is not None:
+            t0 = time.perf_counter()
+            adapted = decide(p.reading, head, p.balance, max_dice)
+            after.add(p.entry, adapted, p.ms + (time.perf_counter() - t0) * 1000.0)
+    return SourceResult(source, len(taught), head, before, after, skipped)
