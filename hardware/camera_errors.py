@@ -10,7 +10,9 @@ with the real message strings.
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -140,3 +142,19 @@ def opencv_open_problem(spec: str, index: int, holders: list[str]) -> str:
                 f"{STOP_THE_SERVICE}")
     return (f"{spec}: could not open the camera; is the webcam plugged in, and is the index "
             "right? (`ls /dev/video*`)")
+
+
+def main() -> int:
+    """``python -m hardware.camera_errors``: import picamera2 here; print why not, and exit 1.
+    ./run calls it after setting the venv up."""
+    try:
+        importlib.import_module("picamera2")
+    except Exception as exc:  # ValueError from simplejpeg as much as ImportError
+        print(picamera2_import_problem(exc), file=sys.stderr)
+        return 1
+    print("picamera2 imports in this Python")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
