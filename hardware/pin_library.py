@@ -39,7 +39,8 @@ def factory_in_use(factory: Any | None) -> Any:
 
 
 def is_no_pin_library(exc: BaseException) -> bool:
-    """gpiozero could load no pin library at all (its BadPinFactory)."""
+    """gpiozero could load none of its default pin libraries (BadPinFactory; not a
+    GPIOZERO_PIN_FACTORY that names one that does not exist)."""
     from gpiozero.exc import BadPinFactory  # type: ignore[import-untyped]
 
-    return isinstance(exc, BadPinFactory)
+    return isinstance(exc, BadPinFactory) and "any default pin factory" in str(exc)

@@ -105,6 +105,8 @@ def calibrate(
     kept = _kept_settings(Path(args.out))
     with open_camera(args.camera, resolution=resolution) as camera:
         frames = [camera.read() for _ in range(args.frames)]
+        # where the autofocus cycle put the lens (Camera Module 3), for serve to set it again
+        lens_position = getattr(camera, "lens_position", None)
     fit = fit_from_frames(frames, args.seats, names=names, marker_dict=args.marker_dict)
     height, width = fit.frame.shape[:2]
     name = args.name or Path(args.out).stem
@@ -121,6 +123,7 @@ def calibrate(
         table_area=table_area,
         seat_zones=zones,
         markers=markers,
+        lens_position=lens_position,
         **kept,
     )
     return profile, fit.frame, fit.dice, fit.reading
