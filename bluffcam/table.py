@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
+from bluffcam.camera_light import hold_light
 from bluffcam.evening import Evening
 from bluffcam.player_names import PlayerNameError, check_player_names
 from bluffcam.reading_thread import ReadingThread, T
@@ -881,13 +882,19 @@ class Table:
         read, or opened again, after it was closed)."""
         assert self.camera is not None
         frames = iter(self.camera.frames())
-        for _ in range(REVEAL_MAX_FRAMES):
-            if self._closed.is_set():  # asked before the camera is: a closed one reopens
-                return
-            frame = next(frames, _NO_FRAME)
-            if frame is _NO_FRAME:
-                return
-            yield frame
+        # exposure and white balance held for the reading's frames: the hands leaving the
+        # table must not swing them between the frames that vote (a Pi camera; others no-op)
+        hold_light(self.camera, True)
+        try:
+            for _ in range(REVEAL_MAX_FRAMES):
+                if self._closed.is_set():  # asked before the camera is: a closed one reopens
+                    return
+                frame = next(frames, _NO_FRAME)
+                if frame is _NO_FRAME:
+                    return
+                yield frame
+        finally:
+            hold_light(self.camera, False)
 
     def close(self) -> None:
         self._closed.set()
