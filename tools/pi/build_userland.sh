@@ -53,7 +53,8 @@ if ! done_before debootstrap; then
 fi
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
-trap 'umount "$ROOT/proc" 2>/dev/null || true' EXIT
+mountpoint -q "$ROOT/dev" || mount --bind /dev "$ROOT/dev"
+trap 'umount "$ROOT/proc" "$ROOT/dev" 2>/dev/null || true' EXIT
 
 step "what the chroot runs on"
 in_root uname -m
