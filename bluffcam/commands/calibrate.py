@@ -79,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {path} ({len(profile.seat_zones)} seats, {len(dice)} dice) and {picture}")
     if profile.reader or profile.panel:
         print("kept the [reader] and [panel] settings of the profile it replaces")
+    if profile.lens_position:
+        print(f"the lens focused at {profile.lens_position:.2f} dioptres (about "
+              f"{100 / profile.lens_position:.0f} cm); serve sets it there at every start")
     print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")
     from vision.frame_check import frame_advice
 

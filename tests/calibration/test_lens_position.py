@@ -43,8 +43,9 @@ def test_a_lens_position_that_is_no_dioptres_is_refused_by_name(value: Any) -> N
         profile_from_dict(_with_lens(value))
 
 
-def test_calibrate_stores_where_the_camera_focused(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_calibrate_stores_where_the_camera_focused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     frame, _ = camera_view(mat_canvas(with_markers=False), STRAIGHT)
     args = args_for(tmp_path, write_frame(tmp_path / "frames", frame))
     real_open = calibrate.open_camera
@@ -57,6 +58,7 @@ def test_calibrate_stores_where_the_camera_focused(tmp_path: Path,
     monkeypatch.setattr(calibrate, "open_camera", focused_camera)
     assert calibrate.run(args) == 0
     assert load_profile(tmp_path / "t.toml").lens_position == 1.6
+    assert "the lens focused at 1.60 dioptres (about 62 cm)" in capsys.readouterr().out
 
 
 def test_serve_opens_the_camera_at_the_profiles_lens_position(

@@ -126,3 +126,27 @@ def test_opencv_open_problem_names_the_holder_or_the_plug() -> None:
     assert "python3 (pid 812)" in busy and "sudo systemctl stop bluffcam" in busy
     missing = opencv_open_problem("opencv:0", 0, [])
     assert "plugged in" in missing and "systemctl" not in missing
+
+
+def test_calibrate_while_the_service_holds_the_camera_says_stop_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from bluffcam.cli import main
+
+    module = types.ModuleType("picamera2")
+
+    def held() -> None:
+        try:
+            raise RuntimeError("Failed to acquire camera: Device or resource busy")
+        except RuntimeError as exc:
+            raise RuntimeError("Camera __init__ sequence did not complete.") from exc
+
+    module.Picamera2 = held  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    out = tmp_path / "t.toml"
+    assert main(["calibrate", "--camera", "picamera2:2304x1296", "--seats", "2",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("calibrate: picamera2:2304x1296: the camera is in use")
+    assert "sudo systemctl stop bluffcam" in err and "no camera found" not in err
+    assert not out.exists()
