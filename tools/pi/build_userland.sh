@@ -26,10 +26,16 @@ APP=$HOME_DIR/bluffcam
 step() { printf '\n== %s  %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 done_before() { [ -f "$ROOT/.stamp-$1" ]; }
 mark() { touch "$ROOT/.stamp-$1"; }
-in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin "$@"; }
+# pip inside trusts the host's CA bundle (copied in below): a network whose TLS a proxy
+# re-signs needs it, and any other is served as well by it
+CERT=/etc/ssl/certs/host-ca-certificates.crt
+in_root() {
+  chroot "$ROOT" /usr/bin/env -i HOME=/root PIP_CERT=$CERT PIP_ROOT_USER_ACTION=ignore \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
 as_user() {
   chroot --userspec="$USER_NAME:$USER_NAME" "$ROOT" /usr/bin/env -i HOME="$HOME_DIR" \
-    PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 "$@"
+    PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 PIP_CERT=$CERT "$@"
 }
 
 [ "$(id -u)" = 0 ] || { echo "run as root (debootstrap and chroot need it)" >&2; exit 2; }
@@ -52,9 +58,12 @@ if ! done_before debootstrap; then
   mark debootstrap
 fi
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+cp /etc/ssl/certs/ca-certificates.crt "$ROOT$CERT"
 mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
 mountpoint -q "$ROOT/dev" || mount --bind /dev "$ROOT/dev"
-trap 'umount "$ROOT/proc" "$ROOT/dev" 2>/dev/null || true' EXIT
+# ONNX Runtime's CPU probe reads /sys (without it: "Error in cpuinfo", and it runs all the same)
+mountpoint -q "$ROOT/sys" || mount --bind /sys "$ROOT/sys"
+trap 'umount "$ROOT/proc" "$ROOT/dev" "$ROOT/sys" 2>/dev/null || true' EXIT
 
 step "what the chroot runs on"
 in_root uname -m
@@ -88,7 +97,7 @@ fi
 as_user "$HOME_DIR/bare-venv/bin/python" -c 'import simplejpeg' 2>&1 | tail -1 || true
 
 step "./run bluffcam --help (sets the venv up exactly as on a Pi)"
-as_user bash -c "cd $APP && time ./run bluffcam --help" 2>&1 | tail -25
+as_user bash -c "cd $APP && time ./run bluffcam --help" 2>&1 | grep -v '^  \|^$' | tail -20
 
 step "inside the venv: simplejpeg, picamera2, the camera error bluffcam gives"
 as_user "$APP/.venv/bin/python" -c 'import simplejpeg, numpy; print("venv: simplejpeg", simplejpeg.__version__, "with numpy", numpy.__version__)'
