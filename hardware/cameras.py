@@ -178,8 +178,9 @@ class Picamera2Camera(CameraSource):
         self.spec = "picamera2" + (f":{resolution[0]}x{resolution[1]}" if resolution else "")
         self._closed = True
         picamera2 = module if module is not None else _import_picamera2()
-        self._controls = controls if controls is not None or module is not None \
-            else _libcamera_controls()
+        if controls is None and module is None:  # the real picamera2: libcamera is there
+            controls = _libcamera_controls()
+        self._controls = controls
         main: dict[str, Any] = {"format": "RGB888"}
         if resolution is not None:
             main["size"] = resolution
