@@ -22,6 +22,21 @@ NO_PIN_LIBRARY_FIX = (
 )
 
 
+LGPIO_FAILED_FIX = (
+    "lgpio is installed but could not drive the pins: on a Pi, is this user in the gpio group "
+    "(`sudo usermod -aG gpio $USER`, then log in again)?"
+)
+
+
+def no_pin_library_fix(tried: str) -> str:
+    """What to do when gpiozero loaded no pin library, from what it said of each it tried
+    (``lgpio: No module named 'lgpio'; rpigpio: ...``): install lgpio, or, where lgpio is
+    there and failed, let the user at the pins."""
+    if "lgpio:" in tried and "No module named 'lgpio'" not in tried:
+        return LGPIO_FAILED_FIX
+    return NO_PIN_LIBRARY_FIX
+
+
 def pin_library(factory: Any) -> str:
     """``"lgpio (LGPIOFactory)"``: the library, then gpiozero's name for its factory."""
     name = type(factory).__name__

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.panel import ButtonPanel, PanelWiring
-from hardware.pin_library import NO_PIN_LIBRARY_FIX, factory_in_use, is_no_pin_library, pin_library
+from hardware.pin_library import factory_in_use, is_no_pin_library, no_pin_library_fix, pin_library
 
 
 class PanelOpenError(Exception):
@@ -92,7 +92,7 @@ def open_panel(
             tried = "; ".join(str(w.message).removeprefix("Falling back from ")
                               for w in fallbacks if "Falling back from" in str(w.message))
             why = f"{exc} Tried {tried}" if tried else str(exc)
-            fix = f"{NO_PIN_LIBRARY_FIX}; " if is_no_pin_library(exc) else ""
+            fix = f"{no_pin_library_fix(tried)}; " if is_no_pin_library(exc) else ""
             raise PanelOpenError(f"cannot open the GPIO pins ({why}); {fix}{no_gpio_hint}"
                                  ) from exc
 

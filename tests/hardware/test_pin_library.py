@@ -12,7 +12,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bluffcam.cli import main
-from hardware.pin_library import factory_in_use, pin_library
+from hardware.pin_library import factory_in_use, no_pin_library_fix, pin_library
 
 
 def test_panel_test_says_which_pin_library_is_in_use(capsys: pytest.CaptureFixture[str]) -> None:
@@ -45,3 +45,12 @@ def test_no_pin_library_at_all_names_lgpio_and_how_to_install_it() -> None:
     assert done.returncode == 2
     assert "Unable to load any default pin factory" in done.stderr
     assert "pip install lgpio" in done.stderr and "python3-lgpio" in done.stderr
+
+
+def test_lgpio_there_but_failing_asks_for_the_gpio_group_not_an_install() -> None:
+    # gpiozero's words in an arm64 userland that is no Pi, lgpio installed
+    tried = ("lgpio: [Errno 2] No such file or directory: '/proc/cpuinfo'; rpigpio: No "
+             "module named 'RPi'; pigpio: No module named 'pigpio'")
+    assert "gpio group" in no_pin_library_fix(tried)
+    missing = "lgpio: No module named 'lgpio'; rpigpio: No module named 'RPi'"
+    assert "pip install lgpio" in no_pin_library_fix(missing)

@@ -99,6 +99,10 @@ as_user "$HOME_DIR/bare-venv/bin/python" -c 'import simplejpeg' 2>&1 | tail -1 |
 step "./run bluffcam --help (sets the venv up exactly as on a Pi)"
 as_user bash -c "cd $APP && time ./run bluffcam --help" 2>&1 | grep -v '^  \|^$' | tail -20
 
+step "what pip put in the venv"
+as_user "$APP/.venv/bin/python" -m pip list 2>/dev/null \
+  | grep -iE '^(numpy|opencv-python-headless|onnxruntime|gpiozero|lgpio|simplejpeg) '
+
 step "inside the venv: simplejpeg, picamera2, the camera error bluffcam gives"
 as_user "$APP/.venv/bin/python" -c 'import simplejpeg, numpy; print("venv: simplejpeg", simplejpeg.__version__, "with numpy", numpy.__version__)'
 as_user "$APP/.venv/bin/python" -c 'import picamera2; print("import picamera2: ok")' 2>&1 | tail -1 || true
@@ -111,6 +115,6 @@ as_user bash -c "cd $APP && time .venv/bin/bluffcam read ${FRAMES[*]}" > "$ROOT/
 python3 "$SRC/tools/pi/compare_readings.py" "$ROOT/tmp/read-host.jsonl" "$ROOT/tmp/read-arm64.jsonl"
 
 step "panel-test --mock"
-as_user bash -c "cd $APP && timeout 600 .venv/bin/bluffcam panel-test --mock --demo-presses --seconds 2 --led-s 0.05" 2>&1 | tail -15
+as_user bash -c "cd $APP && timeout 600 .venv/bin/bluffcam panel-test --mock --demo-presses --seconds 2 --led-s 0.05" 2>&1
 
 step "finished"
