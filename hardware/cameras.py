@@ -257,6 +257,7 @@ class OpenCVCamera(CameraSource):
 
     def __init__(self, target: int | str, *, resolution: tuple[int, int] | None = None) -> None:
         self.spec = f"opencv:{target}"
+        self._index = target if isinstance(target, int) else None
         # a stream that stalls (a phone's Wi-Fi, a server that accepts and never answers)
         # would hold the camera, and every button waiting on it, for OpenCV's default 30 s
         self._capture = cv2.VideoCapture(target, cv2.CAP_ANY, [
@@ -276,6 +277,10 @@ class OpenCVCamera(CameraSource):
     def read(self) -> Frame:
         ok, frame = self._capture.read()
         if not ok or frame is None:
+            # a webcam another program streams from may open here and then give nothing
+            if self._index is not None and (holders := device_holders(
+                    f"/dev/video{self._index}")):
+                raise CameraError(opencv_open_problem(self.spec, self._index, holders))
             raise CameraError(f"{self.spec}: no frame (camera disconnected or stream ended)")
         return _as_bgr(frame, self.spec)
 

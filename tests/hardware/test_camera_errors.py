@@ -150,3 +150,31 @@ def test_calibrate_while_the_service_holds_the_camera_says_stop_it(
     assert err.startswith("calibrate: picamera2:2304x1296: the camera is in use")
     assert "sudo systemctl stop bluffcam" in err and "no camera found" not in err
     assert not out.exists()
+
+
+def test_a_webcam_that_opens_but_gives_nothing_while_held_names_the_holder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import hardware.cameras as cameras
+
+    class Silent:
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+            return True
+
+        def read(self) -> tuple[bool, None]:
+            return False, None
+
+        def release(self) -> None:
+            pass
+
+    monkeypatch.setattr(cameras.cv2, "VideoCapture", Silent)
+    held: list[str] = []
+    monkeypatch.setattr(cameras, "device_holders", lambda device: list(held))
+    camera = open_camera("opencv:3")
+    with pytest.raises(CameraError, match="no frame"):
+        camera.read()  # nobody else has it: unplugged
+    held.append("bluffcam (pid 4242)")
+    with pytest.raises(CameraError, match=r"/dev/video3 is held by bluffcam \(pid 4242\)"):
+        camera.read()
