@@ -61,9 +61,10 @@ cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 cp /etc/ssl/certs/ca-certificates.crt "$ROOT$CERT"
 mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
 mountpoint -q "$ROOT/dev" || mount --bind /dev "$ROOT/dev"
-# ONNX Runtime's CPU probe reads /sys (without it: "Error in cpuinfo", and it runs all the same)
-mountpoint -q "$ROOT/sys" || mount --bind /sys "$ROOT/sys"
-trap 'umount "$ROOT/proc" "$ROOT/dev" "$ROOT/sys" 2>/dev/null || true' EXIT
+# no /sys: it would describe this machine's x86 cores, and ONNX Runtime's CPU probe, reading
+# them as arm64 ones, dies of a segmentation fault under qemu; without it, it says "Error in
+# cpuinfo" and runs
+trap 'umount "$ROOT/proc" "$ROOT/dev" 2>/dev/null || true' EXIT
 
 step "what the chroot runs on"
 in_root uname -m
