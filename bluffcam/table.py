@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bluffcam import card_reveals  # Impus: the turned-up cards of a doubted batch
+from bluffcam.camera_light import hold_light
 from bluffcam.camera_news import camera_summary, without_commands
 from bluffcam.computer_seat import (
     COMPUTER_KEY,
@@ -944,13 +945,19 @@ class Table:
         read, or opened again, after it was closed)."""
         assert self.camera is not None
         frames = iter(self.camera.frames())
-        for _ in range(REVEAL_MAX_FRAMES):
-            if self._closed.is_set():  # asked before the camera is: a closed one reopens
-                return
-            frame = next(frames, _NO_FRAME)
-            if frame is _NO_FRAME:
-                return
-            yield frame
+        # exposure and white balance held for the reading's frames: the hands leaving the
+        # table must not swing them between the frames that vote (a Pi camera; others no-op)
+        hold_light(self.camera, True)
+        try:
+            for _ in range(REVEAL_MAX_FRAMES):
+                if self._closed.is_set():  # asked before the camera is: a closed one reopens
+                    return
+                frame = next(frames, _NO_FRAME)
+                if frame is _NO_FRAME:
+                    return
+                yield frame
+        finally:
+            hold_light(self.camera, False)
 
     def play_computer(self, seen: int) -> None:
         """The computer seat's move, if the game still has ``seen`` actions (the pause is
