@@ -89,6 +89,9 @@ class Profile:
     #: the dashboard's language where a device has not chosen one ("pl"; None: English)
     lang: str | None = None
     dice: DiceConfig | None = None
+    #: where a Camera Module 3's lens was focused at calibration (dioptres: 1 / metres);
+    #: None for a fixed-focus camera or one never focused, which autofocus once at start
+    lens_position: float | None = None
 
     @property
     def zones(self) -> SeatZones:
@@ -181,6 +184,8 @@ class Profile:
             if seat.front:
                 entry["front"] = _points(seat.front)
             data["seats"].append(entry)
+        if self.lens_position is not None:
+            data["camera"]["lens_position"] = self.lens_position
         data["reader"] = dict(self.reader)
         if self.dice is not None:
             data["dice"] = self.dice.to_toml()
@@ -300,11 +305,12 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
         raise fail("name", f"must be a non-empty string, got {name!r}")
 
     camera = _table(data, "camera", fail, required=True)
-    _only_known(camera, "camera", ("spec", "resolution"), fail)
+    _only_known(camera, "camera", ("spec", "resolution", "lens_position"), fail)
     spec = camera.get("spec")
     if not isinstance(spec, str) or not spec.strip():
         raise fail("camera.spec", f"must be a camera spec string such as 'opencv:0', got {spec!r}")
     resolution = _resolution(camera.get("resolution"), fail)
+    lens_position = _lens_position(camera.get("lens_position"), fail)
 
     markers = _markers(data.get("markers"), fail)
     table = _table(data, "table", fail, required=True)
@@ -367,6 +373,7 @@ def profile_from_dict(data: dict[str, Any], *, path: Path | None = None) -> Prof
         path=path,
         lang=lang,
         dice=_dice(data.get("dice"), fail),
+        lens_position=lens_position,
     )
     if reader:
         try:
@@ -429,6 +436,21 @@ def _only_known(raw: dict[str, Any], key: str, known: tuple[str, ...], fail: Any
     if unknown:
         expected = ", ".join(known[:-1]) + f" or {known[-1]}"
         raise fail(f"{key}.{unknown[0]}", f"unknown key; expected {expected}")
+
+
+#: the farthest a lens is focused near, in dioptres (a Camera Module 3 reaches about 15: 7 cm)
+MAX_LENS_POSITION = 32.0
+
+
+def _lens_position(value: Any, fail: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
+            value) or not 0 <= value <= MAX_LENS_POSITION:
+        raise fail("camera.lens_position", f"must be dioptres (1 / metres) from 0 (infinity) "
+                   f"to {MAX_LENS_POSITION:g}, e.g. 1.4 for a lens 70 cm above the table; "
+                   f"got {value!r}")
+    return float(value)
 
 
 def _resolution(value: Any, fail: Any) -> tuple[int, int]:

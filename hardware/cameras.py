@@ -27,6 +27,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from hardware.camera_errors import (
+    device_holders,
+    opencv_open_problem,
+    picamera2_import_problem,
+    picamera2_open_problem,
+)
+
 Frame = NDArray[np.uint8]
 
 #: picamera2 needs this long after ``start()`` for exposure and white balance to settle.
@@ -59,6 +66,15 @@ class CameraSource(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release the device; safe to call twice."""
+
+    def lock_exposure(self) -> None:
+        """Hold exposure and white balance for a reveal's frames, where the camera can
+        (a recording or a webcam cannot: nothing to do)."""
+        return None
+
+    def unlock_exposure(self) -> None:
+        """Let exposure and white balance follow the light again."""
+        return None
 
     def frames(self) -> Iterator[Frame]:
         """Frames until the source ends (a `files:` source without loop) — for `vision.reveal`."""
@@ -117,49 +133,96 @@ def _as_bgr(frame: Any, spec: str) -> Frame:
 def _import_picamera2() -> ModuleType:
     try:
         return importlib.import_module("picamera2")
-    except ImportError as exc:
-        raise CameraError(
-            "picamera2 is not installed (it only runs on a Raspberry Pi). On the Pi run "
-            "`sudo apt install python3-picamera2` and make the virtual environment with "
-            "`python3 -m venv --system-site-packages .venv` so it can see the apt package "
-            f"(do not pip-install picamera2). Import error: {exc}"
-        ) from exc
+    except Exception as exc:  # ImportError, or ValueError from apt's simplejpeg under numpy 2
+        raise CameraError(picamera2_import_problem(exc)) from exc
+
+
+def _libcamera_controls() -> Any:
+    """libcamera's control enums (AfModeEnum ...), which picamera2 is built on; None where it
+    cannot be imported (a stand-in picamera2 in the tests), and the plain numbers are used."""
+    try:
+        return importlib.import_module("libcamera").controls
+    except Exception:
+        return None
+
+
+#: libcamera's AfModeEnum.Manual: the lens stays where LensPosition puts it
+AF_MODE_MANUAL = 0
+#: the video configuration's buffers: the stillness wait and the votes read frame after frame,
+#: and the camera fills the next buffer while the reader holds one
+VIDEO_BUFFERS = 4
 
 
 class Picamera2Camera(CameraSource):
-    """The Raspberry Pi camera through picamera2, asking for RGB888 (= OpenCV's BGR bytes)."""
+    """The Raspberry Pi camera through picamera2, asking for RGB888 (= OpenCV's BGR bytes).
+
+    A thin adapter: picamera2 runs only on a Pi, so off one it cannot run, and its tests check
+    the calls it makes (with a stand-in picamera2), not what the camera then does. It asks for
+    a video configuration of `VIDEO_BUFFERS` buffers, lets exposure and white balance settle,
+    and focuses a lens that can (Camera Module 3) once: to ``lens_position`` (dioptres, from
+    the profile) where given, else with one autofocus cycle; the lens then stays put, so it
+    never hunts on the hands over the table. ``lens_position`` afterwards holds where it is
+    (None for a fixed-focus camera).
+    """
 
     def __init__(
         self,
         *,
         resolution: tuple[int, int] | None = None,
         settle_s: float = PICAMERA2_SETTLE_S,
+        lens_position: float | None = None,
         module: ModuleType | None = None,
+        controls: Any = None,
         sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.spec = "picamera2" + (f":{resolution[0]}x{resolution[1]}" if resolution else "")
+        self._closed = True
         picamera2 = module if module is not None else _import_picamera2()
+        if controls is None and module is None:  # the real picamera2: libcamera is there
+            controls = _libcamera_controls()
+        self._controls = controls
         main: dict[str, Any] = {"format": "RGB888"}
         if resolution is not None:
             main["size"] = resolution
         try:
             self._camera = picamera2.Picamera2()
-        except Exception as exc:  # picamera2 raises bare RuntimeError/IndexError for "no camera"
-            raise CameraError(
-                f"picamera2: no camera found ({exc}); check the ribbon cable and "
-                "`rpicam-hello --list-cameras`"
-            ) from exc
+        except Exception as exc:  # picamera2 raises bare RuntimeError/IndexError
+            raise CameraError(picamera2_open_problem(self.spec, exc)) from exc
         try:
-            config = self._camera.create_still_configuration(main=main)
+            config = self._camera.create_video_configuration(main=main,
+                                                             buffer_count=VIDEO_BUFFERS)
             self._camera.configure(config)
             self._camera.start()
+            # auto-exposure and white balance settle before focusing and the first frame
+            (sleep or time.sleep)(settle_s)
+            self.lens_position = self._focus_once(lens_position)
         except Exception as exc:
             self._camera.close()
             raise CameraError(f"{self.spec}: could not start the camera: {exc}") from exc
-        (sleep or time.sleep)(
-            settle_s
-        )  # let auto-exposure and white balance settle before the first frame
         self._closed = False
+
+    def _focus_once(self, lens_position: float | None) -> float | None:
+        if "AfMode" not in getattr(self._camera, "camera_controls", {}):
+            return None  # a fixed-focus camera (Camera Module 2, the HQ camera)
+        if lens_position is not None:
+            manual = getattr(getattr(self._controls, "AfModeEnum", None), "Manual",
+                             AF_MODE_MANUAL)
+            self._camera.set_controls({"AfMode": manual, "LensPosition": float(lens_position)})
+            return float(lens_position)
+        # AfMode Auto + one trigger: the lens moves for this cycle only, never after
+        self._camera.autofocus_cycle()
+        position = self._camera.capture_metadata().get("LensPosition")
+        return None if position is None else float(position)
+
+    def lock_exposure(self) -> None:
+        """Hold exposure, gain and white balance where they are (for a reveal's frames)."""
+        metadata = self._camera.capture_metadata()
+        held = {key: metadata[key] for key in ("ExposureTime", "AnalogueGain", "ColourGains")
+                if key in metadata}
+        self._camera.set_controls({"AeEnable": False, "AwbEnable": False, **held})
+
+    def unlock_exposure(self) -> None:
+        self._camera.set_controls({"AeEnable": True, "AwbEnable": True})
 
     def read(self) -> Frame:
         if self._closed:
@@ -194,6 +257,7 @@ class OpenCVCamera(CameraSource):
 
     def __init__(self, target: int | str, *, resolution: tuple[int, int] | None = None) -> None:
         self.spec = f"opencv:{target}"
+        self._index = target if isinstance(target, int) else None
         # a stream that stalls (a phone's Wi-Fi, a server that accepts and never answers)
         # would hold the camera, and every button waiting on it, for OpenCV's default 30 s
         self._capture = cv2.VideoCapture(target, cv2.CAP_ANY, [
@@ -201,12 +265,11 @@ class OpenCVCamera(CameraSource):
             cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_TIMEOUT_MS])
         if not self._capture.isOpened():
             self._capture.release()
-            hint = (
-                "is the webcam plugged in, and is the index right? (`ls /dev/video*`)"
-                if isinstance(target, int)
-                else "is the stream URL right and reachable from here?"
-            )
-            raise CameraError(f"{self.spec}: could not open the camera; {hint}")
+            if isinstance(target, int):
+                holders = device_holders(f"/dev/video{target}")
+                raise CameraError(opencv_open_problem(self.spec, target, holders))
+            raise CameraError(f"{self.spec}: could not open the camera; is the stream URL "
+                              "right and reachable from here?")
         if resolution is not None:
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, resolution[0])
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, resolution[1])
@@ -214,6 +277,10 @@ class OpenCVCamera(CameraSource):
     def read(self) -> Frame:
         ok, frame = self._capture.read()
         if not ok or frame is None:
+            # a webcam another program streams from may open here and then give nothing
+            if self._index is not None and (holders := device_holders(
+                    f"/dev/video{self._index}")):
+                raise CameraError(opencv_open_problem(self.spec, self._index, holders))
             raise CameraError(f"{self.spec}: no frame (camera disconnected or stream ended)")
         return _as_bgr(frame, self.spec)
 
@@ -351,18 +418,21 @@ def open_camera(
     loop: bool = False,
     hold_last: bool = False,
     picamera2_module: ModuleType | None = None,
+    lens_position: float | None = None,
 ) -> CameraSource:
     """Open the camera a spec names; raise `CameraError` with what to fix.
 
     ``resolution`` applies where the spec gives none; ``loop`` and ``hold_last`` only to
-    ``files:`` sources (`FileCamera`).
+    ``files:`` sources (`FileCamera`); ``lens_position`` (a profile's, dioptres) only to
+    ``picamera2``, which autofocuses once without it.
     """
     check_spec(spec)
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "picamera2":
         size = parse_resolution(rest) if rest else resolution
-        return Picamera2Camera(resolution=size, module=picamera2_module)
+        return Picamera2Camera(resolution=size, module=picamera2_module,
+                               lens_position=lens_position)
     if kind == "opencv":
         target: int | str = int(rest) if rest.isdigit() else rest
         return OpenCVCamera(target, resolution=resolution)
@@ -440,6 +510,18 @@ class ResilientCamera:
         self.status = "ok"
         self._retry_s = self._first_retry_s
         return frame
+
+    def lock_exposure(self) -> None:
+        """Hold exposure and white balance for a reveal, where the camera can; a camera that
+        fails at it is left to the next read to notice."""
+        with self._lock, contextlib.suppress(Exception):
+            if self._source is not None:
+                self._source.lock_exposure()
+
+    def unlock_exposure(self) -> None:
+        with self._lock, contextlib.suppress(Exception):
+            if self._source is not None:
+                self._source.unlock_exposure()
 
     def frames(self) -> Iterator[Frame]:
         """Frames while the camera is online; ends at the first failure (the caller reports it)."""

@@ -25,7 +25,7 @@ from flask import (
     request,
     send_file,
 )
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServerError
 
 from bluffcam.camera_record import camera_record_of
 from bluffcam.photo_budget import MB, photo_usage
@@ -436,6 +436,19 @@ def error_page(status: int, title: str, text: str) -> tuple[str, int]:
     return render_template("error.html", page="error", title=title, text=text), status
 
 
+#: what a client is told whose body stopped short of its Content-Length (or of its last chunk)
+TORN_BODY = ("the request's body did not arrive whole (the connection ended before the length "
+             "it announced was sent, or a chunk of it was malformed): nothing was changed; "
+             "send the request again")
+
+
+def _kept_headers(error: HTTPException) -> dict[str, str]:
+    """The headers an HTTP error must carry whatever its body (a 405's Allow, a 429's or
+    503's Retry-After)."""
+    keep = {"allow", "retry-after", "www-authenticate"}
+    return {k: v for k, v in error.get_headers() if k.lower() in keep}
+
+
 def register_error_handlers(app: Flask) -> None:
     def _refused(error: Refused) -> tuple[Response, int]:
         return error_response(error.status, error.rule, error.message, error.headers)
@@ -459,7 +472,10 @@ def register_error_handlers(app: Flask) -> None:
 
     def _http(error: HTTPException) -> Any:
         if request.path.startswith("/api/") and error.code is not None:
-            return error_response(error.code, "http", str(error.description))
+            if isinstance(error, ClientDisconnected):
+                return error_response(400, "format", TORN_BODY)
+            return error_response(error.code, "http", str(error.description),
+                                  _kept_headers(error))
         if error.code == 404:
             return error_page(404, _("Page not found"),
                               _("There is no page at {path}: open one of the table's pages "
@@ -491,6 +507,7 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(UnknownRevealError, _unknown_reveal)
     app.register_error_handler(UnreadableRevealError, _unreadable_reveal)
     app.register_error_handler(413, _too_large)
-    app.register_error_handler(404, _http)
-    app.register_error_handler(405, _http)
+    # every other HTTP error too (a body that never fully arrived, a malformed chunk): under
+    # /api/ each answers in the API's form; a page keeps werkzeug's own
+    app.register_error_handler(HTTPException, _http)
     app.register_error_handler(InternalServerError, _unexpected)

@@ -82,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
               "table at that scale ([dice])")
     if profile.reader or profile.panel:
         print("kept the [reader] and [panel] settings of the profile it replaces")
+    if profile.lens_position:
+        print(f"the lens focused at {profile.lens_position:.2f} dioptres (about "
+              f"{100 / profile.lens_position:.0f} cm); serve sets it there at every start")
     print("check the picture: every die should sit in its seat's zone; edit the TOML to adjust")
     from vision.frame_check import frame_advice
 
@@ -108,6 +111,8 @@ def calibrate(
     kept = _kept_settings(Path(args.out))
     with open_camera(args.camera, resolution=resolution) as camera:
         frames = [camera.read() for _ in range(args.frames)]
+        # where the autofocus cycle put the lens (Camera Module 3), for serve to set it again
+        lens_position = getattr(camera, "lens_position", None)
     fit = fit_from_frames(frames, args.seats, names=names, marker_dict=args.marker_dict)
     height, width = fit.frame.shape[:2]
     name = args.name or Path(args.out).stem
@@ -125,6 +130,7 @@ def calibrate(
         seat_zones=zones,
         markers=markers,
         dice=measured_dice(fit),
+        lens_position=lens_position,
         **kept,
     )
     return profile, fit.frame, fit.dice, fit.reading

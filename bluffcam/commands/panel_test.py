@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.panel import ButtonPanel, PanelWiring
+from hardware.pin_library import factory_in_use, is_no_pin_library, no_pin_library_fix, pin_library
 
 
 class PanelOpenError(Exception):
@@ -91,7 +92,9 @@ def open_panel(
             tried = "; ".join(str(w.message).removeprefix("Falling back from ")
                               for w in fallbacks if "Falling back from" in str(w.message))
             why = f"{exc} Tried {tried}" if tried else str(exc)
-            raise PanelOpenError(f"cannot open the GPIO pins ({why}); {no_gpio_hint}") from exc
+            fix = f"{no_pin_library_fix(tried)}; " if is_no_pin_library(exc) else ""
+            raise PanelOpenError(f"cannot open the GPIO pins ({why}); {fix}{no_gpio_hint}"
+                                 ) from exc
 
 
 def _pin_factory(mock: bool) -> Any:
@@ -119,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
 def _sweep_and_listen(panel: ButtonPanel, wiring: Any, factory: Any,
                       args: argparse.Namespace) -> None:
     """Light each seat's LED in turn, beep, then print each press until the time is up."""
+    print(f"pin library: {pin_library(factory_in_use(factory))}")
     print("wiring (BCM):")
     for use, pin in wiring.pins():
         print(f"  {use:<12} GPIO{pin}")

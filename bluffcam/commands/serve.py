@@ -24,6 +24,9 @@ from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB, low_space_text, prune_pho
 from engine.words import DEFAULT_LANGUAGE, LANGUAGES, said
 
 DEFAULT_PORT = 8080
+#: the exit status for a profile that is missing or wrong (sysexits' EX_CONFIG): no restart
+#: heals it, so deploy/bluffcam.service names it in RestartPreventExitStatus=
+EXIT_CONFIG = 78
 #: in the data folder: locked (flock) by the `serve` using the folder, with its pid inside
 LOCK_NAME = "serve.lock"
 #: the longest `serve` waits for the panel's thread to end as it stops (it polls every 0.1 s)
@@ -118,8 +121,8 @@ def _lock_holder(fd: int) -> str:
     return f" (pid {pid})" if pid.isdigit() else ""
 
 
-def open_camera_for(spec: str | None, resolution: tuple[int, int] | None = None
-                    ) -> tuple[Any, Any]:
+def open_camera_for(spec: str | None, resolution: tuple[int, int] | None = None, *,
+                    lens_position: float | None = None) -> tuple[Any, Any]:
     """A camera that survives faults (its status shows on the board), or None, and its
     first frame (None where it gave none); asked for ``resolution`` (the profile's: its
     zones are in those pixels) where the spec names none. A spec no camera could answer to
@@ -130,7 +133,8 @@ def open_camera_for(spec: str | None, resolution: tuple[int, int] | None = None
 
     check_spec(spec)
     camera = ResilientCamera(spec, opener=functools.partial(open_camera, resolution=resolution,
-                                                            hold_last=True))
+                                                            hold_last=True,
+                                                            lens_position=lens_position))
     return camera, camera.read()  # opened now, so the board shows "ok" or why not at once
 
 
@@ -324,7 +328,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
             checked_panel(profile)  # with --gpio none too: the file is wrong all the same
         except (OSError, ProfileError) as exc:
             print(f"bluffcam serve: {exc}", file=sys.stderr)
-            return 2
+            return EXIT_CONFIG
     try:
         panel = open_panel_for(args.gpio, profile)
     except PanelOpenError as exc:
@@ -335,7 +339,8 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     try:
         camera, first_frame = open_camera_for(
             args.camera or (profile.camera if profile else None),
-            profile.resolution if profile else None)
+            profile.resolution if profile else None,
+            lens_position=profile.lens_position if profile else None)
     except CameraError as exc:
         print(f"bluffcam serve: {exc}", file=sys.stderr)
         if panel is not None:

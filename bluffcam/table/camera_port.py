@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from bluffcam.camera_light import hold_light
 from bluffcam.camera_news import without_commands
 from bluffcam.table.errors import TableError
 from bluffcam.table.news import News
@@ -73,13 +74,19 @@ class CameraPort:
         read, or opened again, after it was closed)."""
         assert self.camera is not None
         frames = iter(self.camera.frames())
-        for _ in range(REVEAL_MAX_FRAMES):
-            if self._closed.is_set():  # asked before the camera is: a closed one reopens
-                return
-            frame = next(frames, _NO_FRAME)
-            if frame is _NO_FRAME:
-                return
-            yield frame
+        # exposure and white balance held for the reading's frames: the hands leaving the
+        # table must not swing them between the frames that vote (a Pi camera; others no-op)
+        hold_light(self.camera, True)
+        try:
+            for _ in range(REVEAL_MAX_FRAMES):
+                if self._closed.is_set():  # asked before the camera is: a closed one reopens
+                    return
+                frame = next(frames, _NO_FRAME)
+                if frame is _NO_FRAME:
+                    return
+                yield frame
+        finally:
+            hold_light(self.camera, False)
 
     def on_reading_thread(self, read: Callable[..., T], *args: Any) -> T:
         """``read(*args)`` on the camera-reading thread, waited for (its exception raised

@@ -172,7 +172,7 @@ def bad(path: str, value: Any) -> dict[str, Any]:
         (bad("colour", "red"), "colour: unknown key"),
         # a misspelt setting is named, not left at its default without a word
         (bad("camera.resoluton", [640, 480]),
-         "camera.resoluton: unknown key; expected spec or resolution"),
+         "camera.resoluton: unknown key; expected spec, resolution or lens_position"),
         (bad("table.radus", 700), "table.radus: unknown key; expected area, centre, center or "),
         (bad("markers", {**MARKERS, "id": [0, 1, 2, 3]}), "markers.id: unknown key; expected "),
         # corners listed out of order: a bow-tie, whose ray casting loses part of the zone

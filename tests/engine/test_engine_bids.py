@@ -144,3 +144,53 @@ def test_legal_bids_are_enumerable_up_to_the_dice_in_play() -> None:
     scam = new_game("scam", ["A", "B", "C"])
     assert len(scam.legal_bids()) == 6 * 8  # counts 2..9, faces 1..6
     assert scam.legal_bids(2) == [Bid(2, f) for f in range(1, 7)]
+
+
+@pytest.mark.parametrize(("order", "current", "new", "why"), [
+    (BluffLadder(), "3x5", "3x4", "3×5 → 3×4 is not a raise: same count needs a higher face "
+                                  "than 5 (B6)"),
+    (BluffLadder(), "3x5", "2x6", "3×5 → 2×6 is not a raise: a number bid must raise the "
+                                  "count, or keep it and raise the face (B6)"),
+    (BluffLadder(), "3*", "2*", "3★ → 2★ is not a raise: a ★ bid must raise the count above 3 "
+                                "(B6)"),
+    (BluffLadder(), "4x2", "2*", "4×2 → 2★ is not a raise: 2★ ranks below 4×any; the lowest ★ "
+                                 "raise is 3★ (B6)"),
+    (BluffLadder(), "2*", "3x6", "2★ → 3×6 is not a raise: 3×any ranks below 2★; the lowest "
+                                 "number raise is 4×2 (B6)"),
+    (ScamOrder(), "3x5", "3x4", "3×5 → 3×4 is not a raise: same count needs a higher face "
+                                "than 5 (S3)"),
+    (ScamOrder(), "3x5", "2x6", "3×5 → 2×6 is not a raise: raise the count, or keep it and "
+                                "raise the face (S3)"),
+])
+def test_a_bid_that_is_no_raise_is_told_why_in_words(order: BluffLadder | ScamOrder,
+                                                      current: str, new: str, why: str) -> None:
+    with pytest.raises(IllegalActionError) as error:
+        order.check_raise(Bid.parse(current), Bid.parse(new))
+    assert error.value.message == why
+
+
+def test_a_scam_bid_below_two_is_refused_by_name() -> None:
+    with pytest.raises(IllegalActionError) as error:
+        ScamOrder().validate(Bid(1, 4))
+    assert error.value.message == "1×4 is too low: the lowest Scam bid is 2×1 (S3)"
+    with pytest.raises(IllegalActionError) as error:
+        ScamOrder().validate(Bid(2))
+    assert error.value.message == "2★: Scam has no jokers, bid COUNTxFACE (S3)"
+
+
+@pytest.mark.parametrize(("count", "face", "message"), [
+    (0, 4, "bid count 0 must be a whole number ≥ 1 (format)"),
+    (True, 4, "bid count True must be a whole number ≥ 1 (format)"),
+    (2, 7, "bid face 7 must be 1–6 (format)"),
+])
+def test_a_bid_that_cannot_be_is_refused_by_name(count: int, face: int, message: str) -> None:
+    with pytest.raises(IllegalActionError) as error:
+        Bid(count, face)
+    assert (error.value.rule, error.value.message) == ("format", message)
+
+
+def test_a_bid_naming_the_joker_face_lists_the_number_faces() -> None:
+    with pytest.raises(IllegalActionError) as error:
+        BluffLadder().validate(Bid(2, 1))
+    assert error.value.message == ("2×1 names the joker face 1: bid 2★ for jokers, or a number "
+                                   "face (2, 3, 4, 5, 6) (B5)")

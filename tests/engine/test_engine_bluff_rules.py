@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import ABC, bid, bluff, challenge, play, refused, reveal
 
-from engine import Bid, BluffGame, ExpectedHand, Phase, SetupError, new_game
+from engine import Bid, BluffGame, ExpectedHand, IllegalActionError, Phase, SetupError, new_game
 from engine.odds import expected_count
 
 # A reveal used by several tests: 3s and ★ (joker 1) = 3; ★ alone = 1; 5s and ★ = 6.
@@ -274,6 +274,20 @@ def test_B13_option_challenger_pays_bidder_below_start_count() -> None:
     assert [p["dice"] for p in game.to_json()["players"]] == [3, 4, 5]
 
 
+def test_B13_option_challenger_pays_a_bidder_one_below_the_start_count_up_to_it() -> None:
+    """The cap's edge: a bidder one die short of the start count gets the die and is back
+    at the start count (the die leaves the game only from a bidder already there)."""
+    game = bluff(exact="challenger_pays_bidder")
+    play(game, bid("Ann", "1x5"), challenge("Ben"), reveal(Ann=[2] * 5, Ben=[3] * 5, Cho=[4] * 5))
+    assert game.to_json()["players"][0]["dice"] == game.start_dice - 1
+    play(game, bid("Ben", "1x4"), bid("Cho", "1x5"), bid("Ann", "1x6"), challenge("Ben"))
+    play(game, reveal(Ann=[2] * 4, Ben=[6, 2, 2, 2, 2], Cho=[4] * 5))  # 6s and ★: 1, exact
+    entry = game.history[1]
+    assert dict(entry.changes) == {"Ben": -1, "Ann": 1}
+    assert entry.verdict == "6s and ★: 1, bid was 1 — exact: Ben gives Ann 1 die"
+    assert [p["dice"] for p in game.to_json()["players"]] == [game.start_dice, 4, 5]
+
+
 def test_B13_protect_last_die_spares_bystanders_only() -> None:
     game = bluff(["Ann", "Ben", "Cho", "Dan"], dice_per_player=1, protect_last_die=True)
     play(game, bid("Ann", "1x2"), challenge("Ben"))
@@ -355,3 +369,72 @@ def test_new_game_kinds_and_unknown_kind() -> None:
     with pytest.raises(SetupError) as error:
         new_game("bluff", ABC, options={"jokers": 1})
     assert error.value.rule == "options" and "jokers" in error.value.message
+
+
+def test_B10_a_reveal_naming_a_player_twice_or_strangers_is_refused_by_name() -> None:
+    from engine.actions import Reveal
+
+    game = play(bluff(), bid("Ann", "2x2"), challenge("Ben"))
+    twice = Reveal((("Ann", (1,) * 5), ("Ben", (2,) * 5), ("Ann", (3,) * 5), ("Cho", (4,) * 5)))
+    with pytest.raises(IllegalActionError) as error:
+        game.apply(twice)
+    assert (error.value.rule, error.value.message) == ("B10", "the reveal lists Ann twice (B10)")
+    error_two = refused(game, reveal(**HANDS, Dan=[1], Eve=[2]))
+    assert error_two.message == ("the reveal must show every remaining player's dice: Dan, Eve "
+                                 "are not in play (B10)")
+
+
+def test_legal_bids_stop_at_the_count_asked_for() -> None:
+    game = play(bluff(), bid("Ann", "2x2"))
+    assert isinstance(game, BluffGame)
+    capped = game.legal_bids(max_count=3)
+    assert capped and max(b.count for b in capped) == 3
+    assert max(b.count for b in game.legal_bids()) == game.dice_in_play()
+
+
+def test_B8_too_many_dice_set_aside_are_counted_in_words() -> None:
+    error = refused(bluff(), bid("Ann", "2x4", 4, 4, 4, 4, 4))
+    assert error.message == ("Ann sets aside 5 dice with 5 in the cup: at least one must stay "
+                             "in the cup to re-roll (B8)")
+
+
+def test_the_details_name_the_round() -> None:
+    game = bluff()
+    assert game.details()["round"] == 1
+    play(game, bid("Ann", "5x3"), challenge("Ben"), reveal(**HANDS))
+    assert game.details()["round"] == 2
+
+
+def test_an_unknown_option_is_named_with_the_game() -> None:
+    with pytest.raises(SetupError) as error:
+        bluff(nonsense=1)
+    assert error.value.message.startswith("unknown Bluff option(s) nonsense; known: ")
+
+
+def test_the_round_record_names_the_challenger() -> None:
+    game = play(bluff(), bid("Ann", "5x3"), challenge("Ben"), reveal(**HANDS))
+    assert (game.history[0].bidder, game.history[0].challenger) == ("Ann", "Ben")
+
+
+def test_the_odds_shown_count_the_games_own_joker() -> None:
+    from engine.odds import bid_probability
+
+    game = play(bluff(joker_face=6), bid("Ann", "3x4", 6, 6))  # two public 6s: jokers here
+    shown = game.details()["odds"]["probability"]
+    assert shown == bid_probability(Bid(3, 4), 13, (6, 6), None, 6)
+    assert shown != bid_probability(Bid(3, 4), 13, (6, 6), None, 1)
+    game_ones = play(bluff(), bid("Ann", "3x4"))
+    assert game_ones.details()["odds"]["probability"] == bid_probability(Bid(3, 4), 15, (), None, 1)
+
+
+def test_option_and_reveal_refusals_carry_their_rule() -> None:
+    with pytest.raises(SetupError) as error:
+        bluff(protect_last_die="yes")
+    assert error.value.rule == "B13"
+    assert refused(bluff(), reveal(**HANDS)).message == ("no reveal is due: nobody has "
+                                                         "challenged (B10)")
+
+
+def test_a_bluff_round_is_recorded_in_dice() -> None:
+    game = play(bluff(), bid("Ann", "5x3"), challenge("Ben"), reveal(**HANDS))
+    assert game.history[0].to_json()["unit"] == "dice"

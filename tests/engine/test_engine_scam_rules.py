@@ -168,3 +168,48 @@ def test_S9_target_option_validated() -> None:
         with pytest.raises(SetupError) as error:
             scam(target=bad)
         assert error.value.rule == "S9"
+
+
+def test_each_round_is_numbered_and_recorded_in_points() -> None:
+    game = play(scam(), bid("Ann", "3x5"), scam_call("Ben"), reveal(**HANDS))
+    first = game.history[0].to_json()
+    assert (first["round"], first["unit"], first["challenger"]) == (1, "points", "Ben")
+    assert game.details()["round"] == 2
+    play(game, bid("Ben", "2x4"), scam_call("Cho"))
+    details = game.details()
+    assert (details["round"], details["caller"], details["bidder"]) == (2, "Cho", "Ben")
+    play(game, reveal(**HANDS))
+    assert [entry.number for entry in game.history] == [1, 2]
+    assert game.details()["round"] == 3
+
+
+def test_S1_a_reveal_one_die_short_says_die_not_dice() -> None:
+    game = play(scam(), bid("Ann", "2x4"), scam_call("Ben"))
+    error = refused(game, reveal(**{**HANDS, "Dan": [5]}))
+    assert error.rule == "S1" and "the reveal shows 1 die for Dan; " in error.message
+
+
+def test_S4_a_bluff_action_is_no_scam_action_in_words() -> None:
+    game = play(scam(), bid("Ann", "2x4"))
+    error = refused(game, challenge("Ben"))
+    assert error.rule == "S4"
+    assert error.message.endswith("is not a Scam action: bid, pass, or call Scam! (S4)")
+
+
+def test_the_details_count_the_passes_since_the_bid() -> None:
+    game = play(scam(), bid("Ann", "2x4"), pass_("Ben"))
+    assert game.details()["passes"] == 1  # in a row since the last bid
+
+
+def test_an_unknown_scam_option_is_named_with_the_game() -> None:
+    with pytest.raises(SetupError) as error:
+        scam(nonsense=1)
+    assert error.value.message.startswith("unknown Scam option(s) nonsense; known: ")
+
+
+def test_the_legal_bids_all_beat_the_current_one() -> None:
+    from engine import Bid
+
+    game = play(scam(), bid("Ann", "3x4"))
+    legal = game.legal_bids()
+    assert legal and Bid(3, 4) not in legal and Bid(3, 5) in legal and Bid(2, 6) not in legal

@@ -180,8 +180,10 @@ class StandInPicamera2:
         self.calls: list[tuple[str, Any]] = []
         self.fail_capture = False
 
-    def create_still_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
-        self.calls.append(("create_still_configuration", main))
+    def create_video_configuration(self, main: dict[str, Any],
+                                   buffer_count: int) -> dict[str, Any]:
+        self.calls.append(("create_video_configuration", main))
+        self.buffer_count = buffer_count
         return {"main": main}
 
     def configure(self, config: dict[str, Any]) -> None:
@@ -221,10 +223,11 @@ def test_picamera2_adapter_against_stand_in(monkeypatch: pytest.MonkeyPatch) -> 
         frame = cam.read()
     assert frame.shape == (48, 64, 3) and frame.dtype == np.uint8
     assert frame[0, 0, 0] == 200  # no channel swap: RGB888 is already BGR in memory
-    assert camera.calls[0] == ("create_still_configuration", {"format": "RGB888", "size": (64, 48)})
+    assert camera.calls[0] == ("create_video_configuration", {"format": "RGB888", "size": (64, 48)})
+    assert camera.buffer_count > 1  # frames read one after another do not wait on one buffer
     names = [name for name, _ in camera.calls]
-    assert names == [
-        "create_still_configuration",
+    assert names == [  # no AfMode among its controls: a fixed-focus camera, never focused
+        "create_video_configuration",
         "configure",
         "start",
         "capture_array",

@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -18,14 +19,51 @@ from web.server import make_dashboard_server
 TIMEOUT_S = 0.5
 
 
+class ConnectionThreads:
+    """Tells when the server's connection threads start and end (events, not thread counts
+    after a sleep): it wraps the server's per-connection hook, the limit's included."""
+
+    def __init__(self, server: Any) -> None:
+        self._serve = server.process_request_thread
+        self._changed = threading.Condition()
+        self.started = 0
+        self.ended = 0
+        setattr(server, "process_request_thread", self._serve_one)  # noqa: B010
+
+    def _serve_one(self, request: Any, client_address: Any) -> None:
+        with self._changed:
+            self.started += 1
+            self._changed.notify_all()
+        try:
+            self._serve(request, client_address)
+        finally:
+            with self._changed:
+                self.ended += 1
+                self._changed.notify_all()
+
+    @property
+    def serving(self) -> int:
+        return self.started - self.ended
+
+    def wait_for(self, *, started: int | None = None, ended: int | None = None,
+                 within_s: float = 30.0) -> bool:
+        """Whether at least ``started`` threads have started and ``ended`` ended (a generous
+        bound: a guard against a hang, not a measure of speed)."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: self.started >= (started or 0) and self.ended >= (ended or 0),
+                timeout=within_s)
+
+
 @pytest.fixture
-def server(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, threading.Thread]]:
+def server(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, ConnectionThreads]]:
     monkeypatch.setattr(webserver._TimedRequestHandler, "timeout", TIMEOUT_S)
     served = make_dashboard_server(app, "127.0.0.1", 0, log_requests=False)
+    threads = ConnectionThreads(served)
     runner = threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05},
                               daemon=True)
     runner.start()
-    yield served.server_port, runner
+    yield served.server_port, threads
     served.shutdown()
     served.server_close()
 
@@ -44,24 +82,20 @@ def _closed_by_server(sock: socket.socket, within_s: float) -> bool:
 
 
 def test_a_request_never_finished_is_dropped_after_the_timeout(
-        server: tuple[int, threading.Thread], caplog: pytest.LogCaptureFixture) -> None:
-    port, _ = server
-    before = threading.active_count()
+        server: tuple[int, ConnectionThreads], caplog: pytest.LogCaptureFixture) -> None:
+    port, threads = server
     half_sent = socket.create_connection(("127.0.0.1", port))
     half_sent.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n")  # and nothing more
-    time.sleep(0.1)
-    assert threading.active_count() == before + 1  # the request's thread, waiting
+    assert threads.wait_for(started=1), "the request got no thread"
     assert _closed_by_server(half_sent, within_s=TIMEOUT_S * 8)
     half_sent.close()
-    deadline = time.monotonic() + 2
-    while threading.active_count() > before and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert threading.active_count() == before, "the thread is given back"
+    assert threads.wait_for(ended=1), "the thread is given back"
+    assert threads.serving == 0
     assert "timed out" not in caplog.text  # the timeout's job, not news in the log
 
 
 def test_a_board_that_reads_keeps_its_stream_past_the_timeout(
-        server: tuple[int, threading.Thread]) -> None:
+        server: tuple[int, ConnectionThreads]) -> None:
     """The timeout is per read or write, not per connection: a live stream whose board keeps
     reading (heartbeats every 0.05 s here) lives on for many timeouts."""
     port, _ = server
@@ -84,34 +118,32 @@ def test_connections_past_the_limit_are_told_503_and_the_threads_stay_few(
     took a thread: a 32-bit Pi ran out of them and then failed every request."""
     monkeypatch.setattr(webserver, "MAX_CONNECTIONS", 3)
     served = make_dashboard_server(app, "127.0.0.1", 0, log_requests=False)
+    threads = ConnectionThreads(served)
     threading.Thread(target=served.serve_forever, kwargs={"poll_interval": 0.05},
                      daemon=True).start()
     held = []
+
+    def ask() -> bytes:
+        sock = socket.create_connection(("127.0.0.1", served.server_port))
+        sock.settimeout(30)
+        sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        answer = sock.recv(4096)
+        sock.close()
+        return answer
+
     try:
-        before = threading.active_count()
         for _ in range(3):
             sock = socket.create_connection(("127.0.0.1", served.server_port))
             sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n")  # never ended
             held.append(sock)
-        extra = socket.create_connection(("127.0.0.1", served.server_port))
-        extra.settimeout(5)
-        extra.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        answer = extra.recv(4096)
-        extra.close()
+        assert threads.wait_for(started=3), "the held connections got no threads"
+        answer = ask()
         assert answer.startswith(b"HTTP/1.1 503") and b"too many connections" in answer
-        assert threading.active_count() <= before + 3
+        assert (threads.started, threads.serving) == (3, 3)  # refused without a thread
         held.pop().close()  # one gives its place back
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            again = socket.create_connection(("127.0.0.1", served.server_port))
-            again.settimeout(5)
-            again.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            reply = again.recv(64)
-            again.close()
-            if reply.startswith(b"HTTP/1.1 200"):
-                break
-            time.sleep(0.05)
-        assert reply.startswith(b"HTTP/1.1 200")
+        assert threads.wait_for(ended=1), "the closed connection's thread never ended"
+        assert ask().startswith(b"HTTP/1.1 200")
+        assert threads.wait_for(started=4, ended=2)
     finally:
         for sock in held:
             sock.close()

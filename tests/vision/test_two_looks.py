@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from vision.detector import Candidate
-from vision.dice.detected import CLASSIFIERS_OVERRULE, _die, classifiers_overrule, value_verdict
+from vision.dice.detected import (
+    CLASSIFIERS_OVERRULE,
+    DETECTOR_WEIGHT_IN_DISPUTE,
+    _die,
+    classifiers_overrule,
+    value_verdict,
+)
 from vision.params import ReaderParams
 
 
@@ -38,6 +44,33 @@ def test_in_a_dispute_a_sure_classifier_outweighs_a_detector_sure_of_another_val
 def test_in_a_dispute_a_sure_detector_outweighs_an_unsure_classifier() -> None:
     value, _, agree = value_verdict(odds(f4=0.9), odds(f6=0.4, f4=0.35))
     assert (value, agree) == (4, False)
+
+
+def test_a_dispute_pooled_above_the_bar_is_still_never_sure() -> None:
+    """The agreement rule on its own: the looks' pooled odds clear both bars (derived from
+    the bars, so that raising them cannot quietly make the odds, not the dispute, the
+    doubt), and only their disagreement keeps the die for review."""
+    params = ReaderParams()
+    bar = max(params.min_value_odds, params.min_confidence)
+    w = DETECTOR_WEIGHT_IN_DISPUTE
+    detector_six = 0.49  # the detector favours a 4 (0.5), a 6 a close second
+    reach = w * detector_six + (1 - w) * 1.0  # the most a dispute over the 6 can pool
+    assert reach > bar, f"no dispute pools above the bar {bar}: test the rule another way"
+    target = (bar + reach) / 2
+    classifier_six = (target - w * detector_six) / (1 - w)
+    detector = odds(f4=0.5, f6=detector_six)
+    classifier = odds(f6=classifier_six)
+    value, pooled, agree = value_verdict(detector, classifier)
+    assert (value, agree) == (6, False) and pooled > bar
+    proposal = Candidate(100.0, 80.0, 30.0, 0.99, detector.astype(np.float32))
+    second = np.concatenate([[0.0], classifier]).astype(np.float32)
+    die = _die(proposal, second, params)
+    assert die is not None and die.value == 6
+    assert die.confidence < params.min_confidence
+    # the same classifier with a detector that agrees makes a sure die: the dispute did it
+    agreeing = replace(proposal, values=odds(f6=0.5, f4=0.49).astype(np.float32))
+    sure = _die(agreeing, second, params)
+    assert sure is not None and sure.value == 6 and sure.confidence >= params.min_confidence
 
 
 @pytest.mark.parametrize("score", [0.6, 0.95])
@@ -129,3 +162,50 @@ def test_a_settled_dispute_still_needs_a_sure_proposal() -> None:
     params = ReaderParams()
     _, confidence = disputed_die(by_net((6, 0.97), (6, 0.95)), score=params.detector_min_score)
     assert confidence < params.min_confidence
+
+
+def test_a_sure_proposal_the_classifier_calls_no_die_is_kept_for_review() -> None:
+    """Only a weak proposal the classifier doubts is dropped; a sure one goes to a person."""
+    params = ReaderParams()
+    proposal = Candidate(100.0, 80.0, 30.0, params.detector_sure, odds(f6=0.9).astype(np.float32))
+    second = np.concatenate([[0.6], odds(f6=0.9) * 0.4]).astype(np.float32)
+    die = _die(proposal, second, params)
+    assert die is not None and die.value == 6
+    assert die.confidence < params.min_confidence
+    weak = replace(proposal, score=(params.detector_min_score + params.detector_sure) / 2)
+    assert _die(weak, second, params) is None
+
+
+def test_agreeing_looks_exactly_at_the_bar_make_a_sure_die_where_it_lies() -> None:
+    detector, classifier = odds(f6=0.9), odds(f6=0.95)
+    _, pooled, agree = value_verdict(detector, classifier)
+    assert agree
+    params = replace(ReaderParams(), min_value_odds=pooled, min_confidence=min(pooled, 0.6))
+    proposal = Candidate(120.0, 70.0, 30.0, 0.99, detector.astype(np.float32))
+    die = _die(proposal, np.concatenate([[0.0], classifier]).astype(np.float32), params)
+    assert die is not None and die.confidence >= params.min_confidence
+    assert (die.x, die.y) == (120.0, 70.0)
+
+
+def test_a_dispute_over_looks_that_sum_below_one_is_renormalised() -> None:
+    first, look = odds(f4=0.9), odds(f6=0.6, f4=0.3) * 0.5
+    value, prob, agree = value_verdict(first, look)
+    mixed = DETECTOR_WEIGHT_IN_DISPUTE * first + (1 - DETECTOR_WEIGHT_IN_DISPUTE) * look
+    assert (value, agree) == (4, False)
+    assert prob == pytest.approx(mixed[3] / mixed.sum(), rel=1e-9)
+
+
+def test_networks_exactly_at_the_overrule_odds_overrule() -> None:
+    at_bar = np.zeros((2, 7))
+    at_bar[:, 6] = CLASSIFIERS_OVERRULE
+    at_bar[:, 1:6] = (1 - CLASSIFIERS_OVERRULE) / 5
+    assert classifiers_overrule(at_bar)
+
+
+def test_presence_runs_from_none_to_sure() -> None:
+    from vision.dice.detected import presence
+
+    params = ReaderParams()
+    assert presence(params.detector_min_score / 2, params) == 0.0
+    assert presence(params.detector_sure, params) == 1.0
+    assert presence(1.0, params) == 1.0

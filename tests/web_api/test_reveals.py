@@ -64,20 +64,27 @@ def test_closing_the_table_ends_a_reading_under_way_and_never_waits_for_it(
     """Stopping the server during a capture waited for the whole reading (up to 120 frames,
     12 s at 10 fps), and the reading went on reading a camera already closed."""
     import threading
-    import time
 
     from bluffcam.table.vision_bridge import RevealReading
     from vision.reveal import DEFAULT_STILLNESS
 
     class Restless:
-        """A camera over a table that never stops moving, a frame every 50 ms."""
+        """A camera over a table that never stops moving; its third frame is held back
+        until the test lets it go, so the table is closed while a reading is under way."""
 
         status, spec, taken = "ok", "restless:", 0
+        held_frame = 3
+
+        def __init__(self) -> None:
+            self.underway = threading.Event()
+            self.let_go = threading.Event()
 
         def frames(self) -> Any:
             while True:
-                time.sleep(0.05)
                 self.taken += 1
+                if self.taken == self.held_frame:
+                    self.underway.set()
+                    self.let_go.wait(30)
                 yield np.full((60, 80, 3), 40 * (self.taken % 2), dtype=np.uint8)
 
     def reader(frames: Any, expected: Any) -> RevealReading:
@@ -105,15 +112,17 @@ def test_closing_the_table_ends_a_reading_under_way_and_never_waits_for_it(
 
     capture = threading.Thread(target=capturing, daemon=True)
     capture.start()
-    time.sleep(0.3)
-    closed_at = time.monotonic()
-    table.close()
-    capture.join(3)
-    assert not capture.is_alive() and time.monotonic() - closed_at < 2
+    assert camera.underway.wait(30), "the reading never reached the camera"
+    closed = threading.Event()
+    threading.Thread(target=lambda: (table.close(), closed.set()), daemon=True).start()
+    # the reading is held inside the camera: a close that waited for it would never return
+    assert closed.wait(30), "closing the table waited for the reading under way"
+    camera.let_go.set()
+    capture.join(30)
+    assert not capture.is_alive()
     assert isinstance(ended[0], TableError) and "capture again" in str(ended[0])
-    taken = camera.taken
-    time.sleep(0.2)
-    assert camera.taken == taken  # the camera is not read after the table closed
+    # the frame under way was the last one asked for: the camera is not read after closing
+    assert camera.taken == camera.held_frame
     assert all(t.daemon for t in threading.enumerate() if t.name == "camera-reading")
 
 

@@ -110,6 +110,7 @@ def test_an_unreadable_origin_is_refused_not_a_crash(client: FlaskClient) -> Non
         response = post(client, "/api/undo", headers=headers)
         assert response.status_code == 403, response.data[:200]
         assert "not a readable address" in response.json["error"]["message"]
+        assert response.json["error"]["rule"] == "csrf"
 
 
 def test_form_post_needs_the_csrf_token(client: FlaskClient) -> None:
@@ -343,3 +344,176 @@ def test_names_are_allowed_as_given_whole_and_the_name_serve_listens_on(
     refused = client.get("/api/state", headers={"Host": "evil_site.example"})
     assert refused.status_code == 421
     assert "'evil_site.example'" in refused.json["error"]["message"]
+
+
+#: near misses of PIN ("2468"): each must be refused, however close
+NEAR_MISSES = {
+    "prefix": PIN[:-1],
+    "first digit": PIN[:1],
+    "pin plus a digit": PIN + "0",
+    "pin plus a letter": PIN + "x",
+    "spaces only": "   ",
+    "spaces between the digits": " ".join(PIN),
+    "another pin of the same length": PIN[:-1] + str((int(PIN[-1]) + 1) % 10),
+    "the digits reversed": PIN[::-1],
+    "suffix": PIN[1:],
+}
+
+
+@pytest.mark.parametrize("offered", NEAR_MISSES.values(), ids=NEAR_MISSES.keys())
+def test_a_near_miss_of_the_pin_is_wrong(offered: str) -> None:
+    guard = PinGuard(PIN, free_tries=100)
+    with pytest.raises(Exception) as refused:
+        guard.check("10.0.0.9", offered)
+    assert getattr(refused.value, "status", None) == 403
+    assert "10.0.0.9" in guard._strikes  # counted as a wrong try
+    guard.check("10.0.0.9", PIN)  # and the PIN itself still opens it
+
+
+@pytest.mark.parametrize("offered", NEAR_MISSES.values(), ids=NEAR_MISSES.keys())
+def test_a_near_miss_of_the_pin_changes_nothing_over_http(client: FlaskClient,
+                                                          offered: str) -> None:
+    refused = post(client, "/api/game", SETUP, pin=offered)
+    assert refused.status_code == 403, refused.json
+    assert refused.json["error"] == {"rule": "pin", "message": "wrong table PIN"}
+    assert client.get("/api/state").json["game"] is None
+
+
+def test_a_blank_pin_is_asked_for_not_counted() -> None:
+    guard = PinGuard(PIN, free_tries=1)
+    for blank in ("", None):
+        with pytest.raises(Exception) as refused:
+            guard.check("10.0.0.9", blank)
+        assert getattr(refused.value, "status", None) == 401
+    assert "10.0.0.9" not in guard._strikes
+
+
+def test_the_pin_typed_with_a_space_around_it_is_the_pin() -> None:
+    """A phone keyboard's trailing space is no wrong try (web.security strips the offer)."""
+    guard = PinGuard(PIN, free_tries=1)
+    guard.check("10.0.0.9", f" {PIN} ")
+    guard.check("10.0.0.9", f"{PIN}\n")
+    assert "10.0.0.9" not in guard._strikes
+
+
+def test_the_csrf_token_is_the_sessions_own_and_stays_the_same(client: FlaskClient) -> None:
+    """A page loaded later must not void the token an open page's form carries."""
+    first = client.get("/api/csrf").json["csrf_token"]
+    assert client.get("/api/csrf").json["csrf_token"] == first
+    assert client.application.test_client().get("/api/csrf").json["csrf_token"] != first
+    assert post(client, "/api/game", SETUP).status_code == 200
+    assert post(client, "/api/action", {"player": "Ann", "bid": "3x4"}).status_code == 200
+    accepted = client.post("/api/undo", data={"pin": PIN, "csrf_token": first})
+    assert accepted.status_code == 200, accepted.json
+
+
+def test_the_strikes_kept_never_pass_the_cap_and_the_oldest_go_first() -> None:
+    from web.security import STRIKES_KEPT, Refused
+
+    now = [0.0]
+    guard = PinGuard(PIN, free_tries=100, table_wrong_pins=10**6, clock=lambda: now[0])
+    for n in range(STRIKES_KEPT + 5):
+        now[0] += 1.0  # each device recent (under an hour): none is forgotten as quiet
+        with pytest.raises(Refused):
+            guard.check(f"10.9.{n // 250}.{n % 250}", "0000")
+        assert len(guard._strikes) <= STRIKES_KEPT
+    assert len(guard._strikes) == STRIKES_KEPT
+    assert "10.9.0.0" not in guard._strikes  # the oldest went
+    last = STRIKES_KEPT + 4
+    assert f"10.9.{last // 250}.{last % 250}" in guard._strikes
+
+
+def test_the_table_wide_wait_ends_with_the_window() -> None:
+    from web.security import Refused
+
+    now = [0.0]
+    guard = PinGuard(PIN, table_wrong_pins=2, table_window_s=600.0, clock=lambda: now[0])
+    for client in ("10.0.0.1", "10.0.0.2"):
+        with pytest.raises(Refused):
+            guard.check(client, "0000")
+    now[0] = 598.5
+    with pytest.raises(Refused) as held:
+        guard.check("10.0.0.3", PIN)
+    assert held.value.headers["Retry-After"] == "2"  # 1.5 s, rounded up
+    now[0] = 599.5  # half a second before the first wrong PIN leaves the window
+    with pytest.raises(Refused) as held:
+        guard.check("10.0.0.3", PIN)
+    assert held.value.status == 429 and held.value.headers["Retry-After"] == "1"
+    now[0] = 600.0
+    guard.check("10.0.0.3", PIN)  # its wait is over
+
+
+def test_an_origin_of_null_is_refused_and_a_referer_of_null_is_no_origin(
+        client: FlaskClient) -> None:
+    """A sandboxed frame or a file sends ``Origin: null``: cross-site. A ``Referer: null``
+    (a browser withholding it) names no site, like no Referer at all."""
+    refused = post(client, "/api/game", SETUP, headers={"Origin": "null"})
+    assert refused.status_code == 403
+    assert refused.json["error"] == {"rule": "csrf",
+                                     "message": "cross-site request refused (Origin: null)"}
+    assert post(client, "/api/game", SETUP, headers={"Referer": "null"}).status_code == 200
+
+
+def test_a_change_without_the_pin_is_told_where_to_find_it(client: FlaskClient) -> None:
+    missing = post(client, "/api/game", SETUP, pin=None)
+    assert missing.status_code == 401
+    assert missing.json["error"] == {
+        "rule": "pin", "message": "this changes the game: send the table PIN (X-Table-PIN "
+                                  "header), shown on the board"}
+
+
+@pytest.mark.parametrize(("host", "name"), [
+    ("[::1]:8080", "::1"), ("[fe80::1%eth0]", "fe80::1"), ("Pi.Local.:80", "pi.local"),
+    ("http://dice.example:8080/board", "dice.example"), ("10.0.0.5", "10.0.0.5"),
+])
+def test_the_name_in_a_host_header(host: str, name: str) -> None:
+    from web.security import host_name
+
+    assert host_name(host) == name
+
+
+def test_the_wrong_pin_wait_grows_to_a_minute_and_no_further_by_default() -> None:
+    from web.security import Refused
+
+    now = [0.0]
+    guard = PinGuard(PIN, free_tries=1, table_wrong_pins=10**6, clock=lambda: now[0])
+    waits = []
+    for _ in range(10):
+        with pytest.raises(Refused) as refused:
+            guard.check("10.0.0.9", "0000")
+        assert refused.value.status == 403
+        waits.append(guard._strikes["10.0.0.9"].locked_until - now[0])
+        now[0] += waits[-1]
+    assert waits == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0, 60.0, 60.0]
+
+
+@pytest.mark.parametrize(("host", "name"), [
+    ("[::1", ""),  # an unclosed bracket names nothing
+    ("[::1]]", "::1"),  # the first closing bracket ends the address
+    ("http://dice.example/?next=http://pi.local", "dice.example"),
+])
+def test_the_name_in_an_odd_host(host: str, name: str) -> None:
+    from web.security import host_name
+
+    assert host_name(host) == name
+
+
+def test_a_blank_host_is_told_how_to_add_a_name(client: FlaskClient) -> None:
+    response = client.get("/api/state", environ_overrides={"HTTP_HOST": ""})
+    assert response.status_code == 421
+    assert response.json["error"]["message"].endswith("--allow-host NAME to add the name")
+
+
+def test_a_machine_name_set_with_a_final_dot_answers_to_the_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from web.security import host_allowed
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "Dice.Example.")
+    assert host_allowed("dice.example") and host_allowed("dice.local:8080")
+
+
+def test_an_empty_pin_is_refused_when_the_guard_is_made() -> None:
+    with pytest.raises(ValueError, match="^the table PIN must not be empty$"):
+        PinGuard("")

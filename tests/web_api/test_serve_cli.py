@@ -173,11 +173,12 @@ def test_serve_refuses_a_profile_with_bad_wiring_naming_its_file(
     """With --gpio none too: the file is wrong all the same, and its fault was named without
     the file (or not at all)."""
     from bluffcam.cli import main
+    from bluffcam.commands.serve import EXIT_CONFIG
 
     profile = demo_profile_with(f"[panel]\n{panel}")
     data = tmp_path / "data"
     assert main(["serve", "--profile", str(profile), "--data", str(data), "--camera", "none",
-                 "--gpio", gpio, "--port", "0", "--host", "127.0.0.1"]) == 2
+                 "--gpio", gpio, "--port", "0", "--host", "127.0.0.1"]) == EXIT_CONFIG
     assert capsys.readouterr().err.startswith(f"bluffcam serve: {profile}: {fault}")
     assert not (data / "journal.sqlite").exists()
 
