@@ -43,20 +43,20 @@ def test_hold_light_calls_the_camera_where_it_can_and_nothing_elsewhere() -> Non
 
 
 def test_a_tables_reading_locks_before_its_first_frame_and_unlocks_after_its_last() -> None:
-    from bluffcam.table import Table
-
-    camera = LockingCamera(frames=3)
-    table = Table.__new__(Table)  # only camera_frames is exercised: no journal, no game
-    table.camera = camera
     import threading
 
-    table._closed = threading.Event()
-    assert len(list(table.camera_frames())) == 3
+    from bluffcam.table.camera_port import CameraPort
+    from bluffcam.table.news import News
+
+    camera = LockingCamera(frames=3)
+    # the table's camera part alone: no journal, no game
+    port = CameraPort(camera, threading.RLock(), News(lambda: "{}"))
+    assert len(list(port.frames())) == 3
     assert camera.events == ["lock", "frame", "frame", "frame", "unlock"]
     # a reading that stops early (the table closed, a reader done) still unlocks
     camera = LockingCamera(frames=5)
-    table.camera = camera
-    frames = table.camera_frames()
+    port.camera = camera
+    frames = port.frames()
     next(frames)
     frames.close()
     assert camera.events == ["lock", "frame", "unlock"]
