@@ -6,6 +6,7 @@ until the reveal, where it appears beside the human's, entered by hand.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -50,6 +51,8 @@ def test_a_perudo_game_with_a_computer_seat_to_its_end(
     expect(phone.locator(".seat-entry")).to_have_count(1)
     phone.get_by_label("Ann: add a 5").click()
     phone.locator("#reveal-submit").click()
+    # the tap only sends the reveal: the table has it once the page says who won
+    expect(phone.locator("#status-turn")).to_have_text(re.compile(r"^(Ann|Cho) wins!$"))
 
     state = live_server.table.state()
     assert state["game"]["phase"] == "over"
