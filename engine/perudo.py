@@ -14,12 +14,20 @@ from fractions import Fraction
 from math import comb
 from typing import Any, ClassVar
 
-from engine.actions import Action, ActionParser, BidAction, JsonObject, Reveal, register_action
+from engine.actions import (
+    Action,
+    BidAction,
+    JsonObject,
+    Reveal,
+    flag_parser,
+    register_action,
+)
 from engine.bids import JOKER_MARK, Bid, BidOrder
 from engine.errors import IllegalActionError
 from engine.game import ExpectedHand, Game, Phase
 from engine.history import RoundResult, verdict_text
 from engine.options import read_bool, read_int, refuse_unknown
+from engine.reveal_check import check_hand_size, check_reveal_names
 from engine.words import N_, Said, said, said_n
 
 ACE = 1
@@ -64,25 +72,8 @@ class Calza(Action):
         return said("{player} called calza", player=self.player)
 
 
-def _parse_flag(cls: type[Dudo] | type[Calza]) -> ActionParser:
-    def parse(obj: Mapping[str, Any]) -> Action:
-        extra = sorted(set(obj) - {"player", cls.key})
-        if extra:
-            raise IllegalActionError(
-                "format", f"{dict(obj)!r}: unexpected key(s) {', '.join(extra)}"
-            )
-        if obj.get(cls.key) is not True:
-            raise IllegalActionError("format", f'{dict(obj)!r}: "{cls.key}" must be true')
-        name = obj.get("player")
-        if not isinstance(name, str) or not name:
-            raise IllegalActionError("format", f'{dict(obj)!r}: "player" must be a player\'s name')
-        return cls(name)
-
-    return parse
-
-
-register_action("dudo", _parse_flag(Dudo))
-register_action("calza", _parse_flag(Calza))
+register_action("dudo", flag_parser(Dudo))
+register_action("calza", flag_parser(Calza))
 
 
 # --------------------------------------------------------------- bid order
@@ -355,33 +346,10 @@ class PerudoGame(Game):
             raise IllegalActionError(
                 "P8", said("no reveal is due: nobody has called dudo or calza")
             )
-        names = [name for name, _ in action.hands]
         expected = self.expected_reveal()
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise IllegalActionError(
-                "P8", said("the reveal lists {players} twice", players=", ".join(duplicates))
-            )
-        missing = [n for n in expected if n not in names]
-        extra = [n for n in names if n not in expected]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append(f"missing {', '.join(missing)}")
-            if extra:
-                parts.append(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not in play")
-            raise IllegalActionError(
-                "P8", said("the reveal must show every remaining player's dice: {problems}",
-                           problems="; ".join(parts))
-            )
+        check_reveal_names([name for name, _ in action.hands], expected, "P8")
         for name, faces in action.hands:
-            if len(faces) != expected[name].count:
-                raise IllegalActionError(
-                    "P8",
-                    said_n("the reveal shows {n} die for {player}, who has {count}",
-                           "the reveal shows {n} dice for {player}, who has {count}",
-                           len(faces), player=name, count=expected[name].count),
-                )
+            check_hand_size(name, faces, expected[name].count, "P8")
 
     # --------------------------------------------------------------- applying
     def _play(self, action: Action) -> None:
