@@ -26,6 +26,7 @@ from engine.bids import JOKER_MARK, Bid, BidOrder
 from engine.errors import IllegalActionError
 from engine.game import ExpectedHand, Game, Phase
 from engine.history import RoundResult, verdict_text
+from engine.odds import check_hidden, tail_probability
 from engine.options import read_bool, read_int, refuse_unknown
 from engine.reveal_check import check_hand_size, check_reveal_names
 from engine.words import N_, Said, said, said_n
@@ -178,6 +179,12 @@ def count_matching(bid: Bid, faces: Sequence[int], palifico: bool) -> int:
     return sum(1 for f in faces if f == bid.face or (f == ACE and not palifico))
 
 
+def _match_chance(bid: Bid, palifico: bool) -> Fraction:
+    """Chance one unseen die counts: 2/6 (face or ace) for a number bid, 1/6 in palifico or
+    for an ace bid."""
+    return Fraction(1, 6) if (palifico or bid.face is None) else Fraction(2, 6)
+
+
 def probability_at_least(
     bid: Bid, hidden_dice: int, own_faces: Sequence[int] = (), palifico: bool = False
 ) -> float:
@@ -186,29 +193,17 @@ def probability_at_least(
     Perudo's odds with the palifico rule: an unseen die matches a number bid with 2/6 (face
     or ace), 1/6 in palifico or for an ace bid.
     """
-    if hidden_dice < 0:
-        raise ValueError(f"hidden_dice must be ≥ 0, not {hidden_dice}")
-    p = Fraction(1, 6) if (palifico or bid.face is None) else Fraction(2, 6)
+    check_hidden(hidden_dice)
     needed = bid.count - count_matching(bid, own_faces, palifico)
-    if needed <= 0:
-        return 1.0
-    if needed > hidden_dice:
-        return 0.0
-    q = 1 - p
-    return float(sum(
-        (comb(hidden_dice, k) * p**k * q ** (hidden_dice - k)
-         for k in range(needed, hidden_dice + 1)),
-        Fraction(0),
-    ))
+    return tail_probability(needed, hidden_dice, _match_chance(bid, palifico))
 
 
 def probability_exact(
     bid: Bid, hidden_dice: int, own_faces: Sequence[int] = (), palifico: bool = False
 ) -> float:
     """P(exactly ``bid.count`` matching dice): what a calza (P10) bets on."""
-    if hidden_dice < 0:
-        raise ValueError(f"hidden_dice must be ≥ 0, not {hidden_dice}")
-    p = Fraction(1, 6) if (palifico or bid.face is None) else Fraction(2, 6)
+    check_hidden(hidden_dice)
+    p = _match_chance(bid, palifico)
     needed = bid.count - count_matching(bid, own_faces, palifico)
     if not 0 <= needed <= hidden_dice:
         return 0.0
@@ -517,8 +512,7 @@ class PerudoGame(Game):
         )
         if self.current_bid is not None:
             hidden = self.dice_in_play()
-            p_wild = Fraction(1, 6) if (self.palifico or self.current_bid.face is None) else \
-                Fraction(2, 6)
+            p_wild = _match_chance(self.current_bid, self.palifico)
             out["odds"] = {
                 "probability": probability_at_least(
                     self.current_bid, hidden, (), self.palifico),
