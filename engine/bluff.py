@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 
 from engine.actions import Action, BidAction, Challenge, JsonObject, Reveal
 from engine.bids import Bid, BluffLadder
+from engine.dice_seats import DiceSeats
 from engine.errors import IllegalActionError, SetupError
-from engine.game import ExpectedHand, Game, Phase
+from engine.game import ExpectedHand, Phase
 from engine.history import RoundResult, counted_words, verdict_text
 from engine.options import read_bool, read_choice, refuse_unknown
 from engine.reveal_check import check_hand_size, check_reveal_names
@@ -79,7 +80,7 @@ class BluffOptions:
         return self.dice_per_player
 
 
-class BluffGame(Game):
+class BluffGame(DiceSeats):
     kind = "bluff"
     title = "Bluff"
     min_players = 2
@@ -113,26 +114,8 @@ class BluffGame(Game):
         self.options = BluffOptions.from_json(options)
 
     # ----------------------------------------------------------------- seats
-    def is_out(self, name: str) -> bool:
-        return self.dice[name] == 0
-
-    def remaining(self) -> list[str]:
-        return [name for name in self.players if self.dice[name] > 0]
-
-    def next_player(self, name: str) -> str:
-        """B1: the next seat clockwise that still has dice."""
-        index = self.players.index(name)
-        for step in range(1, len(self.players) + 1):
-            candidate = self.players[(index + step) % len(self.players)]
-            if self.dice[candidate] > 0:
-                return candidate
-        raise AssertionError("no player has dice")
-
     def in_cup(self, name: str) -> int:
         return self.dice[name] - len(self.set_aside[name])
-
-    def dice_in_play(self) -> int:
-        return sum(self.dice.values())
 
     def public_faces(self) -> list[int]:
         """B9: every set-aside face on the table."""

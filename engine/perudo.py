@@ -23,8 +23,9 @@ from engine.actions import (
     register_action,
 )
 from engine.bids import JOKER_MARK, Bid, BidOrder
+from engine.dice_seats import DiceSeats
 from engine.errors import IllegalActionError
-from engine.game import ExpectedHand, Game, Phase
+from engine.game import ExpectedHand, Phase
 from engine.history import RoundResult, verdict_text
 from engine.odds import check_hidden, tail_probability
 from engine.options import read_bool, read_int, refuse_unknown
@@ -211,7 +212,7 @@ def probability_exact(
 
 
 # --------------------------------------------------------------------- game
-class PerudoGame(Game):
+class PerudoGame(DiceSeats):
     kind = "perudo"
     title = "Perudo"
     min_players = 2
@@ -251,24 +252,6 @@ class PerudoGame(Game):
         self.options = PerudoOptions.from_json(options)
 
     # ------------------------------------------------------------------ seats
-    def is_out(self, name: str) -> bool:
-        return self.dice[name] == 0
-
-    def remaining(self) -> list[str]:
-        return [name for name in self.players if self.dice[name] > 0]
-
-    def next_player(self, name: str) -> str:
-        """P1: the next seat clockwise that still has dice."""
-        index = self.players.index(name)
-        for step in range(1, len(self.players) + 1):
-            candidate = self.players[(index + step) % len(self.players)]
-            if self.dice[candidate] > 0:
-                return candidate
-        raise AssertionError("no player has dice")
-
-    def dice_in_play(self) -> int:
-        return sum(self.dice.values())
-
     @property
     def palifico(self) -> bool:
         """Whether this round is a palifico round (P13)."""
