@@ -73,55 +73,49 @@ class BidAction(Action):
         return said("{player} bid {bid}", player=self.player, bid=self.bid.pretty())
 
 
-@dataclass(frozen=True, slots=True)
-class Challenge(Action):
-    """B10: "I doubt it" — only the previous bid, by the player whose turn it is."""
+class PlayerFlag(Action):
+    """Base of the calls a player makes by name alone (``{"player": ..., key: true}``):
+    challenge, pass, Scam!, and the games' own (dudo, calza, doubt)."""
 
+    __slots__ = ()
     player: str
-    key: ClassVar[str] = "challenge"
 
     @property
     def actor(self) -> str | None:
         return self.player
 
     def to_json(self) -> JsonObject:
-        return {"player": self.player, "challenge": True}
+        return {"player": self.player, self.key: True}
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge(PlayerFlag):
+    """B10: "I doubt it" — only the previous bid, by the player whose turn it is."""
+
+    player: str
+    key: ClassVar[str] = "challenge"
 
     def describe_said(self) -> Said:
         return said("{player} doubted the bid", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(Action):
+class Pass(PlayerFlag):
     """S4: skip this turn (Scam only)."""
 
     player: str
     key: ClassVar[str] = "pass"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "pass": True}
 
     def describe_said(self) -> Said:
         return said("{player} passed", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
-class ScamCall(Action):
+class ScamCall(PlayerFlag):
     """S4/S8: call "Scam!" on the standing bid (Scam only)."""
 
     player: str
     key: ClassVar[str] = "scam"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "scam": True}
 
     def describe_said(self) -> Said:
         return said("{player} called Scam!", player=self.player)
@@ -213,7 +207,7 @@ def _parse_bid(obj: Mapping[str, Any]) -> Action:
     return BidAction(player, bid, set_aside)
 
 
-class FlagAction(Protocol):
+class FlagMaker(Protocol):
     """An action class made from the player alone, named by a key whose value is ``true``."""
 
     @property
@@ -222,7 +216,7 @@ class FlagAction(Protocol):
     def __call__(self, player: str) -> Action: ...
 
 
-def flag_parser(cls: FlagAction) -> ActionParser:
+def flag_parser(cls: FlagMaker) -> ActionParser:
     """The parser of ``{"player": ..., cls.key: true}``, shared by every game's flag actions."""
 
     def parse(obj: Mapping[str, Any]) -> Action:

@@ -28,6 +28,7 @@ from engine.actions import (
     Action,
     CardReveal,
     JsonObject,
+    PlayerFlag,
     flag_parser,
     only_keys,
     read_player,
@@ -80,18 +81,11 @@ class PlayCards(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Doubt(Action):
+class Doubt(PlayerFlag):
     """I4: "don't believe" — the previous player's batch is turned up."""
 
     player: str
     key: ClassVar[str] = "doubt"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "doubt": True}
 
     def describe_said(self) -> Said:
         return said("{player} did not believe", player=self.player)

@@ -18,6 +18,7 @@ from engine.actions import (
     Action,
     BidAction,
     JsonObject,
+    PlayerFlag,
     Reveal,
     flag_parser,
     register_action,
@@ -39,36 +40,22 @@ MAX_DICE_EACH = 10
 
 # ------------------------------------------------------------------ actions
 @dataclass(frozen=True, slots=True)
-class Dudo(Action):
+class Dudo(PlayerFlag):
     """P8: "dudo" — the player whose turn it is doubts the standing bid."""
 
     player: str
     key: ClassVar[str] = "dudo"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "dudo": True}
 
     def describe_said(self) -> Said:
         return said("{player} called dudo", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
-class Calza(Action):
+class Calza(PlayerFlag):
     """P10: "calza" — the player whose turn it is claims the standing bid is exact."""
 
     player: str
     key: ClassVar[str] = "calza"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "calza": True}
 
     def describe_said(self) -> Said:
         return said("{player} called calza", player=self.player)
