@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from engine.bids import FACES, Bid
 from engine.errors import IllegalActionError
@@ -73,55 +73,49 @@ class BidAction(Action):
         return said("{player} bid {bid}", player=self.player, bid=self.bid.pretty())
 
 
-@dataclass(frozen=True, slots=True)
-class Challenge(Action):
-    """B10: "I doubt it" — only the previous bid, by the player whose turn it is."""
+class PlayerFlag(Action):
+    """Base of the calls a player makes by name alone (``{"player": ..., key: true}``):
+    challenge, pass, Scam!, and the games' own (dudo, calza, doubt)."""
 
+    __slots__ = ()
     player: str
-    key: ClassVar[str] = "challenge"
 
     @property
     def actor(self) -> str | None:
         return self.player
 
     def to_json(self) -> JsonObject:
-        return {"player": self.player, "challenge": True}
+        return {"player": self.player, self.key: True}
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge(PlayerFlag):
+    """B10: "I doubt it" — only the previous bid, by the player whose turn it is."""
+
+    player: str
+    key: ClassVar[str] = "challenge"
 
     def describe_said(self) -> Said:
         return said("{player} doubted the bid", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(Action):
+class Pass(PlayerFlag):
     """S4: skip this turn (Scam only)."""
 
     player: str
     key: ClassVar[str] = "pass"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "pass": True}
 
     def describe_said(self) -> Said:
         return said("{player} passed", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
-class ScamCall(Action):
+class ScamCall(PlayerFlag):
     """S4/S8: call "Scam!" on the standing bid (Scam only)."""
 
     player: str
     key: ClassVar[str] = "scam"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "scam": True}
 
     def describe_said(self) -> Said:
         return said("{player} called Scam!", player=self.player)
@@ -171,13 +165,15 @@ class CardReveal(Action):
 ActionParser = Callable[[Mapping[str, Any]], Action]
 
 
-def _extra_keys(obj: Mapping[str, Any], allowed: set[str]) -> None:
+def only_keys(obj: Mapping[str, Any], allowed: set[str]) -> None:
+    """Refuse a key that does not belong to the action's kind, so a typo is not ignored."""
     extra = sorted(set(obj) - allowed)
     if extra:
         raise IllegalActionError("format", f"{dict(obj)!r}: unexpected key(s) {', '.join(extra)}")
 
 
-def _player(obj: Mapping[str, Any]) -> str:
+def read_player(obj: Mapping[str, Any]) -> str:
+    """The acting player's name, refused unless a non-empty string."""
     name = obj.get("player")
     if not isinstance(name, str) or not name:
         raise IllegalActionError("format", f'{dict(obj)!r}: "player" must be a player\'s name')
@@ -198,8 +194,8 @@ def _faces(value: Any, where: str) -> tuple[int, ...]:
 
 
 def _parse_bid(obj: Mapping[str, Any]) -> Action:
-    _extra_keys(obj, {"player", "bid", "set_aside"})
-    player = _player(obj)
+    only_keys(obj, {"player", "bid", "set_aside"})
+    player = read_player(obj)
     bid = Bid.parse(obj["bid"])
     set_aside: tuple[int, ...] = ()
     if "set_aside" in obj:
@@ -211,17 +207,28 @@ def _parse_bid(obj: Mapping[str, Any]) -> Action:
     return BidAction(player, bid, set_aside)
 
 
-def _parse_flag(cls: type[Challenge] | type[Pass] | type[ScamCall]) -> ActionParser:
+class FlagMaker(Protocol):
+    """An action class made from the player alone, named by a key whose value is ``true``."""
+
+    @property
+    def key(self) -> str: ...
+
+    def __call__(self, player: str) -> Action: ...
+
+
+def flag_parser(cls: FlagMaker) -> ActionParser:
+    """The parser of ``{"player": ..., cls.key: true}``, shared by every game's flag actions."""
+
     def parse(obj: Mapping[str, Any]) -> Action:
-        _extra_keys(obj, {"player", cls.key})
+        only_keys(obj, {"player", cls.key})
         _true_flag(obj, cls.key)
-        return cls(_player(obj))
+        return cls(read_player(obj))
 
     return parse
 
 
 def _parse_reveal(obj: Mapping[str, Any]) -> Action:
-    _extra_keys(obj, {"reveal"})
+    only_keys(obj, {"reveal"})
     value = obj["reveal"]
     if isinstance(value, list) and all(isinstance(card, str) and card for card in value):
         return CardReveal(tuple(value))
@@ -242,9 +249,9 @@ def _parse_reveal(obj: Mapping[str, Any]) -> Action:
 #: replay key -> parser; Impus registers "play", "doubt", "polymorph", "discard" here
 ACTION_PARSERS: dict[str, ActionParser] = {
     "bid": _parse_bid,
-    "challenge": _parse_flag(Challenge),
-    "pass": _parse_flag(Pass),
-    "scam": _parse_flag(ScamCall),
+    "challenge": flag_parser(Challenge),
+    "pass": flag_parser(Pass),
+    "scam": flag_parser(ScamCall),
     "reveal": _parse_reveal,
 }
 

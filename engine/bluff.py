@@ -14,10 +14,12 @@ from typing import Any, ClassVar
 
 from engine.actions import Action, BidAction, Challenge, JsonObject, Reveal
 from engine.bids import Bid, BluffLadder
+from engine.dice_seats import DiceSeats
 from engine.errors import IllegalActionError, SetupError
-from engine.game import ExpectedHand, Game, Phase
+from engine.game import ExpectedHand, Phase
 from engine.history import RoundResult, counted_words, verdict_text
 from engine.options import read_bool, read_choice, refuse_unknown
+from engine.reveal_check import check_hand_size, check_reveal_names
 from engine.words import N_, Said, said, said_n
 
 ALL_OTHERS_LOSE_ONE = "all_others_lose_one"
@@ -78,7 +80,7 @@ class BluffOptions:
         return self.dice_per_player
 
 
-class BluffGame(Game):
+class BluffGame(DiceSeats):
     kind = "bluff"
     title = "Bluff"
     min_players = 2
@@ -112,26 +114,8 @@ class BluffGame(Game):
         self.options = BluffOptions.from_json(options)
 
     # ----------------------------------------------------------------- seats
-    def is_out(self, name: str) -> bool:
-        return self.dice[name] == 0
-
-    def remaining(self) -> list[str]:
-        return [name for name in self.players if self.dice[name] > 0]
-
-    def next_player(self, name: str) -> str:
-        """B1: the next seat clockwise that still has dice."""
-        index = self.players.index(name)
-        for step in range(1, len(self.players) + 1):
-            candidate = self.players[(index + step) % len(self.players)]
-            if self.dice[candidate] > 0:
-                return candidate
-        raise AssertionError("no player has dice")
-
     def in_cup(self, name: str) -> int:
         return self.dice[name] - len(self.set_aside[name])
-
-    def dice_in_play(self) -> int:
-        return sum(self.dice.values())
 
     def public_faces(self) -> list[int]:
         """B9: every set-aside face on the table."""
@@ -181,34 +165,11 @@ class BluffGame(Game):
     def _check_reveal(self, action: Reveal) -> None:
         if self.phase is not Phase.REVEAL:
             raise IllegalActionError("B10", said("no reveal is due: nobody has challenged"))
-        names = [name for name, _ in action.hands]
         expected = self.expected_reveal()
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise IllegalActionError(
-                "B10", said("the reveal lists {players} twice", players=", ".join(duplicates))
-            )
-        missing = [n for n in expected if n not in names]
-        extra = [n for n in names if n not in expected]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append(f"missing {', '.join(missing)}")
-            if extra:
-                parts.append(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not in play")
-            raise IllegalActionError(
-                "B10", said("the reveal must show every remaining player's dice: {problems}",
-                            problems="; ".join(parts))
-            )
+        check_reveal_names([name for name, _ in action.hands], expected, "B10")
         for name, faces in action.hands:
             want = expected[name]
-            if len(faces) != want.count:
-                raise IllegalActionError(
-                    "B10",
-                    said_n("the reveal shows {n} die for {player}, who has {count}",
-                           "the reveal shows {n} dice for {player}, who has {count}",
-                           len(faces), player=name, count=want.count),
-                )
+            check_hand_size(name, faces, want.count, "B10")
             lacking = Counter(want.set_aside) - Counter(faces)
             if lacking:
                 raise IllegalActionError(

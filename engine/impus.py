@@ -28,6 +28,10 @@ from engine.actions import (
     Action,
     CardReveal,
     JsonObject,
+    PlayerFlag,
+    flag_parser,
+    only_keys,
+    read_player,
     register_action,
 )
 from engine.cards import (
@@ -77,18 +81,11 @@ class PlayCards(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Doubt(Action):
+class Doubt(PlayerFlag):
     """I4: "don't believe" — the previous player's batch is turned up."""
 
     player: str
     key: ClassVar[str] = "doubt"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "doubt": True}
 
     def describe_said(self) -> Said:
         return said("{player} did not believe", player=self.player)
@@ -136,19 +133,6 @@ def _format_error(obj: Mapping[str, Any], text: str) -> IllegalActionError:
     return IllegalActionError("format", f"{dict(obj)!r}: {text}")
 
 
-def _only_keys(obj: Mapping[str, Any], allowed: set[str]) -> None:
-    extra = sorted(set(obj) - allowed)
-    if extra:
-        raise _format_error(obj, f"unexpected key(s) {', '.join(extra)}")
-
-
-def _player(obj: Mapping[str, Any]) -> str:
-    name = obj.get("player")
-    if not isinstance(name, str) or not name:
-        raise _format_error(obj, '"player" must be a player\'s name')
-    return name
-
-
 def _kind(obj: Mapping[str, Any], key: str) -> str:
     value = obj.get(key)
     if not isinstance(value, str) or not value.strip():
@@ -157,33 +141,26 @@ def _kind(obj: Mapping[str, Any], key: str) -> str:
 
 
 def _parse_play(obj: Mapping[str, Any]) -> Action:
-    _only_keys(obj, {"player", "play", "claim"})
+    only_keys(obj, {"player", "play", "claim"})
     count = obj["play"]
     if isinstance(count, bool) or not isinstance(count, int):
         raise _format_error(obj, '"play" must be a whole number of cards')
     claim = _kind(obj, "claim") if "claim" in obj else None
-    return PlayCards(_player(obj), count, claim)
-
-
-def _parse_doubt(obj: Mapping[str, Any]) -> Action:
-    _only_keys(obj, {"player", "doubt"})
-    if obj.get("doubt") is not True:
-        raise _format_error(obj, '"doubt" must be true')
-    return Doubt(_player(obj))
+    return PlayCards(read_player(obj), count, claim)
 
 
 def _parse_polymorph(obj: Mapping[str, Any]) -> Action:
-    _only_keys(obj, {"player", "polymorph"})
-    return Polymorph(_player(obj), _kind(obj, "polymorph"))
+    only_keys(obj, {"player", "polymorph"})
+    return Polymorph(read_player(obj), _kind(obj, "polymorph"))
 
 
 def _parse_discard(obj: Mapping[str, Any]) -> Action:
-    _only_keys(obj, {"player", "discard"})
-    return Discard(_player(obj), _kind(obj, "discard"))
+    only_keys(obj, {"player", "discard"})
+    return Discard(read_player(obj), _kind(obj, "discard"))
 
 
 register_action("play", _parse_play)
-register_action("doubt", _parse_doubt)
+register_action("doubt", flag_parser(Doubt))
 register_action("polymorph", _parse_polymorph)
 register_action("discard", _parse_discard)
 

@@ -31,27 +31,15 @@ def _matches(bid: Bid, faces: Sequence[int], joker_face: int | None) -> int:
     return sum(1 for f in faces if f == bid.face or (joker_face is not None and f == joker_face))
 
 
-def _check(hidden_dice: int) -> None:
+def check_hidden(hidden_dice: int) -> None:
+    """Refuse a negative count of unseen dice rather than return a meaningless chance."""
     if hidden_dice < 0:
         raise ValueError(f"hidden_dice must be ≥ 0, not {hidden_dice}")
 
 
-def bid_probability(
-    bid: Bid,
-    hidden_dice: int,
-    public_faces: Sequence[int] = (),
-    own_faces: Sequence[int] | None = None,
-    joker_face: int | None = 1,
-) -> float:
-    """P(at least ``bid.count`` matching dice on the table).
-
-    ``hidden_dice`` counts only dice the viewer cannot see: not the public faces, and not
-    ``own_faces`` when given.
-    """
-    _check(hidden_dice)
-    p = match_probability(bid, joker_face)
-    seen = list(public_faces) + list(own_faces or ())
-    needed = bid.count - _matches(bid, seen, joker_face)
+def tail_probability(needed: int, hidden_dice: int, p: Fraction) -> float:
+    """P(at least ``needed`` of ``hidden_dice`` unseen dice match), each with chance ``p``;
+    exact in fractions, so every game's odds agree to the last digit."""
     if needed <= 0:
         return 1.0
     if needed > hidden_dice:
@@ -67,6 +55,24 @@ def bid_probability(
     return float(tail)
 
 
+def bid_probability(
+    bid: Bid,
+    hidden_dice: int,
+    public_faces: Sequence[int] = (),
+    own_faces: Sequence[int] | None = None,
+    joker_face: int | None = 1,
+) -> float:
+    """P(at least ``bid.count`` matching dice on the table).
+
+    ``hidden_dice`` counts only dice the viewer cannot see: not the public faces, and not
+    ``own_faces`` when given.
+    """
+    check_hidden(hidden_dice)
+    p = match_probability(bid, joker_face)
+    seen = list(public_faces) + list(own_faces or ())
+    return tail_probability(bid.count - _matches(bid, seen, joker_face), hidden_dice, p)
+
+
 def expected_count(
     bid: Bid,
     hidden_dice: int,
@@ -75,6 +81,6 @@ def expected_count(
     joker_face: int | None = 1,
 ) -> float:
     """Expected matching dice on the table: the seen ones plus hidden × (1/3 or 1/6) (B17)."""
-    _check(hidden_dice)
+    check_hidden(hidden_dice)
     seen = list(public_faces) + list(own_faces or ())
     return float(_matches(bid, seen, joker_face) + hidden_dice * match_probability(bid, joker_face))

@@ -14,12 +14,23 @@ from fractions import Fraction
 from math import comb
 from typing import Any, ClassVar
 
-from engine.actions import Action, ActionParser, BidAction, JsonObject, Reveal, register_action
+from engine.actions import (
+    Action,
+    BidAction,
+    JsonObject,
+    PlayerFlag,
+    Reveal,
+    flag_parser,
+    register_action,
+)
 from engine.bids import JOKER_MARK, Bid, BidOrder
+from engine.dice_seats import DiceSeats
 from engine.errors import IllegalActionError
-from engine.game import ExpectedHand, Game, Phase
+from engine.game import ExpectedHand, Phase
 from engine.history import RoundResult, verdict_text
+from engine.odds import check_hidden, tail_probability
 from engine.options import read_bool, read_int, refuse_unknown
+from engine.reveal_check import check_hand_size, check_reveal_names
 from engine.words import N_, Said, said, said_n
 
 ACE = 1
@@ -29,60 +40,29 @@ MAX_DICE_EACH = 10
 
 # ------------------------------------------------------------------ actions
 @dataclass(frozen=True, slots=True)
-class Dudo(Action):
+class Dudo(PlayerFlag):
     """P8: "dudo" — the player whose turn it is doubts the standing bid."""
 
     player: str
     key: ClassVar[str] = "dudo"
-
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "dudo": True}
 
     def describe_said(self) -> Said:
         return said("{player} called dudo", player=self.player)
 
 
 @dataclass(frozen=True, slots=True)
-class Calza(Action):
+class Calza(PlayerFlag):
     """P10: "calza" — the player whose turn it is claims the standing bid is exact."""
 
     player: str
     key: ClassVar[str] = "calza"
 
-    @property
-    def actor(self) -> str | None:
-        return self.player
-
-    def to_json(self) -> JsonObject:
-        return {"player": self.player, "calza": True}
-
     def describe_said(self) -> Said:
         return said("{player} called calza", player=self.player)
 
 
-def _parse_flag(cls: type[Dudo] | type[Calza]) -> ActionParser:
-    def parse(obj: Mapping[str, Any]) -> Action:
-        extra = sorted(set(obj) - {"player", cls.key})
-        if extra:
-            raise IllegalActionError(
-                "format", f"{dict(obj)!r}: unexpected key(s) {', '.join(extra)}"
-            )
-        if obj.get(cls.key) is not True:
-            raise IllegalActionError("format", f'{dict(obj)!r}: "{cls.key}" must be true')
-        name = obj.get("player")
-        if not isinstance(name, str) or not name:
-            raise IllegalActionError("format", f'{dict(obj)!r}: "player" must be a player\'s name')
-        return cls(name)
-
-    return parse
-
-
-register_action("dudo", _parse_flag(Dudo))
-register_action("calza", _parse_flag(Calza))
+register_action("dudo", flag_parser(Dudo))
+register_action("calza", flag_parser(Calza))
 
 
 # --------------------------------------------------------------- bid order
@@ -187,6 +167,12 @@ def count_matching(bid: Bid, faces: Sequence[int], palifico: bool) -> int:
     return sum(1 for f in faces if f == bid.face or (f == ACE and not palifico))
 
 
+def _match_chance(bid: Bid, palifico: bool) -> Fraction:
+    """Chance one unseen die counts: 2/6 (face or ace) for a number bid, 1/6 in palifico or
+    for an ace bid."""
+    return Fraction(1, 6) if (palifico or bid.face is None) else Fraction(2, 6)
+
+
 def probability_at_least(
     bid: Bid, hidden_dice: int, own_faces: Sequence[int] = (), palifico: bool = False
 ) -> float:
@@ -195,29 +181,17 @@ def probability_at_least(
     Perudo's odds with the palifico rule: an unseen die matches a number bid with 2/6 (face
     or ace), 1/6 in palifico or for an ace bid.
     """
-    if hidden_dice < 0:
-        raise ValueError(f"hidden_dice must be ≥ 0, not {hidden_dice}")
-    p = Fraction(1, 6) if (palifico or bid.face is None) else Fraction(2, 6)
+    check_hidden(hidden_dice)
     needed = bid.count - count_matching(bid, own_faces, palifico)
-    if needed <= 0:
-        return 1.0
-    if needed > hidden_dice:
-        return 0.0
-    q = 1 - p
-    return float(sum(
-        (comb(hidden_dice, k) * p**k * q ** (hidden_dice - k)
-         for k in range(needed, hidden_dice + 1)),
-        Fraction(0),
-    ))
+    return tail_probability(needed, hidden_dice, _match_chance(bid, palifico))
 
 
 def probability_exact(
     bid: Bid, hidden_dice: int, own_faces: Sequence[int] = (), palifico: bool = False
 ) -> float:
     """P(exactly ``bid.count`` matching dice): what a calza (P10) bets on."""
-    if hidden_dice < 0:
-        raise ValueError(f"hidden_dice must be ≥ 0, not {hidden_dice}")
-    p = Fraction(1, 6) if (palifico or bid.face is None) else Fraction(2, 6)
+    check_hidden(hidden_dice)
+    p = _match_chance(bid, palifico)
     needed = bid.count - count_matching(bid, own_faces, palifico)
     if not 0 <= needed <= hidden_dice:
         return 0.0
@@ -225,7 +199,7 @@ def probability_exact(
 
 
 # --------------------------------------------------------------------- game
-class PerudoGame(Game):
+class PerudoGame(DiceSeats):
     kind = "perudo"
     title = "Perudo"
     min_players = 2
@@ -265,24 +239,6 @@ class PerudoGame(Game):
         self.options = PerudoOptions.from_json(options)
 
     # ------------------------------------------------------------------ seats
-    def is_out(self, name: str) -> bool:
-        return self.dice[name] == 0
-
-    def remaining(self) -> list[str]:
-        return [name for name in self.players if self.dice[name] > 0]
-
-    def next_player(self, name: str) -> str:
-        """P1: the next seat clockwise that still has dice."""
-        index = self.players.index(name)
-        for step in range(1, len(self.players) + 1):
-            candidate = self.players[(index + step) % len(self.players)]
-            if self.dice[candidate] > 0:
-                return candidate
-        raise AssertionError("no player has dice")
-
-    def dice_in_play(self) -> int:
-        return sum(self.dice.values())
-
     @property
     def palifico(self) -> bool:
         """Whether this round is a palifico round (P13)."""
@@ -355,33 +311,10 @@ class PerudoGame(Game):
             raise IllegalActionError(
                 "P8", said("no reveal is due: nobody has called dudo or calza")
             )
-        names = [name for name, _ in action.hands]
         expected = self.expected_reveal()
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise IllegalActionError(
-                "P8", said("the reveal lists {players} twice", players=", ".join(duplicates))
-            )
-        missing = [n for n in expected if n not in names]
-        extra = [n for n in names if n not in expected]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append(f"missing {', '.join(missing)}")
-            if extra:
-                parts.append(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} not in play")
-            raise IllegalActionError(
-                "P8", said("the reveal must show every remaining player's dice: {problems}",
-                           problems="; ".join(parts))
-            )
+        check_reveal_names([name for name, _ in action.hands], expected, "P8")
         for name, faces in action.hands:
-            if len(faces) != expected[name].count:
-                raise IllegalActionError(
-                    "P8",
-                    said_n("the reveal shows {n} die for {player}, who has {count}",
-                           "the reveal shows {n} dice for {player}, who has {count}",
-                           len(faces), player=name, count=expected[name].count),
-                )
+            check_hand_size(name, faces, expected[name].count, "P8")
 
     # --------------------------------------------------------------- applying
     def _play(self, action: Action) -> None:
@@ -549,8 +482,7 @@ class PerudoGame(Game):
         )
         if self.current_bid is not None:
             hidden = self.dice_in_play()
-            p_wild = Fraction(1, 6) if (self.palifico or self.current_bid.face is None) else \
-                Fraction(2, 6)
+            p_wild = _match_chance(self.current_bid, self.palifico)
             out["odds"] = {
                 "probability": probability_at_least(
                     self.current_bid, hidden, (), self.palifico),

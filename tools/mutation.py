@@ -27,7 +27,8 @@ from pathlib import Path
 #: scope name -> mutant name patterns (fnmatch), each one module or part of one
 SCOPES: dict[str, tuple[str, ...]] = {
     "engine.bids": ("engine.bids.*",),
-    "engine.bluff": ("engine.bluff.*",),
+    # with the reveal check and the seats Bluff shares with Perudo
+    "engine.bluff": ("engine.bluff.*", "engine.reveal_check.*", "engine.dice_seats.*"),
     "engine.scam": ("engine.scam.*",),
     "web.security": ("web.security.*",),
     # the request guards of the API (what a body must be), not its image and page helpers

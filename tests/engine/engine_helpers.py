@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Game, IllegalActionError, new_game, parse_action
+from game_helpers import ABC, play, refused, reveal
 
-ABC = ["Ann", "Ben", "Cho"]
+from engine import Game, new_game
 
-
-def play(game: Game, *objs: dict[str, Any]) -> Game:
-    for obj in objs:
-        game.apply(parse_action(obj))
-    return game
+__all__ = ["ABC", "bid", "bluff", "challenge", "pass_", "play", "random_action", "refused",
+           "reveal", "scam", "scam_call"]
 
 
 def bluff(players: list[str] | None = None, starter: str | None = None, **options: Any) -> Game:
@@ -40,21 +37,6 @@ def pass_(player: str) -> dict[str, Any]:
 
 def scam_call(player: str) -> dict[str, Any]:
     return {"player": player, "scam": True}
-
-
-def reveal(**hands: list[int]) -> dict[str, Any]:
-    return {"reveal": hands}
-
-
-def refused(game: Game, obj: dict[str, Any]) -> IllegalActionError:
-    """Apply ``obj`` expecting a refusal; assert it changed nothing; return the error."""
-    before = (game.to_json(), game.details(), len(game.actions))
-    try:
-        game.apply(parse_action(obj))
-    except IllegalActionError as error:
-        assert (game.to_json(), game.details(), len(game.actions)) == before
-        return error
-    raise AssertionError(f"{obj} was accepted")
 
 
 def random_action(game: Game, rng: Any) -> dict[str, Any]:

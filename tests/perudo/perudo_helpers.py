@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
-from engine import Game, IllegalActionError, new_game, parse_action
+from game_helpers import ABC, play, refused, reveal
+
+from engine import Game, new_game
 from engine.perudo import PerudoGame
 
-G = TypeVar("G", bound=Game)
-
-ABC = ["Ann", "Ben", "Cho"]
+__all__ = ["ABC", "bid", "calza", "dice", "dudo", "last", "perudo", "play", "refused", "reveal"]
 
 
 def perudo(
@@ -17,12 +17,6 @@ def perudo(
 ) -> PerudoGame:
     game = new_game("perudo", players or ABC, starter, options)
     assert isinstance(game, PerudoGame)
-    return game
-
-
-def play(game: G, *objs: dict[str, Any]) -> G:
-    for obj in objs:
-        game.apply(parse_action(obj))
     return game
 
 
@@ -36,21 +30,6 @@ def dudo(player: str) -> dict[str, Any]:
 
 def calza(player: str) -> dict[str, Any]:
     return {"player": player, "calza": True}
-
-
-def reveal(**hands: list[int]) -> dict[str, Any]:
-    return {"reveal": hands}
-
-
-def refused(game: Game, obj: dict[str, Any]) -> IllegalActionError:
-    """Apply ``obj`` expecting a refusal; assert it changed nothing; return the error."""
-    before = (game.to_json(), game.details(), len(game.actions))
-    try:
-        game.apply(parse_action(obj))
-    except IllegalActionError as error:
-        assert (game.to_json(), game.details(), len(game.actions)) == before
-        return error
-    raise AssertionError(f"{obj} was accepted")
 
 
 def dice(game: Game) -> dict[str, int]:

@@ -44,6 +44,7 @@ from bluffcam.demo_player import load_recording
 from calibration import load_profile
 from engine import Game
 from hardware.cameras import list_frame_files
+from tools.bench.common import PacedRecording
 from vision import ReaderParams, load_networks, read_dice
 from vision.reveal import DEFAULT_STILLNESS as STILLNESS
 
@@ -117,24 +118,11 @@ def time_frame(reads: int, today: ReaderParams, profiled: ReaderParams) -> None:
     print(f"   ratio (CPU) {ratio:.1f}x")
 
 
-class PacedFrames:
-    """A 10 fps camera over recorded frames: frame i is on the sensor from ``i / fps`` s
-    after the start (the last for good); a read waits for the next frame."""
-
-    def __init__(self, frames: list[np.ndarray], fps: float) -> None:
-        self.recorded, self.period = frames, 1.0 / fps
-        self.start = time.perf_counter()
+class PacedFrames(PacedRecording):
+    """A 10 fps camera over recorded frames (:class:`PacedRecording`), read as an iterator."""
 
     def __iter__(self) -> Iterator[np.ndarray]:
-        n = 0
-        while True:
-            wait = self.start + n * self.period - time.perf_counter()
-            if wait > 0:
-                time.sleep(wait)
-            else:
-                n = int((time.perf_counter() - self.start) / self.period)
-            yield self.recorded[min(n, len(self.recorded) - 1)].copy()
-            n += 1
+        return self.paced()
 
 
 def time_reveals(runs: int, fps: float, today: ReaderParams, profile: Any) -> None:

@@ -29,31 +29,19 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tools.bench.common import PacedRecording
+
 PIN = "4242"
 
 
-class PacedCamera:
-    """A live camera over recorded frames: frame i shows from ``start + i * period``; a read
-    waits for the next frame (a late reader gets the frame showing now, as a camera drops
-    frames) and gets a fresh copy, as a new sensor readout."""
+class PacedCamera(PacedRecording):
+    """A live camera over recorded frames (:class:`PacedRecording`), as the Table reads one."""
 
     spec = "paced:recording"
     status = "ok"
 
-    def __init__(self, frames: list[np.ndarray], fps: float) -> None:
-        self.recorded, self.period = frames, 1.0 / fps
-        self.start = time.perf_counter()
-
     def frames(self) -> Iterator[np.ndarray]:
-        n = 0
-        while True:
-            wait = self.start + n * self.period - time.perf_counter()
-            if wait > 0:
-                time.sleep(wait)
-            else:
-                n = int((time.perf_counter() - self.start) / self.period)
-            yield self.recorded[min(n, len(self.recorded) - 1)].copy()
-            n += 1
+        return self.paced()
 
     def read(self) -> np.ndarray:
         return self.recorded[-1].copy()

@@ -1,5 +1,6 @@
 """What the benches share: the cached unseen renders and how a reading of one is scored,
-and the table photos' rows under a changed condition. Benches import this, never each other.
+the table photos' rows under a changed condition, and recorded frames paced as a live
+camera. Benches import this, never each other.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import argparse
 import json
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +81,8 @@ def nearest_pairs(readable: list[dict[str, Any]], reading: Reading) -> dict[int,
     """{readable die index: prediction index}: each die with the nearest prediction within
     half its size, pairs taken nearest first over the whole scene, so that where dice touch a
     die listed first cannot take its neighbour's prediction (the same rule as
-    :func:`vision.bench.matched_pairs`; until session 14 the dice took theirs in listed order
-    and the score depended on it)."""
+    :func:`vision.bench.matched_pairs`), and the score does not depend on the order the dice
+    are listed in."""
     pairs = []
     for i, d in enumerate(readable):
         for k, p in enumerate(reading.dice):
@@ -162,3 +164,25 @@ def print_rows(label: str, frames: list[tuple[Entry, Image]], params: ReaderPara
         print(f"| {label} | {s.name} | {j['accuracy']:.3f} | {j['precision']:.3f} | "
               f"{j['image_exact']:.3f} | {j['sure_share']:.3f} | {j['sure_wrong']} |",
               flush=True)
+
+
+class PacedRecording:
+    """Recorded frames as a live camera gives them: frame i is on the sensor from
+    ``start + i * period`` (the last for good); a read waits for the next frame (a late reader
+    gets the frame showing now, as a camera drops frames) and gets a fresh copy, as a new
+    sensor readout. ``start`` may be moved before reading (to the press of a capture)."""
+
+    def __init__(self, frames: list[np.ndarray], fps: float) -> None:
+        self.recorded, self.period = frames, 1.0 / fps
+        self.start = time.perf_counter()
+
+    def paced(self) -> Iterator[np.ndarray]:
+        n = 0
+        while True:
+            wait = self.start + n * self.period - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
+            else:
+                n = int((time.perf_counter() - self.start) / self.period)
+            yield self.recorded[min(n, len(self.recorded) - 1)].copy()
+            n += 1

@@ -23,7 +23,6 @@ to report how the check sorts dice it never saw.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from numpy.typing import NDArray
 
 from tools.render.cover_scenes import cached_cover_scene, rendered_die
 from tools.render.occluders import KINDS, hidden_share, occlude
+from tools.train.cli import trainer_parser
 from tools.train.train_dice_detector import _face
 from tools.train.train_dice_verifier import augment as verifier_augment
 from tools.train.train_dice_verifier import build_net, centre_crops, export, fit
@@ -218,13 +218,7 @@ def report(p: NDArray[np.float64], held: Mined) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("manifest", type=Path)
-    ap.add_argument("--renders", type=Path, action="append", default=[])
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--steps", type=int, default=8000)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--threads", type=int, default=2)
+    ap = trainer_parser(__doc__.splitlines()[0], steps=8000, batch=64)
     ap.add_argument("--variants", type=int, default=3,
                     help="copies of each training photo with an occluder drawn over it")
     ap.add_argument("--cache", type=Path, default=Path(".cache/cover_patches.npz"),

@@ -35,6 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tools.render.impulse_noise import salt_and_pepper, switching_median
+from tools.train.cli import trainer_parser
 from tools.train.half_weights import store_half, weights_by_name
 from vision.bench import load_manifest
 from vision.detector import (
@@ -510,13 +511,7 @@ def prefetched(workers: Any, steps: range, depth: int) -> Iterator[tuple[NDArray
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("manifest", type=Path)
-    ap.add_argument("--renders", type=Path, action="append", default=[])
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--steps", type=int, default=12000)
-    ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--threads", type=int, default=2)
+    ap = trainer_parser(__doc__.splitlines()[0], steps=12000, batch=16)
     ap.add_argument("--real-share", type=float, default=0.5,
                     help="share of each batch drawn from the real photos (the rest: renders)")
     ap.add_argument("--value-weight", type=float, default=0.5,

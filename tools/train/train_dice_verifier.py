@@ -18,7 +18,6 @@ sorts proposals it never saw; it is never trained on them.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from tools.train.cli import trainer_parser
 from tools.train.half_weights import store_half
 from tools.train.train_dice_detector import _colour, _face
 from vision.detector import find_candidates, normalise
@@ -204,13 +204,7 @@ def report(net: Any, held: Mined) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("manifest", type=Path)
-    ap.add_argument("--renders", type=Path, action="append", default=[])
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--steps", type=int, default=12000)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--threads", type=int, default=2)
+    ap = trainer_parser(__doc__.splitlines()[0], steps=12000, batch=64)
     ap.add_argument("--cache", type=Path, default=Path(".cache/verifier_patches.npz"),
                     help="mined patches, reused when present: delete it after changing the "
                     "detector or the photos")
