@@ -15,7 +15,8 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 LAB_NOTEBOOK = REPO_ROOT / "docs" / "lab-notebook.md"
-PRODUCT_PACKAGES = ("engine", "vision", "hardware", "web", "calibration", "bluffcam")
+PRODUCT_PACKAGES = ("engine", "bot", "vision", "hardware", "web", "calibration", "bluffcam",
+                    "tools")
 
 #: "session 12", "Session 4's", "sessions 30 and 31", "session-18": a session by its number
 SESSION_NUMBER = re.compile(r"\bsessions?[\s-]+\d", re.IGNORECASE)
@@ -49,7 +50,7 @@ def doc_files() -> list[Path]:
 
 def product_sources() -> list[Path]:
     """Every text file of the product packages that a reader of the code opens."""
-    suffixes = {".py", ".md", ".toml", ".js", ".html", ".css", ".txt"}
+    suffixes = {".py", ".md", ".toml", ".js", ".html", ".css", ".txt", ".sh"}
     return sorted(
         path
         for package in PRODUCT_PACKAGES

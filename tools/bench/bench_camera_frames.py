@@ -9,7 +9,7 @@ the project), and scores them as ``bluffcam bench-vision`` does:
     .venv/bin/python -m tools.bench.bench_camera_frames ../shared/datasets/manifest.json
 
 A measurement, not a test: it asserts nothing. ``--shrink-to-working-side`` reads every frame
-at the detector's working side whatever its size (the reader before session 6).
+at the detector's working side whatever its size (the reader's first way of reading big frames).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("manifest", type=Path, help="manifest.json (format of ../shared/datasets)")
     ap.add_argument("--cache", type=Path, default=Path(".cache/camera_frames"))
     ap.add_argument("--shrink-to-working-side", action="store_true",
-                    help="read big frames at the working side (as before session 6)")
+                    help="read big frames at the working side (the reader's first way)")
     args = ap.parse_args(argv)
     mosaics = write_mosaics(args.manifest, args.cache)
     if args.shrink_to_working_side:

@@ -3,7 +3,7 @@
 Dev-time only. Reads the cached unseen renders of ``tools.bench.bench_categories`` and, for every
 flat, fully visible die matched to a prediction within half its size, prints the IoU of the
 reader's outline with the true top face, beside that of the detector's upright square
-(``Die.extent``, the outline before session 24), by view tilt:
+(``Die.extent``, the outline before the top-face outlines), by view tilt:
 
     .venv/bin/python -m tools.bench.bench_outlines --count 300
 

@@ -30,7 +30,7 @@ elif [ "${START_FRESH:-0}" != 1 ]; then
 fi
 if [ ! -f /tmp/r/r14/manifest.json ] || [ "$EACH" != 100 ]; then
   rm -rf /tmp/r; mkdir -p /tmp/r
-  for k in $(seq 0 14); do  # the same 1,500 scenes as session 18's, 100 per process
+  for k in $(seq 0 14); do  # the same 1,500 scenes as the shipped detector's run, 100 per process
     $PY -m tools.render.detector_renders /tmp/r/r$k --count "$EACH" --start $((k * EACH)) \
       >/tmp/r/r$k.log 2>&1 &
   done

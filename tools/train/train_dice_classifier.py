@@ -10,7 +10,8 @@ OpenCV). Seeded and reproducible:
         --renders .cache/renders_b/manifest.json --out vision/models/dice_value_renders.onnx
 
 (the first makes ``dice_value.onnx``, the second ``dice_value_renders.onnx``: the reader pools
-both, see docs/vision_learned.md; without ``--upright``, the looks of sessions 4-12, turned all
+both, see docs/vision_learned.md; without ``--upright``, the first looks
+(docs/lab-notebook.md), turned all
 the way round; ``--detector-crops`` cuts each photo's dice where the shipped detector proposes
 them as well, so the first is remade only with the detector it was trained beside).
 
@@ -56,7 +57,7 @@ HOLDOUT_FRACTION = 0.2
 #: the held-out photos are drawn with this seed whatever ``--seed`` trains with: one list for
 #: every network (the detector and the verifier read it with
 #: ``vision.learned.held_out_photos``), so a run with another training seed neither trains on
-#: the photos the benches call unseen nor rewrites the list (until session 14 the training
+#: the photos the benches call unseen nor rewrites the list (before 2026-11-25 the training
 #: seed drew it too)
 HOLDOUT_SEED = 7
 #: patches are cached at this size, spanning PATCH_SPAN face sizes, then augmented
@@ -136,7 +137,7 @@ def detector_patches(image: NDArray[np.uint8], grey: NDArray[np.uint8],
     """Each labelled die of a photo cut where the shipped detector's proposal for it lies,
     at the size it gives (matched by the bench's rule): the crop the reader shows the
     classifier, which on oblique phone dice sits lower and larger than the labelled box's
-    (tried in session 17; the photos network has been trained with them since session 20)."""
+    (the photos network is trained with them: docs/lab-notebook.md)."""
     params = ReaderParams()
     found = find_candidates(image, side=params.detector_side,
                             min_score=params.detector_min_score,
@@ -354,7 +355,7 @@ def main() -> None:
     ap.add_argument("--drawn-look", choices=sorted(DRAWN_LOOKS), default="plain",
                     help="how the drawn dice look: 'plain' (dark pips on light bodies and the "
                     "reverse) or 'varied' (pips of either shade on mid-grey bodies, rims, light "
-                    "gradients; session 12)")
+                    "gradients; lab notebook)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--renders", type=Path, action="append", default=[],
                     help="a manifest of tools.render.detector_renders output (repeatable)")
@@ -365,16 +366,16 @@ def main() -> None:
                     "score it): a look that does not share the photos' labelling")
     ap.add_argument("--upright", action="store_true",
                     help="train an upright look: crops keep the photo's up instead of turning "
-                    "all the way round (session 13)")
+                    "all the way round (lab notebook)")
     ap.add_argument("--motion-blur", type=float, default=0.0,
                     help="share of training views smeared by a straight motion blur (session "
                     "13; 0 draws exactly as before)")
     ap.add_argument("--detector-crops", action="store_true",
                     help="also train on each labelled die cut where the shipped detector "
                     "proposes it, at the size it gives (the photos network's recipe since "
-                    "session 20)")
+                    "lab notebook)")
     ap.add_argument("--widths", type=int, nargs=4, default=list(WIDTHS),
-                    help="channels of the three conv blocks and the last conv (session 21)")
+                    help="channels of the three conv blocks and the last conv (lab notebook)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
 

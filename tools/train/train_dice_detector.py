@@ -7,7 +7,7 @@ OpenCV). Seeded; run from the repository root:
     .venv/bin/python -m tools.train.train_dice_detector ../shared/datasets/manifest.json \
         --renders .cache/detector_renders/manifest.json
 
-(docs/vision_detector.md gives the recipe of the committed model: since session 18 a long
+(docs/vision_detector.md gives the recipe of the committed model: a long
 run on a GPU, ``--device cuda --workers 7 --batch 64 --steps 24000 --stop-after 20000``, its
 batches made in worker processes; the defaults still train the model before it, about an hour
 on 2 cores.)
@@ -83,7 +83,7 @@ def _face(source: str, subset: str, value: int, box: list[float]) -> tuple[float
 def load_samples(manifest: Path, held: set[str], denoise: bool = False) -> list[Sample]:
     """The training photos of a manifest (not held out, complete, boxed), shrunk where far
     bigger than the working size; with ``denoise``, their impulses removed
-    (:func:`tools.render.impulse_noise.switching_median`, session 11 experiment)."""
+    (:func:`tools.render.impulse_noise.switching_median`, tried: lab notebook)."""
     raw = json.loads(manifest.read_text())
     root = manifest.parent
     samples = []
@@ -163,7 +163,7 @@ DEEP_WIDTHS = (64, 96)
 #: channels of the stride-2 and stride-4 stages (where a small die's pips are still seen)
 SHALLOW_WIDTHS = (16, 32)
 #: how often real photos get the added blur, noise and JPEG, as a share of the renders' rate
-#: (session 5 tried 0 and 0.33: docs/vision_detector.md)
+#: (0 and 0.33 were tried: docs/lab-notebook.md)
 REAL_DEGRADE = 0.33
 
 #: share of windows whose scale is chosen by the size one of its dice should have
@@ -192,7 +192,7 @@ def window_scale(sample: Sample, rng: np.random.Generator, at_reading_scale: flo
     jittered 0.45-2x, sometimes the scale at which a random die gets a random face size
     (dice from about 15 to 400 px across must all be read at one working size), and with
     ``at_reading_scale`` that share of the jittered windows exactly at a scale the reader
-    reads at (the working scale, or the closer look's twice it; session 17 experiment)."""
+    reads at (the working scale, or the closer look's twice it; tried: lab notebook)."""
     if len(sample.dice) and rng.random() < SIZE_DRAWN:
         face = sample.dice[int(rng.integers(len(sample.dice))), 2] / sample.factor
         want = float(np.exp(rng.uniform(*np.log(DRAWN_FACE_PX))))
@@ -252,7 +252,7 @@ def targets(dice: NDArray[np.float64], value_reach: float = 0.0) -> tuple[NDArra
     value label of the cells at each die's centre (n, n; -1 elsewhere), and the size target
     (n, n) with its mask (1 at each die's centre cell where its size is known).
     ``value_reach`` > 0 labels the value on every cell within that share of the face of the
-    centre, and at least the 3x3 cells around it (session 10 experiment); 0 labels the cells
+    centre, and at least the 3x3 cells around it (tried: lab notebook); 0 labels the cells
     where the presence target is at least 0.6 (for a small die, the centre cell alone)."""
     n = WINDOW // STRIDE
     heat = np.zeros((n, n), np.float32)
@@ -348,7 +348,7 @@ def build_net(deep: tuple[int, int] = DEEP_WIDTHS,
 
 def load_export(net: Any, path: Path) -> None:
     """Start ``net`` from an ONNX export of the same network (``--init``), to train a shipped
-    model further without its PyTorch weights (session 19: the session-18 run ended at 8% of
+    model further without its PyTorch weights (a lent machine's run once ended at 8% of
     its peak learning rate and only its ONNX export was kept).
 
     The export folds each batch norm into the convolution before it, so every batch norm is
@@ -526,24 +526,24 @@ def main() -> None:
                     "how often renders do (they carry their own)")
     ap.add_argument("--real-recolour", type=float, default=1.0,
                     help="how often real photos get their hues turned, shuffled, greyed or "
-                    "inverted, as a share of how often renders do (session 12 experiment; 1: "
+                    "inverted, as a share of how often renders do (tried: lab notebook; 1: "
                     "as before)")
     ap.add_argument("--source-weight", action="append", default=[], metavar="SOURCE=W",
                     help="draw the real photos of SOURCE W times as often as the others "
                     "(repeatable; the real share of each batch stays --real-share)")
     ap.add_argument("--antialias", action="store_true",
-                    help="blur before every stride-2 convolution (session 9 experiment)")
+                    help="blur before every stride-2 convolution (tried: lab notebook)")
     ap.add_argument("--impulse", type=float, default=0.0,
-                    help="share of windows given salt-and-pepper noise (session 10 experiment)")
+                    help="share of windows given salt-and-pepper noise (tried: lab notebook)")
     ap.add_argument("--value-reach", type=float, default=0.0,
                     help="label the value on the cells within this share of the face of a "
-                    "die's centre, at least its 3x3 (session 10 experiment; 0: as before)")
+                    "die's centre, at least its 3x3 (tried: lab notebook; 0: off)")
     ap.add_argument("--denoise", action="store_true",
                     help="remove impulses from every training photo and render before use, "
-                    "as a reader that does the same would (session 11 experiment)")
+                    "as a reader that does the same would (tried: lab notebook)")
     ap.add_argument("--at-reading-scale", type=float, default=0.0,
                     help="share of the jittered windows read exactly at the working scale or "
-                         "twice it, the scales the reader reads at (session 17 experiment)")
+                         "twice it, the scales the reader reads at (tried: lab notebook)")
     ap.add_argument("--workers", type=int, default=0,
                     help="make the batches in this many processes, each batch from its own "
                     "seed (0: in the training process, one stream, as the shipped model was)")
@@ -553,7 +553,7 @@ def main() -> None:
                     help="also save the network's weights here (PyTorch) at each export")
     ap.add_argument("--stop-after", type=int, default=None, metavar="STEPS",
                     help="end after this many steps, the schedule still set by --steps (the "
-                    "session-18 model is the step-20,000 export of a 24,000-step run)")
+                    "shipped model is the step-20,000 export of a 24,000-step run)")
     ap.add_argument("--minutes", type=float, default=None,
                     help="train for this long instead: the one-cycle schedule runs over the "
                     "wall time (--steps then only caps the steps), and the network is written "
@@ -572,7 +572,7 @@ def main() -> None:
     ap.add_argument("--init", type=Path, default=None, metavar="ONNX",
                     help="start from this export of the same network (its batch norms then "
                     "stay in eval mode) instead of random weights; with a low --lr, to train "
-                    "a shipped model further (session 19)")
+                    "a shipped model further")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     if args.resume is not None and args.workers < 1:

@@ -106,7 +106,7 @@ def mine(manifest: Path, keep: Any, labelled_dice: bool, sides: tuple[int, ...] 
     With ``side_faces``, photos whose dice all have exact top-face centres (the renders) are
     labelled by those instead (:func:`_by_centre`): a proposal on a die's side face, which
     lies in the die's grown box, is then a "not a die" example rather than skipped or, where
-    it came first, taken for the die (session 16)."""
+    it came first, taken for the die."""
     root = manifest.parent
     pixels: list[NDArray[np.uint8]] = []
     labels: list[int] = []
@@ -213,7 +213,7 @@ def main() -> None:
                     "(more sides: more, and more varied, hard negatives)")
     ap.add_argument("--side-faces", action="store_true",
                     help="label the renders' proposals by their dice's exact top-face centres, "
-                    "side faces as not dice (session 16 experiment)")
+                    "side faces as not dice (tried: lab notebook)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     sides = tuple(args.mine_sides)
