@@ -11,7 +11,7 @@ import itertools
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import cv2
 import numpy as np
@@ -146,49 +146,77 @@ class SetAsideResult:
 # --------------------------------------------------------------------------- stillness
 
 
-def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = None, *,
-                   on_run_frame: Callable[[int, Frame], None] | None = None) -> list[Frame]:
-    """Consume frames until ``still_frames`` frames in a row barely differ from the first
-    frame of their run.
+class StillRun:
+    """The run of still frames the latest camera frame belongs to.
 
     Each frame is compared with the run's first, not only with the frame before: a hand
     moving a few pixels a frame changes little between two frames, but its path adds up
-    over the run. Returns the still window (``still_frames + 1`` frames, oldest first).
+    over the run. :meth:`add` gives each frame's place in its run (0: it starts a new one)."""
+
+    def __init__(self, params: StillnessParams) -> None:
+        self.params = params
+        self._window: deque[Frame] = deque(maxlen=params.still_frames + 1)
+        self._anchor: NDArray[np.uint8] | None = None
+        self._still = 0
+        self._last_motion = 0.0
+        self.seen = 0
+
+    def add(self, frame: Frame) -> int:
+        """Take the camera's next frame; its place in the current run (0: a new run)."""
+        self.seen += 1
+        small = prepare(frame, self.params)
+        if self._anchor is not None:
+            self._last_motion = moving_fraction(self._anchor, small, self.params)
+            still = self._last_motion <= self.params.max_moving_fraction
+            self._still = self._still + 1 if still else 0
+        if self._still == 0:
+            self._anchor = small
+            self._window.clear()
+        self._window.append(frame)
+        return self._still
+
+    @property
+    def window(self) -> list[Frame]:
+        """The run's frames, oldest first (its last ``still_frames + 1`` at most)."""
+        return list(self._window)
+
+    def check_budget(self) -> None:
+        """Raise `SceneNotStillError` once ``max_frames`` frames have passed."""
+        if self.params.max_frames is not None and self.seen >= self.params.max_frames:
+            raise SceneNotStillError(
+                f"scene not still after {self.seen} frames (last change: "
+                f"{self._last_motion:.1%} of the picture moved); keep hands out of the picture"
+            )
+
+    def ended(self) -> SceneNotStillError:
+        """The error for frames that ended before the scene was still."""
+        if self.seen == 0:
+            return SceneNotStillError("no frames: the camera gave none")
+        return SceneNotStillError(  # a live camera's frames end where the table stops waiting
+            f"frames ended after {self.seen} before the scene was still for "
+            f"{self.params.still_frames} frames; keep hands out of the picture"
+        )
+
+
+def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = None, *,
+                   on_run_frame: Callable[[int, Frame], None] | None = None) -> list[Frame]:
+    """Consume frames until ``still_frames`` frames in a row barely differ from the first
+    frame of their run (:class:`StillRun`).
+
+    Returns the still window (``still_frames + 1`` frames, oldest first).
     ``on_run_frame(position, frame)`` is told of each frame as it joins the current run (0:
     it starts a new one), so a caller can begin reading while the wait goes on.
     Raises `SceneNotStillError` when the frames end or ``max_frames`` pass first.
     """
-    params = params or StillnessParams()
-    window: deque[Frame] = deque(maxlen=params.still_frames + 1)
-    anchor: NDArray[np.uint8] | None = None
-    still_run = 0
-    last_motion = 0.0
-    seen = 0
+    run = StillRun(params or StillnessParams())
     for frame in frames:
-        seen += 1
-        small = prepare(frame, params)
-        if anchor is not None:
-            last_motion = moving_fraction(anchor, small, params)
-            still_run = still_run + 1 if last_motion <= params.max_moving_fraction else 0
-        if still_run == 0:  # a new run starts at this frame
-            anchor = small
-            window.clear()
-        window.append(frame)
+        position = run.add(frame)
         if on_run_frame is not None:
-            on_run_frame(still_run, frame)
-        if still_run >= params.still_frames:
-            return list(window)
-        if params.max_frames is not None and seen >= params.max_frames:
-            raise SceneNotStillError(
-                f"scene not still after {seen} frames (last change: {last_motion:.1%} of the "
-                "picture moved); keep hands out of the picture"
-            )
-    if seen == 0:
-        raise SceneNotStillError("no frames: the camera gave none")
-    raise SceneNotStillError(  # a live camera's frames end where the table stops waiting
-        f"frames ended after {seen} before the scene was still for {params.still_frames} "
-        "frames; keep hands out of the picture"
-    )
+            on_run_frame(position, frame)
+        if position >= run.params.still_frames:
+            return run.window
+        run.check_budget()
+    raise run.ended()
 
 
 # --------------------------------------------------------------------------- voting
@@ -311,7 +339,6 @@ def _read_frames(
     frames: Iterable[Frame],
     vote_frames: int,
     stillness: StillnessParams | None,
-    on_run_frame: Callable[[int, Frame], None] | None = None,
 ) -> Iterator[Frame]:
     """The frames to read, at most ``vote_frames``: the still run's last ones, then the
     camera's next ones, each taken only when the reading asks for it (a camera's frame is a
@@ -323,36 +350,65 @@ def _read_frames(
         if first is None:
             raise SceneNotStillError("no frames: the camera gave none")
         return itertools.islice(itertools.chain([first], iterator), vote_frames)
-    window = wait_for_still(iterator, stillness, on_run_frame=on_run_frame)[-vote_frames:]
+    window = wait_for_still(iterator, stillness)[-vote_frames:]
     return itertools.islice(itertools.chain(window, iterator), vote_frames)
 
 
 class _EarlyReads:
-    """Readings of the frames the vote will take first, made while the wait for a still
-    scene goes on (the frames come a frame period apart, and a read takes less): the wait's
-    last frames then cost nothing more than their wait. A run that motion breaks is
-    forgotten with its readings."""
+    """Readings of frames made while the wait for a still scene goes on (the frames come a
+    frame period apart, and a read takes less), so that the wait's last frames cost nothing
+    more than their wait: the run's first ``first_reads`` frames, for a verdict before the
+    wait is over (:func:`capture_reveal`), and the frames the whole wait's vote takes first.
+    A run's first frame is read only once a second frame has joined it (while things move,
+    every frame starts a run). A run that motion breaks is forgotten with its readings."""
 
     def __init__(self, read: Reader, params: ReaderParams | None, stillness: StillnessParams,
                  vote_frames: int, first_reads: int) -> None:
         self._read, self._params = read, params
-        # the vote reads the still window's last `vote_frames` frames, from the oldest; never
-        # a run's first frame, though: while things move, every frame starts a run
-        self._first = max(1, stillness.still_frames + 1 - vote_frames)
-        self._last = self._first + first_reads
+        # the whole wait's vote reads the still window's last `vote_frames` frames, from the
+        # oldest, never a run's first
+        first = max(1, stillness.still_frames + 1 - vote_frames)
+        self._wanted = set(range(first_reads)) | set(range(first, first + first_reads))
         self._made: dict[int, tuple[Frame, Reading]] = {}
+        self._run_start: Frame | None = None
 
     def offer(self, position: int, frame: Frame) -> None:
         if position == 0:
             self._made.clear()
-        if self._first <= position < self._last:
-            self._made[id(frame)] = (frame, self._read(frame, self._params))
+            self._run_start = frame
+            return
+        if self._run_start is not None:  # the run's first frame holds: read it now
+            start, self._run_start = self._run_start, None
+            if 0 in self._wanted:
+                self._keep(start)
+        if position in self._wanted:
+            self._keep(frame)
+
+    def _keep(self, frame: Frame) -> None:
+        self._made[id(frame)] = (frame, self._read(frame, self._params))
 
     def __call__(self, frame: Frame, params: ReaderParams | None) -> Reading:
         made = self._made.get(id(frame))
         if made is not None and made[0] is frame:
             return made[1]
         return self._read(frame, params)
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What a reveal's frames are checked against: the zones, who sits where, what the
+    engine expects of each player, and the bars."""
+
+    zones: ZoneMap
+    seating: list[str | None]
+    expected: Mapping[str, Any]
+    params: ReaderParams | None
+    threshold: float
+    match_radius: float | None
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.expected)
 
 
 def capture_reveal(
@@ -379,8 +435,14 @@ def capture_reveal(
     ``expected_counts``, in its order, sit at zones 0, 1, ….
     ``stillness=None`` skips the wait (frames known to be still, e.g. one photo).
     Reading stops after ``min_vote_frames`` when they agree on every die, else goes on to
-    ``vote_frames`` (reading is the slow part); the first of them are read while the wait
-    for stillness goes on. ``reader`` defaults to `vision.read_dice`; tests pass a stand-in.
+    ``vote_frames`` (reading is the slow part); they are read while the wait for stillness
+    goes on. Where the first ``min_vote_frames`` frames of a still run agree and leave
+    nothing to check (every die sure, each player's count as expected, nothing outside the
+    zones or covered), that is the verdict, without waiting for the rest of the still
+    frames: the wait is for the hands to be gone, and a reading that shows every expected
+    die, sure, in three frames that agree says they are. Any other reveal waits for the
+    whole still window and is voted on as before. ``reader`` defaults to
+    `vision.read_dice`; tests pass a stand-in.
     """
     players = list(expected_counts)
     seats_in_order: list[str | None] = list(seating) if seating is not None else list(players)
@@ -392,13 +454,20 @@ def capture_reveal(
     strangers = [p for p in players if p not in seats_in_order]
     if strangers:
         raise ValueError(f"{', '.join(strangers)} not in the seating {seats_in_order}")
+    table = _Table(zones, seats_in_order, expected_counts, params,
+                   _threshold(params, min_confidence), match_radius)
     read = reader or _default_reader()
-    early = None
-    if stillness is not None:
-        read = early = _EarlyReads(read, params, stillness, vote_frames, min_vote_frames)
     try:
-        to_read = _read_frames(_as_frames(frames), vote_frames, stillness,
-                               early.offer if early is not None else None)
+        if stillness is None:
+            to_read = _read_frames(_as_frames(frames), vote_frames, None)
+        else:
+            early = _EarlyReads(read, params, stillness, vote_frames, min_vote_frames)
+            read = early
+            waited = _wait_or_settle(iter(_as_frames(frames)), stillness, early, table,
+                                     vote_frames, min_vote_frames)
+            if isinstance(waited, RevealResult):
+                return waited
+            to_read = waited
     except SceneNotStillError as exc:
         return _not_still_result(players, exc)
     chosen: list[Frame] = []
@@ -408,22 +477,64 @@ def capture_reveal(
         readings.append(read(frame, params))
         if len(readings) >= min_vote_frames and unanimous(readings, match_radius=match_radius):
             break
-    threshold = _threshold(params, min_confidence)
-    zones = _zones_in(zones, chosen[-1])
-    dice = [d for d in vote(readings, match_radius=match_radius) if not _masked(zones, d)]
+    return _verdict(table, chosen, readings)
 
-    seats, set_aside, outside, problems = _place_dice(dice, zones, seats_in_order, players,
-                                                      threshold)
-    problems.extend(_covered_problems(chosen[-1], seats, set_aside, threshold, params))
-    for player in players:
-        problems.extend(
-            _count_problems(player, expected_counts[player], seats[player], set_aside[player])
-        )
+
+def _wait_or_settle(frames: Iterator[Frame], stillness: StillnessParams, early: _EarlyReads,
+                    table: _Table, vote_frames: int, first_reads: int,
+                    ) -> RevealResult | Iterator[Frame]:
+    """Wait for the scene to be still, reading as the frames come: a clean verdict where the
+    run's first ``first_reads`` frames settle it (:func:`capture_reveal`), else the frames
+    to vote on (the still window's last ``vote_frames``, then the camera's next ones, each
+    taken only when the reading asks for it). Raises `SceneNotStillError`."""
+    run = StillRun(stillness)
+    settle_at = first_reads - 1 if first_reads - 1 < stillness.still_frames else None
+    for frame in frames:
+        position = run.add(frame)
+        early.offer(position, frame)
+        if position == settle_at:
+            window = run.window
+            readings = [early(f, table.params) for f in window]
+            if unanimous(readings, match_radius=table.match_radius):
+                settled = _verdict(table, window, readings, draw_review=False)
+                if settled is not None:
+                    return settled
+        if position >= stillness.still_frames:
+            window = run.window[-vote_frames:]
+            return itertools.islice(itertools.chain(window, frames), vote_frames)
+        run.check_budget()
+    raise run.ended()
+
+
+@overload
+def _verdict(table: _Table, chosen: list[Frame], readings: list[Reading]) -> RevealResult: ...
+@overload
+def _verdict(table: _Table, chosen: list[Frame], readings: list[Reading], *,
+             draw_review: bool) -> RevealResult | None: ...
+def _verdict(table: _Table, chosen: list[Frame], readings: list[Reading], *,
+             draw_review: bool = True) -> RevealResult | None:
+    """The reveal voted from ``readings`` of the ``chosen`` frames and checked against
+    ``table``; ``None`` where it needs a review and ``draw_review`` is off (a verdict tried
+    before the wait is over is kept only if clean, so a review is not drawn for nothing)."""
+    zones = _zones_in(table.zones, chosen[-1])
+    dice = [d for d in vote(readings, match_radius=table.match_radius)
+            if not _masked(zones, d)]
+    seats, set_aside, outside, problems = _place_dice(dice, zones, table.seating,
+                                                      table.players, table.threshold)
+    counts = [problem for player in table.players for problem in _count_problems(
+        player, table.expected[player], seats[player], set_aside[player])]
+    if (problems or counts) and not draw_review:
+        return None
+    problems.extend(_covered_problems(chosen[-1], seats, set_aside, table.threshold,
+                                      table.params))
+    problems.extend(counts)
+    if problems and not draw_review:
+        return None
     frame = chosen[-1]
-    advice = frame_advice(frame, readings[-1], params)
+    advice = frame_advice(frame, readings[-1], table.params)
     result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
-    out = [p for p in seats_in_order if p is not None and p not in expected_counts]
-    labels = seat_labels(zones, seats_in_order, out=out)
+    out = [p for p in table.seating if p is not None and p not in table.expected]
+    labels = seat_labels(zones, table.seating, out=out)
     annotated = draw_reveal(frame, zones, result, labels)
     return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside,
                         advice)

@@ -335,17 +335,23 @@ def _counted(frames: Sequence[np.ndarray], taken: list[int]) -> Any:
         yield frame
 
 
-def test_no_camera_frame_is_taken_to_be_thrown_away_once_the_scene_is_still() -> None:
+@pytest.mark.parametrize("expected, frames_taken", [
+    (1, 3),  # one sure die, as expected: the run's first three frames settle it
+    (2, 6),  # a die missing: the whole still window (the first, then still_frames more)
+])
+def test_no_camera_frame_is_taken_to_be_thrown_away_once_the_scene_is_still(
+        expected: int, frames_taken: int) -> None:
     """Once the scene was still, one more camera frame was taken and never read: a frame
     period (a tenth of a second at 10 frames a second) added to every reveal."""
     from vision.reveal import DEFAULT_STILLNESS
 
+    assert DEFAULT_STILLNESS.still_frames + 1 == 6
     still = np.full((200, 300, 3), 90, dtype=np.uint8)
     taken: list[int] = []
-    result = capture_reveal(_counted([still] * 20, taken), ZONES, {"Ann": 1}, None,
+    result = capture_reveal(_counted([still] * 20, taken), ZONES, {"Ann": expected}, None,
                             reader=lambda f, p: reading(die(4, 30, 150)))
-    assert result.seats["Ann"] and not result.needs_review
-    assert len(taken) == DEFAULT_STILLNESS.still_frames + 1  # the first, then the still run
+    assert result.seats["Ann"] and result.needs_review is (expected != 1)
+    assert len(taken) == frames_taken
 
 
 def test_frames_known_still_are_taken_only_as_far_as_the_vote_needs() -> None:
@@ -356,26 +362,54 @@ def test_frames_known_still_are_taken_only_as_far_as_the_vote_needs() -> None:
     assert len(taken) == 3  # three agreeing readings end the vote
 
 
-def test_the_votes_first_frames_are_read_while_the_wait_for_stillness_goes_on() -> None:
-    """The frames come a frame period apart and a read takes less: reading only once the
-    wait was over added three reads to every reveal."""
-    from vision.reveal import DEFAULT_STILLNESS
+def _logged(events: list[str], count: int = 20) -> Any:
+    for _ in range(count):
+        events.append("frame")
+        yield np.full((200, 300, 3), 90, dtype=np.uint8)
 
+
+def test_a_clean_reveal_is_settled_by_the_still_runs_first_three_frames() -> None:
+    """Every die sure, the counts as expected, three frames agreeing: the verdict comes as
+    the third still frame is read, not after the whole still window (at 10 frames a second,
+    0.3 s after the last motion instead of 0.6 s). The run's first frame is read once the
+    second has joined it, and each later one as it comes."""
     events: list[str] = []
-
-    def frames() -> Any:
-        for _ in range(20):
-            events.append("frame")
-            yield np.full((200, 300, 3), 90, dtype=np.uint8)
 
     def reader(frame: np.ndarray, params: Any) -> Reading:
         events.append("read")
-        return reading(die(4, 30, 150))
+        return reading(die(4, 30, 150), die(2, 250, 150))
 
-    result = capture_reveal(frames(), ZONES, {"Ann": 1}, None, reader=reader)
-    assert result.seats["Ann"] and not result.needs_review
-    assert events.count("read") == 3 and events.count("frame") == DEFAULT_STILLNESS.still_frames + 1
-    assert events[-1] == "frame"  # nothing left to read once the scene is found still
+    result = capture_reveal(_logged(events), ZONES, {"Ann": 1, "Ben": 1}, None, reader=reader)
+    assert result.values() == {"Ann": [4], "Ben": [2]} and not result.needs_review
+    assert result.frames_voted == 3
+    assert events == ["frame", "frame", "read", "read", "frame", "read"]
+
+
+@pytest.mark.parametrize("readings, reads, why", [
+    ([reading(die(4, 30, 150, 0.4))], 4, "a die read unsure"),
+    ([reading(die(4, 150, 100))], 4, "a die outside every zone"),
+    ([reading()], 4, "a die missing"),
+    ([reading(die(4, 30, 150)), reading(die(5, 30, 150))], 6, "frames that disagree"),
+])
+def test_a_reveal_with_anything_to_check_waits_for_the_whole_still_window(
+        readings: list[Reading], reads: int, why: str) -> None:
+    """Anything short of clean goes the old way: the whole still window, then the vote (its
+    first frames read while the wait goes on: 4 reads for 6 frames where they agree; frames
+    that disagree are all read)."""
+    from vision.reveal import DEFAULT_STILLNESS
+
+    events: list[str] = []
+    calls = iter(range(100))
+
+    def reader(frame: np.ndarray, params: Any) -> Reading:
+        events.append("read")
+        return readings[next(calls) % len(readings)]
+
+    capture_reveal(_logged(events), ZONES, {"Ann": 1}, None, reader=reader)
+    assert events.count("frame") == DEFAULT_STILLNESS.still_frames + 1, why
+    assert events.count("read") == reads, why
+    if reads == 4:
+        assert events[-1] == "frame", why  # the vote's frames were read during the wait
 
 
 def test_readings_made_during_a_run_that_motion_breaks_are_not_used() -> None:
@@ -384,7 +418,7 @@ def test_readings_made_during_a_run_that_motion_breaks_are_not_used() -> None:
     they were made of, not by their place in a run)."""
     table = np.full((200, 300, 3), 90, dtype=np.uint8)
     moved = np.full((200, 300, 3), 200, dtype=np.uint8)
-    frames = [table] * 4 + [moved] * 10  # still for a while, then a different scene
+    frames = [table] * 2 + [moved] * 10  # still for a moment, then a different scene
     frames = [f.copy() for f in frames]
 
     def reader(frame: np.ndarray, params: Any) -> Reading:
