@@ -127,7 +127,7 @@ def test_the_table_learns_again_after_the_nth_confirmed_review_and_not_before(
     confirm_a_review(table, reader, RENDERS[EVERY - 1])
     assert relearner.wait_idle(WAIT_S)
     assert relearner.installed == 1, relearner.last
-    assert table.profile is not before
+    assert table.profile is not None and table.profile is not before
     assert table.profile.reader_params.table_head == str(profile_file.with_name(
         "table.adapt.npz"))
     assert learned_from(table.profile) == EVERY == table.state()["camera"]["learned_from"]
