@@ -288,3 +288,36 @@ def test_serve_relearns_where_wanted_and_possible(table: Table, profile_file: Pa
     relearner = start_relearning(table, table.profile)
     assert relearner is not None and relearner.profile == profile_file
     assert table.after_review == [relearner.confirmed]
+
+
+def test_a_learning_waits_while_the_camera_reads_and_stops_when_the_table_closes(
+        table: Table, reader: RenderReader, profile_file: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    camera_reading = threading.Event()
+    monkeypatch.setattr(Table, "camera_reading", property(lambda _: camera_reading.is_set()))
+    paused, resumed = threading.Event(), threading.Event()
+
+    def watched_learning(*args: Any, before_each: Any, **kwargs: Any) -> Any:
+        paused.set()
+        before_each()
+        resumed.set()
+        return adapt_profile(*args, before_each=before_each, **kwargs)
+
+    relearner = relearner_for(table, profile_file, learn=watched_learning)
+    camera_reading.set()  # as the relearner sees it: the stand-in reader ignores it
+    for name in RENDERS[:EVERY]:
+        confirm_a_review(table, reader, name)
+    assert paused.wait(WAIT_S)
+    assert not resumed.wait(0.2) and relearner.running
+    camera_reading.clear()
+    assert relearner.wait_idle(WAIT_S) and resumed.is_set()
+    assert relearner.installed == 1
+
+    before = table.profile
+    camera_reading.set()
+    for name in RENDERS[EVERY:2 * EVERY]:
+        confirm_a_review(table, reader, name)
+    relearner.close()
+    assert relearner.wait_idle(WAIT_S)
+    assert relearner.installed == 1 and "stopped" in relearner.last
+    assert table.profile is before
