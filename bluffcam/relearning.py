@@ -140,7 +140,10 @@ class Relearner:
             return
         with self._lock:
             self.since += 1
-            self._save_since()
+            try:
+                self._save_since()
+            except OSError as exc:  # counted all the same; a restart forgets this one
+                log.warning("re-learning: the count could not be kept (%s)", exc)
             self._start_if_due()
 
     def _labelled(self, reveal_id: str) -> bool:
