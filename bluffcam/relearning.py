@@ -39,6 +39,7 @@ from bluffcam.teaching import FOLDER as TAUGHT_FOLDER
 from bluffcam.teaching import Teaching, TeachingError
 from calibration import load_profile, save_profile
 from calibration.files import replace_whole
+from vision.table_head import load_head
 
 log = logging.getLogger(__name__)
 
@@ -262,7 +263,8 @@ class Relearner:
     def _install(self, base: Any, out: Path) -> None:
         """The learned profile at ``out`` (and its head) in place of the table's, in one step
         under the table's lock; tried again every ``retry_s`` while a reveal is due."""
-        learned = load_profile(out)  # checked before anything is replaced
+        learned = load_profile(out)  # checked before anything is replaced, its head too
+        load_head(head_path(out))
 
         def write() -> Any:
             if self._table.profile is not base:
