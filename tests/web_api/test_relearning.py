@@ -321,3 +321,28 @@ def test_a_learning_waits_while_the_camera_reads_and_stops_when_the_table_closes
     assert relearner.wait_idle(WAIT_S)
     assert relearner.installed == 1 and "stopped" in relearner.last
     assert table.profile is before
+
+
+def test_a_profile_installed_during_a_learning_sends_it_back_to_learn_from_that_one(
+        table: Table, reader: RenderReader, profile_file: Path) -> None:
+    entered, release = threading.Event(), threading.Event()
+    bases: list[str] = []
+
+    def held_learning(manifests: Any, out: Path, base: Path, **kwargs: Any) -> Any:
+        bases.append(base.read_text())
+        entered.set()
+        release.wait(WAIT_S)
+        return adapt_profile(manifests, out, base, **kwargs)
+
+    relearner = relearner_for(table, profile_file, learn=held_learning)
+    for name in RENDERS[:EVERY]:
+        confirm_a_review(table, reader, name)
+    assert entered.wait(WAIT_S)
+    # the zones refitted meanwhile (as the calibration page does): a new profile file
+    refitted = load_profile(write_profile(profile_file, size_px=45.0))
+    table.set_profile(refitted)
+    release.set()
+    assert relearner.wait_idle(WAIT_S)
+    assert relearner.finished == 2 and relearner.installed == 1, relearner.last
+    assert "size_px = 45.0" in bases[1]  # learned again, from the refitted profile
+    assert table.profile is not refitted and learned_from(table.profile) == EVERY
