@@ -3,7 +3,8 @@
 ``bluffcam adapt`` and by the calibration page's "Teach the camera".
 
 The head is written beside the profile as ``<stem>.adapt.npz``; the profile keeps the base
-profile's settings (or is a minimal one covering the whole picture, where there is none).
+profile's settings (or is a minimal one covering the whole picture, where there is none),
+its ``[dice] size_px`` refined from the labelled dice (``bluffcam.die_size``).
 """
 
 from __future__ import annotations
@@ -11,17 +12,20 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from bluffcam.die_size import SizeRefinement, refine_size
 from calibration import Profile, load_profile, save_profile
 from calibration.profile import profile_from_dict
 from vision.adapt import ReadPhoto, fit_head, general_params, read_photos
 from vision.bench import Entry, load_manifest
 from vision.io import ImageLoadError
+from vision.learned import face_size
 from vision.params import ReaderParams
 from vision.table_head import TableHead
+from vision.table_score import die_labels
 
 
 class AdaptInputError(ValueError):
@@ -37,14 +41,17 @@ class Adapted:
     head_file: Path
     head: TableHead
     seconds: float
+    #: the profile's ``[dice] size_px`` as learned (None: the profile has no ``[dice]``)
+    size: SizeRefinement | None = None
 
     def summary(self) -> str:
         """One line for the command's output."""
         h = self.head
+        size = f"; {self.size.note}" if self.size is not None and self.size.old else ""
         return (f"adapted {self.profile} from {h.photos} photo{'s' * (h.photos != 1)} "
                 f"({h.dice} dice) in {self.seconds:.1f} s: die {h.die_px:.0f} px; sure from "
                 f"value odds {h.min_value_odds:g}, detector score {h.min_score:g}, smear "
-                f"balance {h.min_balance:g}; head {self.head_file.name}")
+                f"balance {h.min_balance:g}; head {self.head_file.name}{size}")
 
 
 def head_path(profile: Path) -> Path:
@@ -74,29 +81,65 @@ def labelled_photos(manifests: Sequence[str | os.PathLike[str]]
 
 
 def adapt_profile(manifests: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str],
-                  base: str | os.PathLike[str] | None = None) -> Adapted:
+                  base: str | os.PathLike[str] | None = None, *,
+                  before_each: Callable[[], None] | None = None) -> Adapted:
     """Fit this table's head on the manifests' photos and write the profile ``out`` (the
-    base profile's settings kept) and its head beside it. AdaptInputError names bad input;
-    a base profile that does not load raises its own ProfileError (a ValueError)."""
+    base profile's settings kept, its die size refined: `refined_dice`) and its head beside
+    it. ``before_each`` is called before each photo is read (`serve`'s re-learning waits
+    there while the camera reads a reveal). AdaptInputError names bad input; a base profile
+    that does not load raises its own ProfileError (a ValueError)."""
     start = time.perf_counter()
     base_profile = load_profile(base) if base is not None else None
     params = general_params(base_profile.reader_params if base_profile else ReaderParams())
     photos: list[ReadPhoto] = []
     for root, entries in labelled_photos(manifests):
         try:
-            photos += read_photos(root, entries, params)
+            if before_each is None:
+                photos += read_photos(root, entries, params)
+                continue
+            for entry in entries:
+                before_each()
+                photos += read_photos(root, [entry], params)
         except ImageLoadError as exc:
             raise AdaptInputError(str(exc)) from exc
     head = fit_head(photos)
     out_path = Path(out)
     head_file = head_path(out_path)
     profile = base_profile or minimal_profile(out_path, photos)
+    profile, size = refined_dice(profile, photos)
     reader = {k: v for k, v in profile.reader.items() if k != "table_head"}
     reader["table_head"] = head_file.name
     out_path.parent.mkdir(parents=True, exist_ok=True)
     _save_head(head, head_file)
     save_profile(replace(profile, reader=reader, path=out_path), out_path)
-    return Adapted(out_path, head_file, head, time.perf_counter() - start)
+    return Adapted(out_path, head_file, head, time.perf_counter() - start, size)
+
+
+def confirmed_sizes(photos: Sequence[ReadPhoto], resolution: tuple[int, int]) -> list[float]:
+    """The reader's size (``face_size``, as calibrate measures it) of every die read where a
+    labelled die lies, on the photos of ``resolution`` (another size of photo is another
+    camera setting) whose dice are all placed (dice labelled by value alone are matched by
+    the reader's own odds: not a measurement)."""
+    sizes = []
+    for photo in photos:
+        if (photo.reading.width, photo.reading.height) != resolution or \
+                any(d.box is None for d in photo.entry.dice):
+            continue
+        labels = die_labels(photo.entry, photo.reading)
+        sizes += [face_size(d) for d, label in zip(photo.reading.dice, labels, strict=True)
+                  if label >= 1]
+    return sizes
+
+
+def refined_dice(profile: Profile, photos: Sequence[ReadPhoto]
+                 ) -> tuple[Profile, SizeRefinement]:
+    """``profile`` with its ``[dice] size_px`` refined from the photos' labelled dice
+    (`bluffcam.die_size.refine_size`), and what was decided."""
+    old = profile.dice.size_px if profile.dice is not None else None
+    size = refine_size(old, confirmed_sizes(photos, profile.resolution))
+    if profile.dice is None or not size.changed or size.size is None:
+        return profile, size
+    return replace(profile, dice=replace(profile.dice, size_px=size.size)), size
 
 
 def minimal_profile(path: Path, photos: Sequence[ReadPhoto]) -> Profile:

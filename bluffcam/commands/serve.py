@@ -76,6 +76,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "localhost and this machine's name (.local, .lan …), e.g. a "
                              "name given by a router; repeat for more "
                              "(also $BLUFFCAM_ALLOW_HOSTS, space-separated)")
+    parser.add_argument("--no-relearn", dest="relearn", action="store_false",
+                        help="do not learn the profile again by itself after reviews people "
+                             "confirmed (default: it does, every 5, where the profile file "
+                             "may be written)")
 
 
 def lock_data_folder(data_dir: Path) -> int:
@@ -374,6 +378,9 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
         table.close()
         return 2
     stop_panel = start_panel(panel, table) if panel is not None else None
+    from bluffcam.relearning import start_relearning
+
+    relearner = start_relearning(table, profile, wanted=getattr(args, "relearn", True))
     watch_stop = threading.Event()
     threading.Thread(target=watch_camera, args=(table, watch_stop),
                      name="camera-watch", daemon=True).start()
@@ -398,6 +405,8 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
 
     def stop() -> None:
         watch_stop.set()
+        if relearner is not None:
+            relearner.close()
         stop_table(table, stop_panel, panel, camera)
 
     return serve_until_interrupted(server, on_stop=stop)

@@ -124,6 +124,9 @@ class Table:
                                         self._seats_short)
         #: for recorded games: the dice really on the table, checked by the next captures
         self._truth: dict[str, list[int]] | None = None
+        #: told the id of each review a person confirmed, after the table applied it and
+        #: outside its lock (`bluffcam.relearning` counts them); each must return at once
+        self.after_review: list[Callable[[str], None]] = []
         self._evening = Evening(self._journal)
         self._standings = Standings(self._journal)
         try:
@@ -380,7 +383,10 @@ class Table:
         """Apply a person's confirmed (maybe corrected) reading of a pending review."""
         with self._lock:
             self._desk.confirm(review_id, seats)
-            return self._state_unlocked()
+            state = self._state_unlocked()
+        for hear in list(self.after_review):
+            hear(review_id)
+        return state
 
     def reopen_reveal(self, reveal_id: str) -> dict[str, Any]:
         """Take back the verdict of the last reveal and send its reading to review again:
