@@ -110,12 +110,13 @@ WIDE_NET = LazyNet(WIDE_MODEL_PATH, "wide die detector",
 NETWORKS = 2
 
 
-def networks(count: int = NETWORKS) -> tuple[LazyNet, ...]:
-    """The first ``count`` detector networks: the shipped one, then the wide one."""
+def networks(count: int = NETWORKS, *, int8: bool = False) -> tuple[LazyNet, ...]:
+    """The first ``count`` detector networks: the shipped one, then the wide one; with
+    ``int8``, their 8-bit copies (:meth:`LazyNet.at_8_bits`)."""
     every = (NET, WIDE_NET)  # looked up at each call, so a test can swap either
     if not 1 <= count <= len(every):
         raise ValueError(f"detector networks must be 1..{len(every)}, got {count}")
-    return every[:count]
+    return tuple(net.at_8_bits() for net in every[:count]) if int8 else every[:count]
 
 
 #: the views of a frame the detector can read and average (flip rows, flip columns): the
@@ -126,16 +127,17 @@ VIEWS = ((False, False), (True, True), (False, True), (True, False))
 
 
 def heat_maps(
-    image: NDArray[np.uint8], side: int, views: int = 1, nets: int = NETWORKS
+    image: NDArray[np.uint8], side: int, views: int = 1, nets: int = NETWORKS, *,
+    int8: bool = False,
 ) -> tuple[NDArray[np.float32], float]:
     """The network's (8, h, w) output for a BGR frame (the die-centre heat map after a
     sigmoid, the six value probabilities after a softmax, then the log face size in input
     pixels) and the scale the frame was read at; with ``views`` > 1, the mean of that many
     of :data:`VIEWS`, each mapped back onto the frame; with ``nets`` > 1, the mean over
-    that many of :func:`networks` too."""
+    that many of :func:`networks` too (their 8-bit copies with ``int8``)."""
     if not 1 <= views <= len(VIEWS):
         raise ValueError(f"views must be 1..{len(VIEWS)}, got {views}")
-    chosen = networks(nets)
+    chosen = networks(nets, int8=int8)
     scale = input_scale(image.shape[0], image.shape[1], side)
     prepared = prepare(image, scale)
     batch = normalise(np.stack([_flip(prepared, rows, cols) for rows, cols in VIEWS[:views]]))
@@ -164,6 +166,7 @@ def find_candidates(
     faint_score: float | None = None,
     views: int = 1,
     nets: int = NETWORKS,
+    int8: bool = False,
 ) -> list[Candidate]:
     """Every heat-map peak of at least ``min_score``, strongest first, one per die.
 
@@ -175,17 +178,17 @@ def find_candidates(
     With ``faint_score`` (below ``min_score``), fainter peaks down to it are returned too, for
     a closer look by the caller; they play no part in deciding whether dice look big.
     ``views``: how many of :data:`VIEWS` each read averages, ``nets`` how many of
-    :func:`networks` (:func:`heat_maps`).
+    :func:`networks`, ``int8`` whether their 8-bit copies (:func:`heat_maps`).
     """
     lowest = min_score if faint_score is None else min(faint_score, min_score)
     side = working_side(image.shape[0], image.shape[1], side, max_side)
-    found = _pass(image, side, lowest, views, nets)
+    found = _pass(image, side, lowest, views, nets, int8=int8)
     fine_scale = input_scale(image.shape[0], image.shape[1], side)
     strong = [c for c in found if c.score >= min_score]
     big = [c for c in strong if c.size * fine_scale >= BIG_DIE]
     if (coarse and big and len(big) * 2 >= len(strong)
             and input_scale(image.shape[0], image.shape[1], side // 2) < fine_scale):
-        found += _pass(image, side // 2, lowest, views, nets)
+        found += _pass(image, side // 2, lowest, views, nets, int8=int8)
     return merge_candidates(found)
 
 
@@ -206,7 +209,7 @@ def closer_side(height: int, width: int, side: int, max_side: int | None = None)
 
 def closer_candidates(
     image: NDArray[np.uint8], *, side: int, min_score: float, max_side: int | None = None,
-    views: int = 1, nets: int = NETWORKS,
+    views: int = 1, nets: int = NETWORKS, int8: bool = False,
 ) -> list[Candidate]:
     """Heat-map peaks of at least ``min_score`` where the frame is read at twice its working
     size (:func:`closer_side`; none where it cannot be read larger), one per die.
@@ -220,7 +223,8 @@ def closer_candidates(
     closer = closer_side(h, w, side, max_side)
     if closer <= working_side(h, w, side, max_side):
         return []
-    return merge_candidates(_pass(switching_median(image), closer, min_score, views, nets))
+    return merge_candidates(_pass(switching_median(image), closer, min_score, views, nets,
+                                  int8=int8))
 
 
 #: a frame is never shrunk more than this for the detector (the shrink of the 640-px
@@ -280,9 +284,9 @@ def clash(c: Candidate, k: Candidate) -> bool:
 
 
 def _pass(image: NDArray[np.uint8], side: int, min_score: float,
-          views: int = 1, nets: int = NETWORKS) -> list[Candidate]:
+          views: int = 1, nets: int = NETWORKS, *, int8: bool = False) -> list[Candidate]:
     """The heat-map peaks of one read at working size ``side``, in frame pixels."""
-    out, scale = heat_maps(image, side, views, nets)
+    out, scale = heat_maps(image, side, views, nets, int8=int8)
     heat = out[0]
     h, w = heat.shape
     peaks = (heat >= min_score) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))

@@ -121,10 +121,12 @@ def normalise(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
     return np.ascontiguousarray(x[:, None, :, :], dtype=np.float32)
 
 
-def _probs_by_net(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """Each network's class probabilities (networks, n, 7) for (n, CROP_PX, CROP_PX) crops."""
+def _probs_by_net(crops: NDArray[np.uint8], int8: bool = False) -> NDArray[np.float32]:
+    """Each network's class probabilities (networks, n, 7) for (n, CROP_PX, CROP_PX) crops
+    (from the networks' 8-bit copies with ``int8``)."""
     blob = normalise(crops)
-    outputs = [net.run(blob).reshape(len(crops), -1) for net in NETS]
+    nets = [net.at_8_bits() for net in NETS] if int8 else NETS
+    outputs = [net.run(blob).reshape(len(crops), -1) for net in nets]
     return np.stack([softmax(logits, axis=1) for logits in outputs]).astype(np.float32)
 
 
@@ -140,12 +142,13 @@ def pool(probs: NDArray[np.float32]) -> NDArray[np.float32]:
 
 def classify_crops(
     frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]],
-    up: int | None = None,
+    up: int | None = None, *, int8: bool = False,
 ) -> tuple[list[int], NDArray[np.float32]]:
     """For each (x, y, face_size) the most likely class (0 = not a die, 1..6 = value) and
     the (n, 7) probabilities. ``face_size`` is the die's extent in pixels
-    (:func:`face_size`); ``up`` as for :func:`classify_views_by_net`."""
-    probs = pool(classify_crops_by_net(frame, centers_and_sizes, up))
+    (:func:`face_size`); ``up`` as for :func:`classify_views_by_net`; ``int8``: read by
+    the networks' 8-bit copies."""
+    probs = pool(classify_crops_and_up(frame, centers_and_sizes, up, int8=int8)[0])
     return [int(k) for k in probs.argmax(axis=1)], probs
 
 
@@ -161,16 +164,16 @@ def classify_crops_by_net(
 
 def classify_crops_and_up(
     frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]],
-    up: int | None = None,
+    up: int | None = None, *, int8: bool = False,
 ) -> tuple[NDArray[np.float32], int | None]:
     """:func:`classify_crops_by_net` and the photo's up it read the crops in (``None``
     where there were no crops), so that more crops of the same photo can be read in the
-    same up."""
+    same up; ``int8``: read by the networks' 8-bit copies."""
     grey = _grey(frame)
     crops = np.stack(
         [die_crop(grey, x, y, CROP_SCALE * size) for x, y, size in centers_and_sizes]
     ) if centers_and_sizes else np.zeros((0, CROP_PX, CROP_PX), np.uint8)
-    return classify_views_and_up(crops, up=up)
+    return classify_views_and_up(crops, up=up, int8=int8)
 
 
 def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS) -> NDArray[np.float32]:
@@ -182,7 +185,8 @@ def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS) -> NDArr
 
 
 def classify_views_and_up(crops: NDArray[np.uint8], turns: int = TURNS,
-                          up: int | None = None) -> tuple[NDArray[np.float32], int | None]:
+                          up: int | None = None, *, int8: bool = False,
+                          ) -> tuple[NDArray[np.float32], int | None]:
     """:func:`classify_views_by_net` and the up it read the crops in (``None``: no crops).
 
     With ``up`` (a quarter turn, 0..3) the crops are read in that turn without a search: a
@@ -194,7 +198,7 @@ def classify_views_and_up(crops: NDArray[np.uint8], turns: int = TURNS,
     if up is None:
         turns = max(turns, 1)
         turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
-        by_net = _probs_by_net(np.ascontiguousarray(np.concatenate(turned)))
+        by_net = _probs_by_net(np.ascontiguousarray(np.concatenate(turned)), int8)
         by_turn = np.moveaxis(by_net.reshape(len(NETS), turns, n, -1), 1, 0)
         up = photo_up(by_turn)
         upright, first = turned[up], by_turn[up]
@@ -202,8 +206,8 @@ def classify_views_and_up(crops: NDArray[np.uint8], turns: int = TURNS,
         if up not in range(4):
             raise ValueError(f"up must be a quarter turn 0..3, got {up}")
         upright = np.rot90(crops, up, axes=(1, 2))
-        first = _probs_by_net(np.ascontiguousarray(upright))
-    mirrored = _probs_by_net(np.ascontiguousarray(upright[:, :, ::-1]))
+        first = _probs_by_net(np.ascontiguousarray(upright), int8)
+    mirrored = _probs_by_net(np.ascontiguousarray(upright[:, :, ::-1]), int8)
     pooled = np.stack([pool(np.stack([first[m], mirrored[m]])) for m in range(len(NETS))])
     return pooled, up
 

@@ -165,6 +165,13 @@ class ReaderParams:
             the first alone, with fewer dice read sure and wrong, for about 5 ms more a
             read on the development VM; 1 is the faster reader for a slow board
             (BENCHMARKS.md, "Two detectors").
+        int8_networks: (learned method) read with the 8-bit copies of the two detectors and
+            the two crop classifiers (``vision.models_int8``, made by
+            ``tools/train/quantise.py``) instead of the float files: about 1.5 times
+            less CPU a read (ONNX Runtime; OpenCV's dnn reads the float files whatever
+            this says). Off by default: on the held-out photos they read a photo or two
+            fewer fully right; a table profile turns them on where its own photos read as
+            well (BENCHMARKS.md, "Reading with a table profile").
         learned_check: (classical method) let the small learned classifier
             (``vision.learned``) check each die's value: agreement keeps it, disagreement
             makes the die uncertain, a sure "not a die" drops it.
@@ -224,6 +231,7 @@ class ReaderParams:
     verifier_drop_odds: float = 0.05
     detector_views: int = 1
     detector_networks: int = 2
+    int8_networks: bool = False
     closer_look_below: float = 12.0
     closer_score: float = 0.3
     reread_big_dice: bool = True

@@ -69,7 +69,10 @@ def load_networks(params: ReaderParams | None = None) -> None:
         from vision import detector, verifier
         from vision.dice import detected  # noqa: F401  (imported here, not at the first read)
 
-        nets = [*detector.networks(params.detector_networks), *learned.NETS, verifier.NET]
+        classifiers = [n.at_8_bits() for n in learned.NETS] if params.int8_networks \
+            else learned.NETS
+        nets = [*detector.networks(params.detector_networks, int8=params.int8_networks),
+                *classifiers, verifier.NET]
     else:
         nets = list(learned.NETS) if params.learned_check else []
     if params.cover_doubt_odds < 1.0:

@@ -44,9 +44,9 @@ def working_sides(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     real = vision.detector._pass
 
     def spy(image: np.ndarray, side: int, min_score: float, views: int = 1,
-            nets: int = vision.detector.NETWORKS) -> Any:
+            nets: int = vision.detector.NETWORKS, **kw: Any) -> Any:
         sides.append(side)
-        return real(image, side, min_score, views, nets)
+        return real(image, side, min_score, views, nets, **kw)
 
     monkeypatch.setattr(vision.detector, "_pass", spy)
     return sides

@@ -108,7 +108,7 @@ def one_faint_proposal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         return [faint] if faint_score is not None and faint_score <= 0.3 else []
 
     def classify_by_net(image: np.ndarray, boxes: list[Any],
-                        up: int | None = None) -> tuple[np.ndarray, int]:
+                        up: int | None = None, **kw: Any) -> tuple[np.ndarray, int]:
         p = np.concatenate([[state["not_a_die"]], odds6(5, 0.97) * (1 - state["not_a_die"])])
         return np.tile(p.astype(np.float32), (2, len(boxes), 1)), 0
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.models_int8 import INT8_SUFFIX
 from vision.onnx_net import LazyNet
 
 MODELS = Path(__file__).resolve().parents[2] / "vision" / "models"
@@ -29,6 +30,8 @@ def test_every_shipped_network_stores_its_weights_at_half_precision() -> None:
     from onnx import numpy_helper
 
     for path in sorted(MODELS.glob("*.onnx")):
+        if path.stem.endswith(INT8_SUFFIX):
+            continue  # an 8-bit copy (tests/vision/test_int8_networks.py)
         weights = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
         big = [w for w in weights if w.ndim >= 2]
         assert big and all(w.dtype == np.float16 for w in big), path.name

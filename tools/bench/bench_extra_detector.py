@@ -32,8 +32,10 @@ def add_members(paths: list[Path]) -> None:
                   for path in paths)
     shipped = detector.networks
 
-    def with_extra(count: int = detector.NETWORKS) -> tuple[LazyNet, ...]:
-        return shipped(count) + extra if count == detector.NETWORKS else shipped(count)
+    def with_extra(count: int = detector.NETWORKS, *, int8: bool = False,
+                   ) -> tuple[LazyNet, ...]:
+        chosen = shipped(count, int8=int8)
+        return chosen + extra if count == detector.NETWORKS else chosen
 
     detector.networks = with_extra
 

@@ -2,9 +2,10 @@
 
     BLUFFCAM_ONNX_THREADS=1 taskset -c 0 python -m tools.bench.bench_profile_speed [--reads 9]
 
-Two figures, each for today's path (the reader's settings alone: the whole frame, its scale
-guessed from the frame) and the profile's path (``calibration/demo.toml``: the table's box,
-at the one scale its ``[dice]`` size implies):
+Two figures, each for the path without a profile (the default reader, as it reads a
+stranger's photo: the whole frame, its scale guessed from the frame, the float networks) and
+the profile's path (``calibration/demo.toml``: the table's box, at the one scale its
+``[dice]`` size implies, with the networks its ``[reader]`` names):
 
 1. **A camera frame.** The demo's fullest reveal (15 dice) as a Camera Module 3 at
    2304 × 1296 would frame it: scaled 1.35 times (the table fills the picture's height) and
@@ -177,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     assert recording.profile_path is not None
     profile = load_profile(recording.profile_path)
     profiled = profile.reader_params
-    today = ReaderParams.from_dict(dict(profile.reader))  # the [reader] settings alone
+    today = ReaderParams()  # the reader as it reads a stranger's photo
     load_networks(profiled)
     cores = len(os.sched_getaffinity(0))
     print(f"{platform.machine()}, Python {platform.python_version()}, {cores} core(s), "

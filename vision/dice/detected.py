@@ -210,7 +210,8 @@ def _read(image: NDArray[np.uint8], params: ReaderParams, crop_sized: bool = Fal
                             max_side=params.detector_max_side,
                             faint_score=None if crop_sized else params.detector_faint_score,
                             views=params.detector_views,
-                            nets=params.detector_networks)
+                            nets=params.detector_networks,
+                            int8=params.int8_networks)
     strong = [c for c in found if c.score >= params.detector_min_score]
     faint = [c for c in found if c.score < params.detector_min_score]
     odds = die_odds(image, [(c.x, c.y, c.size) for c in faint])
@@ -218,7 +219,7 @@ def _read(image: NDArray[np.uint8], params: ReaderParams, crop_sized: bool = Fal
                 if p >= params.verifier_min_odds]
     looked_at = strong + [c for c, _ in verified]
     by_net, up = classify_crops_and_up(image, [(c.x, c.y, c.size) for c in looked_at],
-                                       params.camera_up)
+                                       params.camera_up, int8=params.int8_networks)
     second = pool(by_net)
     read = _without_unlikely_dice(image, [
         (c, die) for k, c in enumerate(strong)
@@ -291,12 +292,14 @@ def _closer_look(image: NDArray[np.uint8], found: list[Candidate], params: Reade
                                           min_score=params.closer_score,
                                           max_side=params.detector_max_side,
                                           views=params.detector_views,
-                                          nets=params.detector_networks)
+                                          nets=params.detector_networks,
+                                          int8=params.int8_networks)
              if not any(clash(c, k) for k in found)]
     odds = die_odds(image, [(c.x, c.y, c.size) for c in fresh])
     verified = [(c, float(p)) for c, p in zip(fresh, odds, strict=True)
                 if p >= params.verifier_min_odds]
-    _, second = classify_crops(image, [(c.x, c.y, c.size) for c, _ in verified], up)
+    _, second = classify_crops(image, [(c.x, c.y, c.size) for c, _ in verified], up,
+                               int8=params.int8_networks)
     return [die for (c, v), p in zip(verified, second, strict=True)
             if (die := _faint_die(c, p, v, params)) is not None]
 
