@@ -5,7 +5,8 @@
 Two figures, each for the path without a profile (the default reader, as it reads a
 stranger's photo: the whole frame, its scale guessed from the frame, the float networks) and
 the profile's path (``calibration/demo.toml``: the table's box, at the one scale its
-``[dice]`` size implies, with the networks its ``[reader]`` names):
+``[dice]`` size implies, with the networks' 8-bit copies its ``[reader]`` asks for; and,
+between the two, the same with the float networks):
 
 1. **A camera frame.** The demo's fullest reveal (15 dice) as a Camera Module 3 at
    2304 × 1296 would frame it: scaled 1.35 times (the table fills the picture's height) and
@@ -96,7 +97,10 @@ def time_frame(reads: int, today: ReaderParams, profiled: ReaderParams) -> None:
     big = camera_frame(frame)
     side = (CAMERA[0] - round(frame.shape[1] * ZOOM)) // 2
     truth = [(d["value"], d["x"] * ZOOM + side, d["y"] * ZOOM) for d in truth_file["dice"]]
-    paths = {"today (no profile)": today, "profile": camera_params(profiled, frame.shape[1])}
+    at_camera = camera_params(profiled, frame.shape[1])
+    paths = {"today (no profile)": today,
+             "profile, float nets": replace(at_camera, int8_networks=False),
+             "profile": at_camera}
     times: dict[str, list[float]] = {name: [] for name in paths}
     cpu: dict[str, list[float]] = {name: [] for name in paths}
     for params in paths.values():
@@ -134,7 +138,10 @@ def time_reveals(runs: int, fps: float, today: ReaderParams, profile: Any) -> No
     script = recording.script
     setup = {k: v for k, v in script.items() if k != "actions"}
     at = [i for i, action in enumerate(script["actions"]) if "reveal" in action]
+    float_nets = replace(profile.reader_params, int8_networks=False)
     paths = {"today (no profile)": SimpleNamespace(zones=profile.zones, reader_params=today),
+             "profile, float nets": SimpleNamespace(zones=profile.zones,
+                                                    reader_params=float_nets),
              "profile": profile}
     print(f"2. a reveal at {fps:g} fps, last motion -> verdict, {runs} runs of the 8 reveals:")
     for name, table in paths.items():
