@@ -193,8 +193,8 @@ def test_real_reader_reads_the_cocked_die_by_its_face_most_up() -> None:
     """The reader has no notion of a cocked die: it reads the face most up. The ``uncertain``
     scene's cocked die (tilted 28 degrees against a neighbour, which the renderer marks
     uncertain) is read as its true value, so where nothing else is in doubt the reveal is
-    applied as read. (Until session 20 a different die of the scene was doubted, which sent
-    the reveal to review and hid this; docs/vision_detector.md, "Known weak spots".)"""
+    applied as read. (An earlier reader doubted a different die of the scene, which sent the
+    reveal to review and hid this; docs/vision_detector.md, "Known weak spots".)"""
     image, truth = load_case("uncertain")
     reading = read_dice(image)
     cocked = [d for d in truth["dice"] if d.get("cocked")]

@@ -32,7 +32,7 @@ def right_dice(reading: Reading, dice: list[dict[str, float]]) -> int:
 
 def test_tiny_dice_on_a_printed_board_are_found_by_the_closer_look() -> None:
     """12-px dice on a printed board (``sizes/tiny_board``): the first read at the usual
-    working size misses some (three until session 18's detector, one since); the closer look
+    working size misses some (one; three before the long-trained detector); the closer look
     finds them, with their values, for review."""
     image, truth = rendered("sizes/tiny_board")
     dice = plain_dice(truth)

@@ -81,7 +81,8 @@ def _sure_odds_by_visibility(case: str) -> tuple[list[float], list[tuple[float, 
 
 def test_dice_right_beside_a_cup_are_not_doubted() -> None:
     """Three cups set down against their seats' dice (``tools.bench.bench_cover_scenes``' scene
-    50158; the check trained before session 35 doubted two of these dice)."""
+    50158; a cover check trained without rendered reveals doubted two of these dice:
+    docs/lab-notebook.md, 2026-11-27, "Cups beside the dice")."""
     plain, covered = _sure_odds_by_visibility("reveal/cups_beside_dice")
     assert len(plain) >= 8 and not covered
     assert max(plain) <= ReaderParams().cover_doubt_odds, sorted(plain)[-3:]
@@ -89,7 +90,8 @@ def test_dice_right_beside_a_cup_are_not_doubted() -> None:
 
 def test_a_die_half_under_a_held_cup_and_read_wrong_is_doubted() -> None:
     """Scene 50084: a cup held low over the dice hides part of a die, which the reader
-    reads surely and wrongly (the check trained before session 35 gave it 0.87)."""
+    reads surely and wrongly (a cover check trained without rendered reveals gave it 0.87:
+    docs/lab-notebook.md, 2026-11-27)."""
     plain, covered = _sure_odds_by_visibility("reveal/cup_over_dice")
     bar = ReaderParams().cover_doubt_odds
     assert any(not right for _, right in covered), covered
@@ -130,7 +132,8 @@ def test_no_die_of_a_clear_reveal_is_doubted() -> None:
 def test_a_die_read_surely_and_wrongly_under_a_finger_goes_to_review(
         reveal_index: int, kind: str, reach: float, die_index: int) -> None:
     """Cases found by ``tools.bench.bench_covered``: without the check each reveal was applied on
-    a wrong reading (the audit of session 33 found the same with a thumb over a 5)."""
+    a wrong reading (an audit of the demo found the same with a thumb over a 5:
+    docs/lab-notebook.md, 2026-11-27, "The cover check")."""
     reveal, game, still = _demo_reveal(reveal_index)
     die = reveal["dice"][die_index]
     image, _ = occlude(still, die["x"], die["y"], die["size_px"], kind,

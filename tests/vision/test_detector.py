@@ -88,10 +88,9 @@ def test_cell_and_pixel_coordinates_are_inverse(pixel: float) -> None:
     assert cell_to_pixel(pixel_to_cell(pixel)) == pytest.approx(pixel)
 
 
-#: sizes/tiny_dice was a known miss until session 13 (two touching 17-px dice merged into one
-#: candidate at half a size apart; ``vision.detector.SAME_SPOT``), tables/felt until session
-#: 18 (a green die touching another on green felt, presence 0.38; the long-trained detector
-#: proposes it)
+#: sizes/tiny_dice holds two touching 17-px dice that must stay two candidates at half a size
+#: apart (``vision.detector.SAME_SPOT``); tables/felt a green die touching another on green
+#: felt, which an earlier detector missed (presence 0.38; the long-trained one proposes it)
 @pytest.mark.parametrize("name", ["tables/wood", "tables/felt", "tables/board",
                                   "touching/touching_1", "sizes/tiny_dice"])
 def test_candidates_sit_on_the_rendered_dice(name: str) -> None:

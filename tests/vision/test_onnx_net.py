@@ -1,6 +1,7 @@
 """vision.onnx_net: the networks run with ONNX Runtime where it is installed, else with
 OpenCV's classic dnn engine; all of them give the same outputs as OpenCV's default engine
-(BENCHMARKS.md, sessions 9 and 16)."""
+(docs/lab-notebook.md: "Two looks" for OpenCV's engines, 2026-11-24; "ONNX Runtime",
+2026-11-25)."""
 
 from __future__ import annotations
 
@@ -213,8 +214,8 @@ def test_opencv_4s_way_each_input_size_written_into_the_file_reads_alike(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """OpenCV 4 is given each input size written into the network's file (vision.onnx_shape);
     here OpenCV 5 runs those files, which must compute what ONNX Runtime does on the
-    originals (OpenCV 4.12 itself, session 27: held-out photos read as with ONNX Runtime
-    but for one phone die)."""
+    originals (OpenCV 4.12 itself read the held-out photos as ONNX Runtime does but for one
+    phone die: docs/lab-notebook.md, 2026-11-26, "OpenCV 4 without ONNX Runtime")."""
     from tests.vision.test_detector import rendered
     from vision import ReaderParams, read_dice
 

@@ -82,8 +82,9 @@ def test_the_bench_smears_like_a_moving_camera() -> None:
 
 
 def test_one_die_smeared_in_a_sharp_recorded_frame_is_not_read_as_sure() -> None:
-    """Session 33's audit: Ben's 5 in the demo's round 2, smeared 11 px at 60° (still
-    spinning) while every other die is sharp, was read as a sure 6 under the old 0.3 bar."""
+    """Found by an audit (docs/lab-notebook.md, "Smeared dice", 2026-11-27): Ben's 5 in the
+    demo's round 2, smeared 11 px at 60° (still spinning) while every other die is sharp, was
+    read as a sure 6 under the old 0.3 bar."""
     recording = Path(__file__).resolve().parents[2] / "bluffcam" / "recordings" / "demo"
     frame = cv2.imread(str(sorted((recording / "frames" / "r02b_reveal").glob("*.jpg"))[-1]))
     x, y, reach = 933, 652, 48  # the die's centre in the recording's truth, and a margin

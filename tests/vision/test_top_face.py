@@ -95,7 +95,7 @@ def test_on_the_committed_renders_the_outlines_are_the_faces() -> None:
             upright.append(outline_iou(square_outline(near.x, near.y, near.extent),
                                 np.array(d["outline"])))
     assert len(read) >= 60
-    # 0.80 against 0.62 when written (session 24)
+    # 0.80 against 0.62 when written (docs/lab-notebook.md, 2026-11-26, "Top-face outlines")
     assert np.median(read) > 0.72
     assert np.median(read) > np.median(upright) + 0.1
     assert np.mean(np.array(read) > np.array(upright)) > 0.75

@@ -110,8 +110,9 @@ def test_agreeing_looks_lukewarm_about_the_value_leave_the_die_unsure() -> None:
 
 
 def test_agreeing_looks_at_the_bar_make_a_sure_die() -> None:
-    # pooled odds just over the bar (0.8 since session 20) make a sure die; at 0.7 they
-    # did (session 18's bar), and now go to review
+    # pooled odds just over the bar (0.8) make a sure die; just under it they go to review,
+    # where the earlier bar of 0.7 made them sure (docs/lab-notebook.md, 2026-11-26, "The
+    # value odds bar raised to 0.8")
     params = ReaderParams()
     assert _agreeing_die(0.85, 0.9, params) >= params.min_confidence
     assert _agreeing_die(0.75, 0.8, params) < params.min_confidence

@@ -54,8 +54,8 @@ def working_sides(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_an_enlarged_frame_reads_as_the_frame_itself() -> None:
     """A printed board enlarged four times, read again at the usual size: every die is
-    right and nothing more is reported, as in the frame as rendered. (Until session 18 the
-    detector, read at the larger working size, took a piece of this board for one more die;
+    right and nothing more is reported, as in the frame as rendered. (An earlier detector,
+    read at the larger working size, took a piece of this board for one more die;
     the long-trained one does not, on any committed render. What the second read is for, on
     real photos, is held by the enlarged-webcam floors of tests/vision/test_dataset_floors.py:
     held out, precision 0.985 with it, 0.917 without.)"""
@@ -145,8 +145,9 @@ def test_the_setting_is_a_profile_setting() -> None:
 def test_a_small_sure_die_the_smear_check_doubts_does_not_hold_the_larger_size(
         smeared: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The second read is decided on the dice the reading will report as sure, after the
-    smear check (session 20: a pip of an enlarged webcam photo's 6, read as a sure die and
-    then doubted as smeared, kept the frame at the larger size and its seven false dice).
+    smear check (a pip of an enlarged webcam photo's 6, read as a sure die and then doubted
+    as smeared, once kept the frame at the larger size and its seven false dice:
+    docs/lab-notebook.md, 2026-11-26, under "Enlarged photos").
     A small sure die the smear check leaves alone still holds it."""
     import vision.smear
 

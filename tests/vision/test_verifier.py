@@ -61,8 +61,7 @@ def test_no_faint_die_is_reported_on_an_empty_table() -> None:
 
 
 def test_tiny_dice_on_a_printed_board_seen_only_faintly_are_found_for_review() -> None:
-    # too faint for the detector alone: 12-px dice on a board (until session 18's detector,
-    # a green die half hidden on green felt was the case). The closer look, which also finds
+    # too faint for the detector alone: 12-px dice on a board. The closer look, which also finds
     # them, is off here: this is the verifier's doing.
     image, truth = rendered("sizes/tiny_board")
     plain = [d for d in truth["dice"] if not d["uncertain"] and d["visible"] >= 0.9]

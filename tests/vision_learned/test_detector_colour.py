@@ -1,5 +1,6 @@
 """The detector's training colour changes: ``recolour`` scales how often hues are turned,
-shuffled, greyed or inverted (the session-12 experiment with real photos at a third)."""
+shuffled, greyed or inverted (real photos' at a third of the renders' rate was tried:
+docs/lab-notebook.md, 2026-11-25)."""
 
 from __future__ import annotations
 
