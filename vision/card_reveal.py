@@ -15,7 +15,7 @@ from typing import Any
 
 from vision.card_types import CardReading
 from vision.reveal import Problem
-from vision.words import N_, said
+from vision.words import N_, place, said
 
 _PROBLEM_TEXT = {
     "weak_match": N_("card at {place}: too few features match any registered face"),
@@ -67,7 +67,7 @@ def check_card_reveal(readings: Sequence[CardReading], expected: int) -> CardRev
     problems: list[Problem] = []
     for card in last.unnamed:
         words = said(_PROBLEM_TEXT.get(card.problem or "", _NOT_RECOGNISED),
-                     place=f"({card.x:.0f}, {card.y:.0f})")
+                     place=place(card.x, card.y))
         if card.candidate:
             words = said(_GUESS, problem=words, guess=card.candidate)
         problems.append(Problem.saying("uncertain", None, card.x, card.y, words))

@@ -177,8 +177,9 @@ def small_dice_advice(height: int, width: int, reading: Reading,
     fixes = (said("Move the camera closer to the table or zoom in, or raise its resolution (up "
                   "to {px} px across).", px=sharpest) if max(height, width) < sharpest
              else said("Move the camera closer to the table or zoom in."))
+    size = f"{width}×{height}"
     return Advice.saying("small_dice", said(
         "The dice are small in the picture (about {px} px across in this {size} picture); "
         "the reader is far surer of dice of {sure_px} px and more here. {fixes}",
-        px=round(seen / scale), size=f"{width}×{height}", sure_px=round(SMALL_DICE_PX / scale),
+        px=round(seen / scale), size=size, sure_px=round(SMALL_DICE_PX / scale),
         fixes=fixes))

@@ -21,7 +21,7 @@ from vision.draw import drawable, label_anchor
 from vision.frame_check import Advice, frame_advice
 from vision.params import ReaderParams
 from vision.stillness import StillnessParams, moving_fraction, prepare
-from vision.words import N_, Words, faces, said
+from vision.words import N_, Words, faces, place, said
 from vision.zones import ZoneMap
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ class StillRun:
             raise SceneNotStillError(said(
                 "scene not still after {n} frames (last change: {moved}% of the picture "
                 "moved); keep hands out of the picture",
-                n=self.seen, moved=f"{100 * self._last_motion:.1f}"))
+                n=self.seen, moved=round(100 * self._last_motion, 1)))
 
     def ended(self) -> SceneNotStillError:
         """The error for frames that ended before the scene was still."""
@@ -670,7 +670,7 @@ def _count_problems(
                 said("{seat}: expected {total} dice, the camera sees {seen}; the least sure is "
                      "a {value} at {place}, {percent}% sure", seat=player, total=total,
                      seen=seen, value=doubtful.value,
-                     place=f"({doubtful.x:.0f}, {doubtful.y:.0f})",
+                     place=place(doubtful.x, doubtful.y),
                      percent=round(100 * doubtful.confidence)),
             )
         )

@@ -55,6 +55,11 @@ def said_n(singular: str, plural: str, n: int, /, **params: Param) -> Words:
     return Words(singular, {"n": n, **params}, plural, n)
 
 
+def place(x: float, y: float) -> str:
+    """A spot on the photo for people: "(412, 305)" (pixels)."""
+    return f"({x:.0f}, {y:.0f})"
+
+
 def faces(values: list[int]) -> Words | str:
     """Faces for people: "4, 4 and 6", "6", or "none"."""
     if not values:

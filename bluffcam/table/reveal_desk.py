@@ -28,6 +28,7 @@ from bluffcam.table.reveal_records import (
     RevealRecord,
     last_reveal_json,
     needs_a_look,
+    problem,
     review_from_record,
 )
 from bluffcam.table.reveal_store import RevealStore, UnknownRevealError
@@ -166,8 +167,12 @@ class RevealDesk:
             try:
                 self._apply(kind, reveal_id, record, seats, how="camera")
             except IllegalActionError as refused:  # e.g. set-aside dice misplaced
-                record["problems"].append({"kind": "rules", "seat": None, "x": None,
-                                           "y": None, "message": refused.message})
+                record["problems"].append(
+                    problem("rules", said("{refusal} ({rule})", refusal=refused.said,
+                                          rule=refused.rule))
+                    if refused.said is not None
+                    else {"kind": "rules", "seat": None, "x": None, "y": None,
+                          "message": refused.message})
                 held = True
         if held:
             self._hold(reveal_id, record, action_index)
@@ -334,8 +339,8 @@ class RevealDesk:
             settled = {k: record.pop(k) for k in ("how", "action", "confirmed", "corrections",
                                                    "confirmed_dice", "applied_at") if k in record}
             problems = [p for p in record.get("problems", []) if p.get("kind") != "reopened"]
-            problems.insert(0, {"kind": "reopened", "seat": None, "x": None, "y": None,
-                                "message": "reopened after its verdict: check the reading again"})
+            problems.insert(0, problem("reopened", said(
+                "reopened after its verdict: check the reading again")))
             record.update(status="needs_review", action_index=index, problems=problems,
                           reopened=[*record.get("reopened", []),
                                     {"at": time.time(), "was": settled}])
