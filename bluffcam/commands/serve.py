@@ -165,7 +165,7 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
     "camera offline" when it dies (not first at the next reveal) and the camera is reopened
     in the background once it is back. A recorded camera (``files:``) is not watched: each
     read would use up a frame of the recording."""
-    from bluffcam.camera_news import CAMERA_TOPIC, camera_summary
+    from bluffcam.camera_news import CAMERA_TOPIC, camera_summary, camera_summary_said
     from hardware.cameras import is_recording
 
     last = table.camera_status()
@@ -176,7 +176,8 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
         table.snapshot()
         now = table.camera_status()
         if now != last:  # one banner that updates, never a new one at each retry
-            table.note(camera_summary(now) if now != "ok" else said("camera back: reading again"),
+            table.note((camera_summary_said(now) or camera_summary(now)) if now != "ok"
+                       else said("camera back: reading again"),
                        "warning" if now != "ok" else "info", topic=CAMERA_TOPIC)
             last = now
 
