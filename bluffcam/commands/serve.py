@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB, low_space_text, prune_photos
+from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB, low_space_said, prune_photos
 from engine.words import DEFAULT_LANGUAGE, LANGUAGES, said
 
 DEFAULT_PORT = 8080
@@ -210,10 +210,10 @@ def keep_photos(table: Any, keep_bytes: int, stop: threading.Event,
                          if pruned.removed else "")
                       + f"; {pruned.free / MB:,.0f} MB free on the disk", flush=True)
             if pruned.short_of_space and (not short or passes % LOW_SPACE_REPEAT == 0):
-                table.note(low_space_text(pruned), "warning")  # said again while it lasts
+                table.note(low_space_said(pruned), "warning")  # said again while it lasts
                 short, passes = True, 0
             elif short and pruned.roomy:
-                table.note("the data folder's disk has room again", "info")
+                table.note(said("the data folder's disk has room again"), "info")
                 short = False
             passes += 1
         if stop.wait(every_s):

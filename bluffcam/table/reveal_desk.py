@@ -155,7 +155,7 @@ class RevealDesk:
                 previous: PendingReview | None) -> None:
         reveal_id = self._store.next_id()
         if taken.annotated_jpeg is not None:
-            with self._ledger.storing(f"the photo of reveal {reveal_id}"):
+            with self._ledger.storing(said("the photo of reveal {id}", id=reveal_id)):
                 self._store.save_image(reveal_id, taken.annotated_jpeg)
                 if taken.photo_jpeg is not None:
                     self._store.save_photo(reveal_id, taken.photo_jpeg)
@@ -191,7 +191,7 @@ class RevealDesk:
         """Store the record as waiting for a person and make it the pending review (built
         from the record as a restart or a reopen builds it)."""
         record.update(status="needs_review")
-        with self._ledger.storing(f"reveal {reveal_id}"):
+        with self._ledger.storing(said("reveal {id}", id=reveal_id)):
             self._store.save(reveal_id, record)
         self.review = review_from_record(record, action_index)
         self._announce(reveal_id)
@@ -235,7 +235,7 @@ class RevealDesk:
             confirmed=seats, corrections=kind.corrections(record, seats),
             applied_at=time.time(), **({} if placed is None else {"confirmed_dice": placed}),
         )
-        with self._ledger.storing(f"reveal {reveal_id}"):
+        with self._ledger.storing(said("reveal {id}", id=reveal_id)):
             self._store.save(reveal_id, record)
             try:
                 self._ledger.journal.append(canonical)
@@ -309,8 +309,9 @@ class RevealDesk:
         try:
             self._store.save(reveal_id, record)
         except OSError as exc:
-            self._news.post(f"reveal {reveal_id}: its record could not be updated ({exc}); "
-                            "the game is not affected", "warning")
+            self._news.post(said("reveal {id}: its record could not be updated ({error}); the "
+                                 "game is not affected", id=reveal_id, error=str(exc)),
+                            "warning")
 
     def reopenable(self) -> str | None:
         """The camera reveal that settled the game's last action, if a player may still
@@ -334,7 +335,7 @@ class RevealDesk:
                     "reveal can, before the next action", status=409)
             index = len(self._ledger.actions) - 1
             record = self._store.load(reveal_id)
-            self._ledger.drop_last(f"reopening reveal {reveal_id}")
+            self._ledger.drop_last(said("reopening reveal {id}", id=reveal_id))
             del self.reveal_ids[index]
             settled = {k: record.pop(k) for k in ("how", "action", "confirmed", "corrections",
                                                    "confirmed_dice", "applied_at") if k in record}
