@@ -18,7 +18,7 @@ from typing import Any
 from bluffcam.table.errors import TableError
 from bluffcam.table.news import News
 from engine import Action, Game, Journal, JournalError
-from engine.words import Said, said
+from engine.words import N_, Said, said
 
 
 class Ledger:
@@ -54,11 +54,11 @@ class Ledger:
         try:
             yield
         except (sqlite3.Error, OSError, JournalError) as exc:
-            words = said(
-                "not saved, nothing changed: {what} — the journal refused it ({error})"
+            refused = (
+                N_("not saved, nothing changed: {what} — the journal refused it ({error})")
                 if isinstance(exc, JournalError)
-                else "not saved, nothing changed: {what} — the disk refused it ({error})",
-                what=what, error=str(exc))
+                else N_("not saved, nothing changed: {what} — the disk refused it ({error})"))
+            words = said(refused, what=what, error=str(exc))
             self._news.post(words, "error")
             self._news.changed()
             raise TableError(str(words), rule="storage", status=503) from exc
