@@ -192,7 +192,8 @@ def test_card_problems_and_picture_advice_carry_their_words(
                                        "small_dice", "small_dice"]
     assert given[3].message.startswith("1 die looks smeared")
     assert given[4].message.startswith("2 dice look smeared")
-    for item in [*problems, *given]:
+    items: list[Problem | Advice] = [*problems, *given]
+    for item in items:
         assert item.words is not None and str(item.words) == item.message
         assert english(item.to_json()["said"]) == item.message
 
@@ -224,7 +225,7 @@ def test_every_sentence_the_camera_says_is_translated(
         code: str, cover_doubts_every_die: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Beside the extraction's check (tests/web_api/test_languages.py): each id a problem or
     advice really carries is in the catalog, in words of its own (not the English copied)."""
-    items = [p for problems in dice_problems().values() for p in problems]
+    items: list[Problem | Advice] = [p for found in dice_problems().values() for p in found]
     items += [*card_problems(), *advice(monkeypatch)]
     used = {msgid for item in items if item.words is not None
             for msgid in msgids(item.words.to_json())}
