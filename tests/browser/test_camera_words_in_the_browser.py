@@ -86,7 +86,7 @@ def in_japanese(words: Mapping[str, Any]) -> str:
     or more, where the page groups digits)."""
     with (TRANSLATIONS / "ja" / "LC_MESSAGES" / "messages.po").open("rb") as f:
         catalog = {m.id: m.string for m in read_po(f) if m.id}
-    text = catalog[words["msgid"]]
+    text = str(catalog[words["msgid"]])
     params = {k: in_japanese(v) if isinstance(v, dict) else v for k, v in words["params"].items()}
     return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), text)
 
