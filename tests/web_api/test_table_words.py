@@ -1,0 +1,126 @@
+"""The table's own words about the camera, the disk and the demo reach the board as a message
+id with parameters beside their English, so a board in another language says them: a
+capture that failed or read nothing, the camera offline, a disk nearly full. The English the
+board's ``text`` and the CLI show is unchanged."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from web_api_helpers import SETUP, StubCamera, play_to_reveal, post
+
+from bluffcam.camera_news import (
+    camera_summary,
+    camera_summary_said,
+    problem_said,
+    said_from_json,
+    without_commands,
+    without_commands_said,
+)
+from bluffcam.photo_budget import Pruned, low_space_said, low_space_text
+from bluffcam.table import Table, TableError
+from engine.words import Said, said, said_n
+from vision.reveal import NO_FRAMES, Problem
+
+
+def english(words: dict[str, Any]) -> str:
+    """The JSON words filled in as a page in English fills them (web/static/js/i18n.js)."""
+    text = words["msgid"] if "plural" not in words or words["n"] == 1 else words["plural"]
+
+    def value(v: Any) -> Any:
+        if isinstance(v, list):
+            return "; ".join(english(w) for w in v)
+        return english(v) if isinstance(v, dict) else v
+
+    params = {k: value(v) for k, v in words["params"].items()}
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), text)
+
+
+def msgids(words: dict[str, Any]) -> Iterator[str]:
+    yield words["msgid"]
+    for value in words["params"].values():
+        for inner in value if isinstance(value, list) else [value]:
+            if isinstance(inner, dict):
+                yield from msgids(inner)
+
+
+def test_the_camera_offline_is_said_in_words_with_the_fault_as_the_camera_says_it() -> None:
+    status = "camera offline: /dev/video0: could not open (`ls /dev/video*`) (retrying in 4 s)"
+    words = camera_summary_said(status)
+    assert words is not None and str(words) == camera_summary(status)
+    assert words.msgid == "camera offline: {fault}"
+    assert words.params == {"fault": "/dev/video0: could not open"}  # no command, no countdown
+    assert camera_summary_said("camera offline: not opened yet (retrying in 1 s)") == said(
+        "camera offline: not opened yet")
+    assert camera_summary_said("ok") is None and camera_summary_said("none") is None
+
+
+def test_words_come_back_from_their_json_and_lose_their_commands() -> None:
+    words = said("{what} — capture again, or enter the reveal by hand",
+                 what=said("the camera read nothing ({reason})", reason=(
+                     said("{seat}: no dice seen in front of the cup", seat="Ann"),
+                     said_n("{n} die", "{n} dice", 2))))
+    assert said_from_json(words.to_json()) == words
+    fault = said("the camera's reading failed ({error})",
+                 error="no camera found; check `rpicam-hello --list-cameras`")
+    assert str(without_commands_said(fault)) == (
+        "the camera's reading failed (no camera found (the calibration page says how to fix "
+        "it))")
+    assert without_commands(str(fault)).startswith("the camera's reading failed (no camera found")
+    plain = problem_said({"kind": "rules", "message": "a refusal without words"})
+    assert plain == Said("a refusal without words")
+    problem = Problem.saying("not_still", None, None, None, NO_FRAMES).to_json()
+    assert problem_said(problem).to_json() == NO_FRAMES.to_json()
+
+
+def test_a_capture_that_reads_nothing_says_why_in_words(tmp_path: Path) -> None:
+    from bluffcam.table.vision_bridge import RevealReading
+
+    restless = Problem.saying("not_still", None, None, None, NO_FRAMES)
+
+    def reader(frames: Any, expected: Any) -> RevealReading:
+        return RevealReading({}, {}, [restless.to_json()], True, None)
+
+    table = Table(tmp_path / "journal.sqlite", StubCamera(), reveal_reader=reader)
+    try:
+        table.new_game(SETUP)
+        table.submit({"player": "Ann", "bid": "3x4"})
+        table.submit({"player": "Ben", "challenge": True})
+        with pytest.raises(TableError) as refused:
+            table.capture_reveal()
+        message = table.state()["messages"][-1]
+        assert message["text"] == refused.value.message == (
+            "the camera read nothing (no frames: the camera gave none) — capture again, or "
+            "enter the reveal by hand")
+        assert english(message["said"]) == message["text"]
+        assert list(msgids(message["said"])) == [
+            "{what} — capture again, or enter the reveal by hand",
+            "the camera read nothing ({reason})", "no frames: the camera gave none"]
+    finally:
+        table.close()
+
+
+def test_a_camera_gone_offline_is_said_in_words_on_the_board(client: FlaskClient,
+                                                              camera: StubCamera) -> None:
+    play_to_reveal(client)
+    camera.offline = True
+    assert post(client, "/api/reveal/capture").status_code == 409
+    body: dict[str, Any] = client.get("/api/state").json
+    message = body["messages"][-1]
+    assert english(message["said"]) == message["text"]
+    assert "camera offline: {fault}" in msgids(message["said"])
+    assert body["camera"]["summary"] == "camera offline: unplugged"
+    assert body["camera"]["summary_said"] == {"msgid": "camera offline: {fault}",
+                                              "params": {"fault": "unplugged"}}
+
+
+def test_the_disk_nearly_full_is_said_in_words() -> None:
+    pruned = Pruned(removed=0, freed=0, kept=0, free=120_000_000)
+    words = low_space_said(pruned)
+    assert str(words) == low_space_text(pruned) and "only 120 MB free" in str(words)
+    assert words.params == {"mb": 120}
