@@ -110,7 +110,7 @@ def test_a_camera_gone_offline_is_said_in_words_on_the_board(client: FlaskClient
     play_to_reveal(client)
     camera.offline = True
     assert post(client, "/api/reveal/capture").status_code == 409
-    body: dict[str, Any] = client.get("/api/state").json
+    body: dict[str, Any] = client.get("/api/state").get_json()
     message = body["messages"][-1]
     assert english(message["said"]) == message["text"]
     assert "camera offline: {fault}" in msgids(message["said"])
