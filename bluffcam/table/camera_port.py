@@ -115,7 +115,7 @@ class CameraPort:
         with self._lock:
             self._news.post(without_commands_said(message), "warning")
             self._news.changed()
-        return TableError(str(message), rule="camera")
+        return TableError(str(message), rule="camera", said=message)
 
     def close(self) -> None:
         self._closed.set()

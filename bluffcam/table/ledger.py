@@ -61,7 +61,7 @@ class Ledger:
             words = said(refused, what=what, error=str(exc))
             self._news.post(words, "error")
             self._news.changed()
-            raise TableError(str(words), rule="storage", status=503) from exc
+            raise TableError(str(words), rule="storage", status=503, said=words) from exc
 
     def start(self, setup: dict[str, Any], game: Game, actions: list[dict[str, Any]]) -> int:
         """Journal a new game (all or nothing), then make it the current one; its id."""

@@ -109,7 +109,10 @@ def test_a_camera_gone_offline_is_said_in_words_on_the_board(client: FlaskClient
                                                               camera: StubCamera) -> None:
     play_to_reveal(client)
     camera.offline = True
-    assert post(client, "/api/reveal/capture").status_code == 409
+    refused = post(client, "/api/reveal/capture")
+    assert refused.status_code == 409
+    error = refused.get_json()["error"]  # the phone that asked says it in its language too
+    assert error["rule"] == "camera" and english(error["said"]) == error["message"]
     body: dict[str, Any] = client.get("/api/state").get_json()
     message = body["messages"][-1]
     assert english(message["said"]) == message["text"]
