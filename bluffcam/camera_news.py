@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from bluffcam.camera_faults import RETRY, fault_said
 from engine.words import Param, Said, said
 
 #: a command given as an aside: "(`ls /dev/video*`)"
@@ -61,9 +62,14 @@ def camera_status_said(status: str) -> Said | None:
     is not a fault."""
     if status in _OFFLINE_WORDS:
         return _OFFLINE_WORDS[status]
-    if status.startswith(_OFFLINE):
-        return said("camera offline: {fault}", fault=status.removeprefix(_OFFLINE))
-    return None
+    if not status.startswith(_OFFLINE):
+        return None
+    fault = status.removeprefix(_OFFLINE)
+    retry = RETRY.search(fault)
+    if retry is None:
+        return said("camera offline: {fault}", fault=fault_said(fault))
+    return said("camera offline: {fault} (retrying in {seconds} s)",
+                fault=fault_said(fault[:retry.start()]), seconds=retry["seconds"])
 
 
 def camera_summary_said(status: str) -> Said | None:

@@ -10,11 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from flask.testing import FlaskClient
 from web_api_helpers import SETUP, StubCamera, play_to_reveal, post
 
 from bluffcam.camera_news import (
+    camera_status_said,
     camera_summary,
     camera_summary_said,
     problem_said,
@@ -25,6 +27,8 @@ from bluffcam.camera_news import (
 from bluffcam.photo_budget import Pruned, low_space_said, low_space_text
 from bluffcam.table import Table, TableError
 from engine.words import Said, said, said_n
+from hardware.camera_errors import opencv_open_problem
+from hardware.cameras import FROZEN_AFTER_FRAMES, CameraError, CameraSource, ResilientCamera
 from vision.reveal import NO_FRAMES, Problem
 
 
@@ -58,6 +62,47 @@ def test_the_camera_offline_is_said_in_words_with_the_fault_as_the_camera_says_i
     assert camera_summary_said("camera offline: not opened yet (retrying in 1 s)") == said(
         "camera offline: not opened yet")
     assert camera_summary_said("ok") is None and camera_summary_said("none") is None
+
+
+class SameFrame(CameraSource):
+    """A source that hands out the very same frame: a stuck driver."""
+
+    spec = "opencv:0"
+
+    def read(self) -> Any:
+        return np.zeros((8, 8, 3), np.uint8)
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_faults_the_camera_names_are_said_in_words() -> None:
+    """Each status built by hardware's own code: a change to its wording shows here."""
+    frozen = ResilientCamera("opencv:0", opener=lambda spec: SameFrame())
+    for _ in range(FROZEN_AFTER_FRAMES):
+        frozen.read()
+
+    def no_webcam(spec: str) -> CameraSource:
+        raise CameraError(opencv_open_problem(spec, 1, []))
+
+    unplugged = ResilientCamera("opencv:1", opener=no_webcam)
+    unplugged.read()
+    for camera, msgid, params in [
+        (frozen, "{camera}: frozen: the last {n} frames were identical (a stuck driver or "
+                 "stream, or a lens covered in the dark)",
+         {"camera": "opencv:0", "n": str(FROZEN_AFTER_FRAMES)}),
+        (unplugged, "{camera}: could not open the camera; is the webcam plugged in, and is the "
+                    "index right?", {"camera": "opencv:1"}),
+    ]:
+        summary = camera_summary_said(camera.status)
+        assert summary is not None and str(summary) == camera_summary(camera.status)
+        assert summary.params["fault"] == said(msgid, **params)
+        whole = camera_status_said(camera.status)  # with its countdown: the same English
+        assert whole is not None and str(whole) == camera.status
+        assert whole.msgid == "camera offline: {fault} (retrying in {seconds} s)"
+    assert camera_summary_said("camera offline: opencv:0: no frame (camera disconnected or "
+                               "stream ended)") == said("camera offline: {fault}", fault=said(
+        "{camera}: no frame (camera disconnected or stream ended)", camera="opencv:0"))
 
 
 def test_words_come_back_from_their_json_and_lose_their_commands() -> None:
@@ -116,7 +161,7 @@ def test_a_camera_gone_offline_is_said_in_words_on_the_board(client: FlaskClient
     body: dict[str, Any] = client.get("/api/state").get_json()
     message = body["messages"][-1]
     assert english(message["said"]) == message["text"]
-    assert "camera offline: {fault}" in msgids(message["said"])
+    assert "camera offline: {fault} (retrying in {seconds} s)" in msgids(message["said"])
     assert body["camera"]["summary"] == "camera offline: unplugged"
     assert body["camera"]["summary_said"] == {"msgid": "camera offline: {fault}",
                                               "params": {"fault": "unplugged"}}
