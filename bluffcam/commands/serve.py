@@ -386,7 +386,9 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     threading.Thread(target=watch_camera, args=(table, watch_stop),
                      name="camera-watch", daemon=True).start()
     if camera is not None and camera.status != "ok":
-        table.note(camera.status, "warning")
+        from bluffcam.camera_news import camera_status_said
+
+        table.note(camera_status_said(camera.status) or camera.status, "warning")
     size_problem = frame_size_problem(first_frame, profile)
     if size_problem is not None:
         table.note(size_problem, "warning")
