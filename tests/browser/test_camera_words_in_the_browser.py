@@ -126,3 +126,20 @@ def test_a_reveal_sent_to_review_shows_its_problems_in_japanese(
     assert sorted(listed.all_text_contents()) == sorted(japanese)
     board = tv.evaluate("document.body.innerText")
     assert not [sentence for sentence in english if sentence in board]
+
+
+def test_the_camera_offline_is_said_in_japanese_on_the_boards_footer(
+        tv: Any, live_server: LiveServer) -> None:
+    camera = live_server.table.camera
+    tv.goto("/?lang=ja")
+    expect(tv.locator("#camera-status")).to_contain_text("カメラ")
+    camera.status = ("camera offline: scene:browser-tests: no frame (camera disconnected or "
+                     "stream ended) (retrying in 2 s)")
+    try:
+        live_server.table.note("the board is drawn again")  # any change: the state is sent
+        footer = tv.locator("#camera-status")
+        expect(footer).to_contain_text(
+            "カメラオフライン: scene:browser-tests: 画像が来ません (カメラが外れたか、配信が終わりました)")
+        assert "no frame" not in footer.inner_text() and "retrying" not in footer.inner_text()
+    finally:
+        camera.status = "ok"
