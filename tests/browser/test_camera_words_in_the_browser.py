@@ -139,7 +139,8 @@ def test_the_camera_offline_is_said_in_japanese_on_the_boards_footer(
         live_server.table.note("the board is drawn again")  # any change: the state is sent
         footer = tv.locator("#camera-status")
         expect(footer).to_contain_text(
-            "カメラオフライン: scene:browser-tests: 画像が来ません (カメラが外れたか、配信が終わりました)")
+            "カメラオフライン: scene:browser-tests: 画像が来ません "
+            "(カメラが外れたか、配信が終わりました)")
         assert "no frame" not in footer.inner_text() and "retrying" not in footer.inner_text()
     finally:
         camera.status = "ok"
