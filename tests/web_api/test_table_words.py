@@ -30,6 +30,7 @@ from engine.words import Said, said, said_n
 from hardware.camera_errors import opencv_open_problem
 from hardware.cameras import FROZEN_AFTER_FRAMES, CameraError, CameraSource, ResilientCamera
 from vision.reveal import NO_FRAMES, Problem
+from vision.words import said as vision_said
 
 
 def english(words: dict[str, Any]) -> str:
@@ -172,3 +173,29 @@ def test_the_disk_nearly_full_is_said_in_words() -> None:
     words = low_space_said(pruned)
     assert str(words) == low_space_text(pruned) and "only 120 MB free" in str(words)
     assert words.params == {"mb": 120}
+
+
+def test_a_reroll_the_camera_cannot_read_says_why_in_the_cameras_words(tmp_path: Path) -> None:
+    """The set-aside read's problems (vision's words) reach the refusal: the phone that asked
+    and the panel's board note say them in their language."""
+    unsure = Problem.saying("uncertain", "Ann", 120.0, 30.0, vision_said(
+        "{seat}: a die set aside looks like a {value}, but the camera is only {percent}% sure",
+        seat="Ann", value=4, percent=41)).to_json()
+
+    def front(frames: Any, seat: int) -> tuple[list[int], list[Said]]:
+        return [4], [problem_said(unsure)]
+
+    table = Table(tmp_path / "journal.sqlite", StubCamera(), set_aside_reader=front)
+    try:
+        table.new_game(SETUP)
+        with pytest.raises(TableError) as refused:
+            table.submit({"player": "Ann", "bid": "3x4", "reroll": True})
+        words = refused.value.said
+        assert words is not None and str(words) == refused.value.message == (
+            "raise and re-roll: Ann: a die set aside looks like a 4, but the camera is only 41% "
+            "sure; give their faces by hand")
+        assert english(words.to_json()) == refused.value.message
+        assert list(msgids(words.to_json())) == [
+            "raise and re-roll: {why}; give their faces by hand", unsure["said"]["msgid"]]
+    finally:
+        table.close()
