@@ -698,6 +698,8 @@ def _count_problems(
 
 
 def _not_still(seat: str | None, exc: SceneNotStillError) -> Problem:
+    """The review problem of a wait that never saw a still scene, in its words where it has
+    them (a caller's frames may end with plain text)."""
     if exc.words is None:
         return Problem("not_still", seat, None, None, str(exc))
     return Problem.saying("not_still", seat, None, None, exc.words)
