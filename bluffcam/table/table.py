@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from bluffcam.camera_news import camera_summary, camera_summary_said
+from bluffcam.camera_news import camera_status_said, camera_summary, camera_summary_said
 from bluffcam.computer_seat import (
     COMPUTER_KEY,
     ComputerPlayer,
@@ -530,6 +530,9 @@ class Table:
             last_reveal=desk.last_reveal,
             reopen=desk.reopenable(),
             camera={**self._port.to_json(), "summary": camera_summary(self._port.status()),
+                    # "camera offline" and the faults hardware names, in the page's language
+                    "status_said": status.to_json() if (
+                        status := camera_status_said(self._port.status())) else None,
                     "summary_said": words.to_json() if (
                         words := camera_summary_said(self._port.status())) else None,
                     "learned_from": learned_from(self.profile)},

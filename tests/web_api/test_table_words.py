@@ -164,6 +164,7 @@ def test_a_camera_gone_offline_is_said_in_words_on_the_board(client: FlaskClient
     assert english(message["said"]) == message["text"]
     assert "camera offline: {fault} (retrying in {seconds} s)" in msgids(message["said"])
     assert body["camera"]["summary"] == "camera offline: unplugged"
+    assert english(body["camera"]["status_said"]) == body["camera"]["status"]  # calibration's
     assert body["camera"]["summary_said"] == {"msgid": "camera offline: {fault}",
                                               "params": {"fault": "unplugged"}}
 
