@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.words import said
+
 RECORDINGS = Path(__file__).resolve().parent / "recordings"
 DEMO_RECORDING = RECORDINGS / "demo"
 
@@ -264,7 +266,8 @@ class DemoPlayer:
             try:
                 self.driver = PanelDriver(table)
             except Exception as exc:  # no gpiozero: the actions still go through the table
-                table.note(f"demo: panel simulation unavailable ({exc}); acting directly")
+                table.note(said("demo: panel simulation unavailable ({error}); acting directly",
+                                error=str(exc)))
         self.rounds: list[RoundReport] = []
 
     def _pause(self, seconds: float, stop: threading.Event) -> bool:
@@ -277,7 +280,7 @@ class DemoPlayer:
         self.table.set_camera(self.camera)
         setup = {k: v for k, v in self.recording.script.items() if k not in ("actions", "comment")}
         self.table.new_game(setup)
-        self.table.note("demo: a recorded game, played on simulated buttons")
+        self.table.note(said("demo: a recorded game, played on simulated buttons"))
         reveals = iter(self.recording.reveals)
         for index, action in enumerate(self.recording.script.get("actions", [])):
             if self._pause(self.step_s, stop):
@@ -310,7 +313,9 @@ class DemoPlayer:
                 raise RecordingError(f"the panel made {last}, the recording says {action}")
         if reroll is not None:
             text = f"{action.get('player')} set aside {reroll.set_aside}: entered by hand"
-            self.table.note(f"demo: {text} (the camera could not confirm them)")
+            self.table.note(said("demo: {player} set aside {faces}: entered by hand (the camera "
+                                 "could not confirm them)", player=str(action.get("player")),
+                                 faces=str(reroll.set_aside)))
             self.narrate(f"re-roll: {text} (the camera could not confirm them)")
         self.table.submit(dict(action), source="demo")
 
@@ -353,8 +358,8 @@ class DemoPlayer:
         if review is not None:
             read = {s: [int(d["value"]) for d in dice] for s, dice in review["seats"].items()}
             problems = [str(p.get("message")) for p in review.get("problems", [])]
-            self.table.note(f"demo: reveal {review['id']} needs review — confirming the "
-                            "recorded dice shortly", review=review["id"])
+            self.table.note(said("demo: reveal {id} needs review — confirming the recorded dice "
+                                 "shortly", id=review["id"]), review=review["id"])
             if self._pause(self.review_pause_s, stop):
                 return  # stopped while the reading waited: it is left for review, unsettled
             state = self.table.confirm_review(review["id"], recorded.truth)

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.words import Said, said
+
 #: the photos `serve` keeps unless told otherwise (``--keep-photos``): about 5,000 reveals
 #: of 1280 x 960 frames, 800 of 12-megapixel ones
 DEFAULT_KEEP_MB = 2000
@@ -140,6 +142,11 @@ def _photos_by_reveal(folder: Path) -> dict[int, list[tuple[Path, int]]]:
 
 def low_space_text(pruned: Pruned) -> str:
     """The board's warning when even the old photos' removal leaves the disk nearly full."""
-    return (f"the data folder's disk has only {pruned.free // MB} MB free and no older reveal "
-            "photo is left to remove: free some space, or a capture or an action may soon be "
-            "refused")
+    return str(low_space_said(pruned))
+
+
+def low_space_said(pruned: Pruned) -> Said:
+    """`low_space_text` as words for a board in another language."""
+    return said("the data folder's disk has only {mb} MB free and no older reveal photo is "
+                "left to remove: free some space, or a capture or an action may soon be "
+                "refused", mb=pruned.free // MB)

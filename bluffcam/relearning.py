@@ -39,6 +39,7 @@ from bluffcam.teaching import FOLDER as TAUGHT_FOLDER
 from bluffcam.teaching import Teaching, TeachingError
 from calibration import load_profile, save_profile
 from calibration.files import replace_whole
+from engine.words import Said, said, said_n
 from vision.table_head import load_head
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ class RelearnTable(Protocol):
 
     def rewrite_profile(self, write: Callable[[], Any]) -> Any: ...
 
-    def note(self, text: str, level: str = "info", *, topic: str | None = None) -> None: ...
+    def note(self, text: str | Said, level: str = "info", *, topic: str | None = None) -> None: ...
 
 
 class Superseded(Exception):
@@ -197,8 +198,8 @@ class Relearner:
             log.warning("re-learning %s failed: %s", self.profile, exc, exc_info=True)
             self.failed += 1
             self.last = f"failed: {exc}"
-            self._note(f"the camera could not learn this table again ({exc}); it reads as "
-                       "before", "warning")
+            self._note(said("the camera could not learn this table again ({error}); it reads "
+                            "as before", error=str(exc)), "warning")
         else:
             self.installed += 1
             photos = adapted.head.photos
@@ -206,8 +207,9 @@ class Relearner:
                 adapted.size.changed else ""
             self.last = f"learned from {photos} photos{size}"
             log.info("re-learned %s: %s", self.profile, adapted.summary())
-            self._note(f"the camera learned this table again, from {photos} photo"
-                       f"{'s' * (photos != 1)}{size}", "info")
+            self._note(said_n("the camera learned this table again, from {n} photo{size}",
+                              "the camera learned this table again, from {n} photos{size}",
+                              photos, size=size), "info")
         with self._lock:
             if counted:
                 self.since = max(0, self.since - self._taken)
@@ -292,7 +294,7 @@ class Relearner:
     def _save_since(self) -> None:
         replace_whole(self._state, json.dumps({"since": self.since}).encode())
 
-    def _note(self, text: str, level: str) -> None:
+    def _note(self, text: Said, level: str) -> None:
         with contextlib.suppress(Exception):  # the board is closed: the log has said it
             self._table.note(text, level, topic=TOPIC)
 

@@ -15,13 +15,16 @@ from typing import Any
 
 from vision.card_types import CardReading
 from vision.reveal import Problem
+from vision.words import N_, place, said
 
 _PROBLEM_TEXT = {
-    "weak_match": "too few features match any registered face",
-    "ambiguous": "matches two registered faces almost equally",
-    "unknown_face": "looks like a card but matches no registered face (face down, or not "
-    "registered?)",
+    "weak_match": N_("card at {place}: too few features match any registered face"),
+    "ambiguous": N_("card at {place}: matches two registered faces almost equally"),
+    "unknown_face": N_("card at {place}: looks like a card but matches no registered face "
+                       "(face down, or not registered?)"),
 }
+_NOT_RECOGNISED = N_("card at {place}: not recognised")
+_GUESS = N_("{problem} (best guess {guess})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,37 +66,26 @@ def check_card_reveal(readings: Sequence[CardReading], expected: int) -> CardRev
     last = readings[-1]
     problems: list[Problem] = []
     for card in last.unnamed:
-        reason = _PROBLEM_TEXT.get(card.problem or "", "not recognised")
-        guess = f" (best guess {card.candidate})" if card.candidate else ""
-        problems.append(
-            Problem(
-                "uncertain",
-                None,
-                card.x,
-                card.y,
-                f"card at ({card.x:.0f}, {card.y:.0f}): {reason}{guess}",
-            )
-        )
+        words = said(_PROBLEM_TEXT.get(card.problem or "", _NOT_RECOGNISED),
+                     place=place(card.x, card.y))
+        if card.candidate:
+            words = said(_GUESS, problem=words, guess=card.candidate)
+        problems.append(Problem.saying("uncertain", None, card.x, card.y, words))
     seen = len(last.cards)
     if seen != expected:
         problems.append(
-            Problem(
-                "count_mismatch",
-                None,
-                None,
-                None,
-                f"the doubted batch has {expected} cards but {seen} are seen",
+            Problem.saying(
+                "count_mismatch", None, None, None,
+                said("the doubted batch has {expected} cards but {seen} are seen",
+                     expected=expected, seen=seen),
             )
         )
     kinds = last.kinds()
     if any(Counter(r.kinds()) != Counter(kinds) for r in readings[:-1]):
         problems.append(
-            Problem(
-                "not_still",
-                None,
-                None,
-                None,
-                "the frames disagree about the cards (moving hand or changing light?)",
+            Problem.saying(
+                "not_still", None, None, None,
+                said("the frames disagree about the cards (moving hand or changing light?)"),
             )
         )
     return CardRevealCheck(kinds, expected, last, problems)

@@ -19,7 +19,8 @@ then is where the camera is, not the light.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -30,6 +31,7 @@ from vision.learned import face_size
 from vision.params import ReaderParams
 from vision.smear import is_smeared
 from vision.types import Reading
+from vision.words import Words, said, said_n
 
 #: a picture whose median grey level is under this is dark
 DARK_MEDIAN = 60
@@ -63,9 +65,19 @@ class Advice:
 
     kind: str
     message: str
+    #: the message as an id with parameters (``vision.words``), for a page in another language
+    words: Words | None = field(default=None, compare=False)
 
-    def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, "message": self.message}
+    @classmethod
+    def saying(cls, kind: str, words: Words) -> Advice:
+        """Advice whose message is ``words`` in English, the words kept beside it."""
+        return cls(kind, str(words), words)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "message": self.message}
+        if self.words is not None:
+            out["said"] = self.words.to_json()  # the page says it in its language
+        return out
 
 
 def _middle_grey(frame: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -105,25 +117,28 @@ def frame_advice(frame: NDArray[np.uint8], reading: Reading | None = None,
     advice: list[Advice] = []
     median = float(np.median(grey))
     if median < DARK_MEDIAN:
-        advice.append(Advice("dark", f"The picture is dark (median brightness {median:.0f} of "
-                                     "255): add light over the table or raise the exposure."))
+        advice.append(Advice.saying("dark", said(
+            "The picture is dark (median brightness {level} of 255): add light over the table "
+            "or raise the exposure.", level=round(median))))
     lowest = sample if sample.ndim == 2 else sample.min(axis=2)
     blown = float((lowest >= CLIPPED_LEVEL).mean())
     if blown > BLOWN_SHARE:
-        advice.append(Advice("blown_out", f"{blown:.0%} of the picture is blown out to white: "
-                                          "dim the light or lower the exposure, white dice "
-                                          "vanish into a bright table."))
+        advice.append(Advice.saying("blown_out", said(
+            "{percent}% of the picture is blown out to white: dim the light or lower the "
+            "exposure, white dice vanish into a bright table.", percent=round(100 * blown))))
     noise = noise_sd(_middle_grey(frame))
     if noise > GRAINY_SD:
-        advice.append(Advice("grainy", f"The picture is grainy (noise of about {noise:.0f} grey "
-                                       "levels): add light, noise hides small pips."))
+        advice.append(Advice.saying("grainy", said(
+            "The picture is grainy (noise of about {level} grey levels): add light, noise "
+            "hides small pips.", level=round(noise))))
     if reading is not None:
         smeared = sum(1 for d in reading.dice
                       if is_smeared(frame, d, params.min_gradient_balance))
         if smeared:
-            dice = "1 die looks" if smeared == 1 else f"{smeared} dice look"
-            advice.append(Advice("smeared", f"{dice} smeared: keep the camera and the table "
-                                            "still while it reads."))
+            advice.append(Advice.saying("smeared", said_n(
+                "{n} die looks smeared: keep the camera and the table still while it reads.",
+                "{n} dice look smeared: keep the camera and the table still while it reads.",
+                smeared)))
         small = small_dice_advice(frame.shape[0], frame.shape[1], reading, params)
         if small is not None:
             advice.append(small)
@@ -158,11 +173,13 @@ def small_dice_advice(height: int, width: int, reading: Reading,
     if seen is None or seen >= SMALL_DICE_PX:
         return None
     scale = _working_scale(height, width, params)
-    fixes = "Move the camera closer to the table or zoom in"
     sharpest = int(params.detector_max_side * MAX_SHRINK)
-    if max(height, width) < sharpest:
-        fixes += f", or raise its resolution (up to {sharpest} px across)"
-    return Advice("small_dice",
-                  f"The dice are small in the picture (about {seen / scale:.0f} px across in this "
-                  f"{width}×{height} picture); the reader is far surer of dice of "
-                  f"{SMALL_DICE_PX / scale:.0f} px and more here. {fixes}.")
+    fixes = (said("Move the camera closer to the table or zoom in, or raise its resolution (up "
+                  "to {px} px across).", px=sharpest) if max(height, width) < sharpest
+             else said("Move the camera closer to the table or zoom in."))
+    size = f"{width}×{height}"
+    return Advice.saying("small_dice", said(
+        "The dice are small in the picture (about {px} px across in this {size} picture); "
+        "the reader is far surer of dice of {sure_px} px and more here. {fixes}",
+        px=round(seen / scale), size=size, sure_px=round(SMALL_DICE_PX / scale),
+        fixes=fixes))

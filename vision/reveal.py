@@ -21,6 +21,7 @@ from vision.draw import drawable, label_anchor
 from vision.frame_check import Advice, frame_advice
 from vision.params import ReaderParams
 from vision.stillness import StillnessParams, moving_fraction, prepare
+from vision.words import N_, Words, faces, place, said
 from vision.zones import ZoneMap
 
 if TYPE_CHECKING:
@@ -39,8 +40,17 @@ FALLBACK_MATCH_RADIUS_PX = 20.0
 DEFAULT_STILLNESS = StillnessParams()
 
 
+#: why a reveal read nothing from a camera that gave no frames at all
+NO_FRAMES = said("no frames: the camera gave none")
+
+
 class SceneNotStillError(RuntimeError):
-    """The frames ended, or the frame budget ran out, before the scene was still."""
+    """The frames ended, or the frame budget ran out, before the scene was still; ``words``
+    are its message for a page to say in its language (None for plain text)."""
+
+    def __init__(self, words: Words | str) -> None:
+        super().__init__(str(words))
+        self.words = words if isinstance(words, Words) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,15 +88,26 @@ class Problem:
     x: float | None
     y: float | None
     message: str
+    #: the message as an id with parameters (``vision.words``), for a page in another language
+    words: Words | None = field(default=None, compare=False)
+
+    @classmethod
+    def saying(cls, kind: str, seat: str | None, x: float | None, y: float | None,
+               words: Words) -> Problem:
+        """A problem whose message is ``words`` in English, the words kept beside it."""
+        return cls(kind, seat, x, y, str(words), words)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "seat": self.seat,
             "x": None if self.x is None else round(self.x, 1),
             "y": None if self.y is None else round(self.y, 1),
             "message": self.message,
         }
+        if self.words is not None:
+            out["said"] = self.words.to_json()  # the page says it in its language
+        return out
 
 
 @dataclass(frozen=True)
@@ -183,19 +204,18 @@ class StillRun:
     def check_budget(self) -> None:
         """Raise `SceneNotStillError` once ``max_frames`` frames have passed."""
         if self.params.max_frames is not None and self.seen >= self.params.max_frames:
-            raise SceneNotStillError(
-                f"scene not still after {self.seen} frames (last change: "
-                f"{self._last_motion:.1%} of the picture moved); keep hands out of the picture"
-            )
+            raise SceneNotStillError(said(
+                "scene not still after {n} frames (last change: {moved}% of the picture "
+                "moved); keep hands out of the picture",
+                n=self.seen, moved=round(100 * self._last_motion, 1)))
 
     def ended(self) -> SceneNotStillError:
         """The error for frames that ended before the scene was still."""
         if self.seen == 0:
-            return SceneNotStillError("no frames: the camera gave none")
-        return SceneNotStillError(  # a live camera's frames end where the table stops waiting
-            f"frames ended after {self.seen} before the scene was still for "
-            f"{self.params.still_frames} frames; keep hands out of the picture"
-        )
+            return SceneNotStillError(NO_FRAMES)
+        return SceneNotStillError(said(  # a live camera's frames end where the table stops
+            "frames ended after {n} before the scene was still for {still} frames; keep "
+            "hands out of the picture", n=self.seen, still=self.params.still_frames))
 
 
 def wait_for_still(frames: Iterable[Frame], params: StillnessParams | None = None, *,
@@ -348,7 +368,7 @@ def _read_frames(
     if stillness is None:
         first = next(iterator, None)
         if first is None:
-            raise SceneNotStillError("no frames: the camera gave none")
+            raise SceneNotStillError(NO_FRAMES)
         return itertools.islice(itertools.chain([first], iterator), vote_frames)
     window = wait_for_still(iterator, stillness)[-vote_frames:]
     return itertools.islice(itertools.chain(window, iterator), vote_frames)
@@ -558,25 +578,20 @@ def _place_dice(
         owner = sitter if sitter in seats else None
         if owner is None:
             outside.append(die)
-            where = (
-                "outside every seat zone" if seat is None
-                else f"in the zone of {zones.names[seat]}, where nobody plays" if sitter is None
-                else f"in the zone of {sitter}, who is out of the game"
+            # in words: the review page marks the die at x, y on the photo
+            words = (
+                said("a die showing {value} lies outside every seat zone", value=die.value)
+                if seat is None
+                else said("a die showing {value} lies in the zone of {zone}, where nobody plays",
+                          value=die.value, zone=zones.names[seat]) if sitter is None
+                else said("a die showing {value} lies in the zone of {player}, who is out of "
+                          "the game", value=die.value, player=sitter)
             )
-            problems.append(
-                Problem(
-                    "outside_zones",
-                    None,
-                    die.x,
-                    die.y,
-                    # in words: the review page marks the die at x, y on the photo
-                    f"a die showing {die.value} lies {where}",
-                )
-            )
+            problems.append(Problem.saying("outside_zones", None, die.x, die.y, words))
             continue
         (set_aside if front is not None else seats)[owner].append(die)
         if die.confidence < threshold:
-            problems.append(_unsure(owner, die, "a die"))
+            problems.append(_unsure(owner, die))
     return seats, set_aside, outside, problems
 
 
@@ -594,24 +609,23 @@ def _covered_problems(
 
     flags = doubted(frame, [(d.x, d.y, float(d.size or 0)) for _, d in sure], bar)
     return [
-        Problem("covered", owner, die.x, die.y,
-                f"{owner}: something lies over part of a die read as {die.value} (a finger? "
-                "a sleeve?); clear it and read again, or check the die")
+        Problem.saying("covered", owner, die.x, die.y,
+                       said("{seat}: something lies over part of a die read as {value} (a "
+                            "finger? a sleeve?); clear it and read again, or check the die",
+                            seat=owner, value=die.value))
         for (owner, die), flag in zip(sure, flags, strict=True) if flag
     ]
 
 
-def _unsure(seat: str, die: SeatDie, what: str) -> Problem:
+def _unsure(seat: str, die: SeatDie, *, set_aside: bool = False) -> Problem:
     """The problem of a die read under the review threshold, in words a player reads on the
     review page (the photo marks the die at ``x``/``y``)."""
-    return Problem(
-        "uncertain",
-        seat,
-        die.x,
-        die.y,
-        f"{seat}: {what} looks like a {die.value}, but the camera is only "
-        f"{die.confidence:.0%} sure",
-    )
+    msgid = (N_("{seat}: a die set aside looks like a {value}, but the camera is only "
+                "{percent}% sure") if set_aside
+             else N_("{seat}: a die looks like a {value}, but the camera is only {percent}% sure"))
+    return Problem.saying("uncertain", seat, die.x, die.y,
+                          said(msgid, seat=seat, value=die.value,
+                               percent=round(100 * die.confidence)))
 
 
 def _zones_in(zones: ZoneMap, frame: Frame) -> ZoneMap:
@@ -651,24 +665,21 @@ def _count_problems(
         # least sure, so that the review page circles the likeliest one to remove
         doubtful = min(in_zone + in_front, key=lambda d: d.confidence)
         problems.append(
-            Problem(
-                "count_mismatch",
-                player,
-                doubtful.x,
-                doubtful.y,
-                f"{player}: expected {total} dice, the camera sees {seen}; the least sure is "
-                f"a {doubtful.value} at ({doubtful.x:.0f}, {doubtful.y:.0f}), "
-                f"{doubtful.confidence:.0%} sure",
+            Problem.saying(
+                "count_mismatch", player, doubtful.x, doubtful.y,
+                said("{seat}: expected {total} dice, the camera sees {seen}; the least sure is "
+                     "a {value} at {place}, {percent}% sure", seat=player, total=total,
+                     seen=seen, value=doubtful.value,
+                     place=place(doubtful.x, doubtful.y),
+                     percent=round(100 * doubtful.confidence)),
             )
         )
     elif seen < total:
         problems.append(
-            Problem(
-                "count_mismatch",
-                player,
-                None,
-                None,
-                f"{player}: expected {total} dice, the camera sees {seen}",
+            Problem.saying(
+                "count_mismatch", player, None, None,
+                said("{seat}: expected {total} dice, the camera sees {seen}", seat=player,
+                     total=total, seen=seen),
             )
         )
     front_values = sorted(d.value for d in in_front)
@@ -676,24 +687,22 @@ def _count_problems(
         return problems  # a bare count says nothing about set-aside dice
     if front_values != sorted(expected_aside):
         problems.append(
-            Problem(
-                "set_aside_mismatch",
-                player,
-                None,
-                None,
-                f"{player}: the dice set aside were {_faces(sorted(expected_aside))}; in front "
-                f"of the cup the camera sees {_faces(front_values)}",
+            Problem.saying(
+                "set_aside_mismatch", player, None, None,
+                said("{seat}: the dice set aside were {expected}; in front of the cup the "
+                     "camera sees {seen}", seat=player, expected=faces(sorted(expected_aside)),
+                     seen=faces(front_values)),
             )
         )
     return problems
 
 
-def _faces(values: list[int]) -> str:
-    """Faces for people: "4, 4 and 6", or "none"."""
-    words = [str(v) for v in values]
-    if len(words) < 2:
-        return words[0] if words else "none"
-    return f"{', '.join(words[:-1])} and {words[-1]}"
+def _not_still(seat: str | None, exc: SceneNotStillError) -> Problem:
+    """The review problem of a wait that never saw a still scene, in its words where it has
+    them (a caller's frames may end with plain text)."""
+    if exc.words is None:
+        return Problem("not_still", seat, None, None, str(exc))
+    return Problem.saying("not_still", seat, None, None, exc.words)
 
 
 def _not_still_result(players: list[str], exc: SceneNotStillError) -> RevealResult:
@@ -701,7 +710,7 @@ def _not_still_result(players: list[str], exc: SceneNotStillError) -> RevealResu
     return RevealResult(
         {p: [] for p in players},
         {p: [] for p in players},
-        [Problem("not_still", None, None, None, str(exc))],
+        [_not_still(None, exc)],
         blank,
         blank,
         0,
@@ -730,18 +739,19 @@ def read_set_aside(
         chosen = list(_read_frames(_as_frames(frames), vote_frames, stillness))
     except SceneNotStillError as exc:
         return SetAsideResult(
-            name, [], [Problem("not_still", name, None, None, str(exc))], blank, blank
+            name, [], [_not_still(name, exc)], blank, blank
         )
     dice = vote([read(f, params) for f in chosen], match_radius=match_radius)
     threshold = _threshold(params, min_confidence)
     zones = _zones_in(zones, chosen[-1])
     mine = [d for d in dice if zones.front_seat_of(d.x, d.y) == seat]
-    problems = [_unsure(name, d, "a die set aside") for d in mine if d.confidence < threshold]
+    problems = [_unsure(name, d, set_aside=True) for d in mine if d.confidence < threshold]
     covered = _covered_problems(chosen[-1], {name: mine}, {}, threshold, params)
     problems.extend(covered)
     if not mine:
         problems.append(
-            Problem("count_mismatch", name, None, None, f"{name}: no dice seen in front of the cup")
+            Problem.saying("count_mismatch", name, None, None,
+                           said("{seat}: no dice seen in front of the cup", seat=name))
         )
     annotated = chosen[-1].copy()
     _draw_polygon(annotated, zones.front_of_cup(seat), seat_colour(seat), 2)

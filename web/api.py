@@ -454,7 +454,7 @@ def register_error_handlers(app: Flask) -> None:
         return error_response(error.status, error.rule, error.message, error.headers)
 
     def _table_error(error: TableError) -> tuple[Response, int]:
-        return error_response(error.status, error.rule, error.message)
+        return error_response(error.status, error.rule, error.message, said=error.said)
 
     def _engine_error(error: EngineError) -> tuple[Response, int]:
         status = 400 if error.rule == "format" or isinstance(error, SetupError) else 409

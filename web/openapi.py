@@ -300,7 +300,9 @@ def _document() -> dict[str, Any]:
                         "type": "object", "required": ["kind", "message"], "properties": {
                             "kind": {"type": "string", "enum": [
                                 "dark", "blown_out", "grainy", "smeared"]},
-                            "message": {"type": "string"}}}}}},
+                            "message": {"type": "string"},
+                            "said": {"type": "object", "description":
+                                     "the message as {msgid, params[, plural, n]}"}}}}}},
                     "what the reader saw, and what to fix about the picture"),
                     **_refusals(400, 403, 413, 415, 429, 503)}}},
             **_teaching_paths(),

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bluffcam.photo_budget import prune_photos
-from engine.words import LANGUAGES
+from engine.words import LANGUAGES, said
 
 DEFAULT_PORT = 8080
 #: seconds between two demo games in the browser demo (the game starts again)
@@ -49,7 +49,7 @@ def play_on(player: Any, table: Any, stop: threading.Event, *, speed: float,
         try:
             player.play(stop)
         except Exception as exc:  # keep the dashboard up and say what went wrong
-            table.note(f"demo stopped: {exc}", "error")
+            table.note(said("demo stopped: {error}", error=str(exc)), "error")
             print(f"demo stopped: {exc}", file=sys.stderr, flush=True)
             return
         if once or stop.is_set():
@@ -57,7 +57,8 @@ def play_on(player: Any, table: Any, stop: threading.Event, *, speed: float,
         # the earlier games' photos: a demo left on a TV all day kept 3.4 MB a game, in a
         # temporary folder that may be memory (tmpfs)
         prune_photos(table.reveals.folder, 0, table.reveals_in_use())
-        table.note(f"demo: the game starts again in {pause:.0f} s", about_game=True)
+        table.note(said("demo: the game starts again in {seconds} s", seconds=round(pause)),
+                   about_game=True)
         stop.wait(pause)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB, low_space_text, prune_photos
+from bluffcam.photo_budget import DEFAULT_KEEP_MB, MB, low_space_said, prune_photos
 from engine.words import DEFAULT_LANGUAGE, LANGUAGES, said
 
 DEFAULT_PORT = 8080
@@ -165,7 +165,7 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
     "camera offline" when it dies (not first at the next reveal) and the camera is reopened
     in the background once it is back. A recorded camera (``files:``) is not watched: each
     read would use up a frame of the recording."""
-    from bluffcam.camera_news import CAMERA_TOPIC, camera_summary
+    from bluffcam.camera_news import CAMERA_TOPIC, camera_summary, camera_summary_said
     from hardware.cameras import is_recording
 
     last = table.camera_status()
@@ -176,7 +176,8 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
         table.snapshot()
         now = table.camera_status()
         if now != last:  # one banner that updates, never a new one at each retry
-            table.note(camera_summary(now) if now != "ok" else said("camera back: reading again"),
+            table.note((camera_summary_said(now) or camera_summary(now)) if now != "ok"
+                       else said("camera back: reading again"),
                        "warning" if now != "ok" else "info", topic=CAMERA_TOPIC)
             last = now
 
@@ -209,10 +210,10 @@ def keep_photos(table: Any, keep_bytes: int, stop: threading.Event,
                          if pruned.removed else "")
                       + f"; {pruned.free / MB:,.0f} MB free on the disk", flush=True)
             if pruned.short_of_space and (not short or passes % LOW_SPACE_REPEAT == 0):
-                table.note(low_space_text(pruned), "warning")  # said again while it lasts
+                table.note(low_space_said(pruned), "warning")  # said again while it lasts
                 short, passes = True, 0
             elif short and pruned.roomy:
-                table.note("the data folder's disk has room again", "info")
+                table.note(said("the data folder's disk has room again"), "info")
                 short = False
             passes += 1
         if stop.wait(every_s):
@@ -385,7 +386,9 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     threading.Thread(target=watch_camera, args=(table, watch_stop),
                      name="camera-watch", daemon=True).start()
     if camera is not None and camera.status != "ok":
-        table.note(camera.status, "warning")
+        from bluffcam.camera_news import camera_status_said
+
+        table.note(camera_status_said(camera.status) or camera.status, "warning")
     size_problem = frame_size_problem(first_frame, profile)
     if size_problem is not None:
         table.note(size_problem, "warning")

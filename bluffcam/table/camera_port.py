@@ -13,10 +13,11 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from bluffcam.camera_light import hold_light
-from bluffcam.camera_news import without_commands
+from bluffcam.camera_news import without_commands_said
 from bluffcam.table.errors import TableError
 from bluffcam.table.news import News
 from bluffcam.table.reading_thread import ReadingThread, T
+from engine.words import Said, said
 
 #: how many frames one reveal may read from the camera (the still-scene wait votes over them)
 REVEAL_MAX_FRAMES = 120
@@ -103,18 +104,18 @@ class CameraPort:
 
     def raised(self, exc: Exception) -> TableError:
         """`failed` for a camera or reader that raised (dice or cards)."""
-        said = str(exc) or type(exc).__name__  # an exception may carry no words
-        return self.failed(f"the camera's reading failed ({said})")
+        error = str(exc) or type(exc).__name__  # an exception may carry no words
+        return self.failed(said("the camera's reading failed ({error})", error=error))
 
-    def failed(self, what: str) -> TableError:
+    def failed(self, what: Said) -> TableError:
         """A capture that gave no reading: said on the board, and the refusal to raise for
         whoever asked (a phone, the OK button), so none of them reports a reveal taken. The
         game is as it was: the reveal is still due."""
-        message = f"{what} — capture again, or enter the reveal by hand"
+        message = said("{what} — capture again, or enter the reveal by hand", what=what)
         with self._lock:
-            self._news.post(without_commands(message), "warning")
+            self._news.post(without_commands_said(message), "warning")
             self._news.changed()
-        return TableError(message, rule="camera")
+        return TableError(str(message), rule="camera", said=message)
 
     def close(self) -> None:
         self._closed.set()

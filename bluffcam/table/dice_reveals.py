@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bluffcam.camera_news import camera_status_said, problem_said
 from bluffcam.table.camera_port import CameraPort
 from bluffcam.table.errors import TableError
 from bluffcam.table.reveal_records import (
@@ -127,9 +128,10 @@ class DiceReveals:
         ):
             status = port.status()
             if status != "ok":  # the likelier cause, and one the players can see to
-                raise port.failed(f"the camera gave nothing to read ({status})")
-            reason = "; ".join(str(p.get("message")) for p in reading.problems)
-            raise port.failed(f"the camera read nothing ({reason})")
+                raise port.failed(said("the camera gave nothing to read ({status})",
+                                       status=camera_status_said(status) or status))
+            reason = tuple(problem_said(p) for p in reading.problems)
+            raise port.failed(said("the camera read nothing ({reason})", reason=reason))
         return reading
 
     def confirmed(self, seats: Any, review: PendingReview) -> tuple[dict[str, Any], Any]:

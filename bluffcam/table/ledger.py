@@ -18,6 +18,7 @@ from typing import Any
 from bluffcam.table.errors import TableError
 from bluffcam.table.news import News
 from engine import Action, Game, Journal, JournalError
+from engine.words import N_, Said, said
 
 
 class Ledger:
@@ -44,7 +45,7 @@ class Ledger:
         return self.game is not None and str(self.game.phase) in ("reveal", "Phase.REVEAL")
 
     @contextlib.contextmanager
-    def storing(self, what: str) -> Iterator[None]:
+    def storing(self, what: str | Said) -> Iterator[None]:
         """A write the disk refuses (full, read-only, gone), or the journal (another program
         moved the game on), is a refusal on the board, not a 500.
 
@@ -53,22 +54,25 @@ class Ledger:
         try:
             yield
         except (sqlite3.Error, OSError, JournalError) as exc:
-            who = "the journal" if isinstance(exc, JournalError) else "the disk"
-            text = f"not saved, nothing changed: {what} — {who} refused it ({exc})"
-            self._news.post(text, "error")
+            refused = (
+                N_("not saved, nothing changed: {what} — the journal refused it ({error})")
+                if isinstance(exc, JournalError)
+                else N_("not saved, nothing changed: {what} — the disk refused it ({error})"))
+            words = said(refused, what=what, error=str(exc))
+            self._news.post(words, "error")
             self._news.changed()
-            raise TableError(text, rule="storage", status=503) from exc
+            raise TableError(str(words), rule="storage", status=503, said=words) from exc
 
     def start(self, setup: dict[str, Any], game: Game, actions: list[dict[str, Any]]) -> int:
         """Journal a new game (all or nothing), then make it the current one; its id."""
-        with self.storing("the new game"):
+        with self.storing(said("the new game")):
             game_id = self.journal.start(setup, actions)
         self.setup, self.game, self.actions = setup, game, actions
         return game_id
 
     def record(self, parsed: Action, canonical: dict[str, Any]) -> int:
         """Journal an action the engine has checked, then apply it; its index."""
-        with self.storing(parsed.describe()):
+        with self.storing(parsed.describe_said()):
             self.journal.append(canonical)
         return self.applied(parsed, canonical)
 
@@ -90,7 +94,7 @@ class Ledger:
             f"the table moved on while you chose ({now} now): nothing was done; "
             "look again and choose again", rule="stale")
 
-    def drop_last(self, what: str) -> None:
+    def drop_last(self, what: str | Said) -> None:
         """Take the game's last action out of the journal, then out of the game (undo, a
         reveal reopened); the caller has checked it may."""
         last = self.actions[-1]

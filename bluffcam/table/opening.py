@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import JournalDamaged, JournalError
+from engine.words import said
 
 JOURNAL_NAME = "journal.sqlite"
 #: the journal's file and SQLite's write-ahead log and index beside it
@@ -54,8 +55,8 @@ def open_table(data_dir: Path, camera: Any, profile: Any) -> Any:
     except (JournalError, sqlite3.Error, OSError) as exc:
         raise JournalUnavailable(unavailable_text(path, exc)) from exc
     if was_emptied:
-        table.note(f"{path.name} was empty (0 bytes) at start: the games it held, if any, "
-                   "are lost; a new journal was begun", "error", lasting=True)
+        table.note(said("{name} was empty (0 bytes) at start: the games it held, if any, are "
+                        "lost; a new journal was begun", name=path.name), "error", lasting=True)
     return table
 
 
@@ -103,6 +104,6 @@ def _fresh_table(path: Path, damage: JournalDamaged, open_new: Any) -> Any:
         raise JournalUnavailable(
             f"{damage}; it could not be set aside for a new journal ({exc}): move it away "
             "by hand, or free the disk, and start again") from exc
-    table.note(f"{damage}; it was moved to {kept.name} and a new journal started", "error",
-               lasting=True)
+    table.note(said("{damage}; it was moved to {name} and a new journal started",
+                    damage=str(damage), name=kept.name), "error", lasting=True)
     return table

@@ -28,6 +28,7 @@ from bluffcam.table.reveal_records import (
     RevealRecord,
     last_reveal_json,
     needs_a_look,
+    problem,
     review_from_record,
 )
 from bluffcam.table.reveal_store import RevealStore, UnknownRevealError
@@ -154,7 +155,7 @@ class RevealDesk:
                 previous: PendingReview | None) -> None:
         reveal_id = self._store.next_id()
         if taken.annotated_jpeg is not None:
-            with self._ledger.storing(f"the photo of reveal {reveal_id}"):
+            with self._ledger.storing(said("the photo of reveal {id}", id=reveal_id)):
                 self._store.save_image(reveal_id, taken.annotated_jpeg)
                 if taken.photo_jpeg is not None:
                     self._store.save_photo(reveal_id, taken.photo_jpeg)
@@ -166,8 +167,12 @@ class RevealDesk:
             try:
                 self._apply(kind, reveal_id, record, seats, how="camera")
             except IllegalActionError as refused:  # e.g. set-aside dice misplaced
-                record["problems"].append({"kind": "rules", "seat": None, "x": None,
-                                           "y": None, "message": refused.message})
+                record["problems"].append(
+                    problem("rules", said("{refusal} ({rule})", refusal=refused.said,
+                                          rule=refused.rule))
+                    if refused.said is not None
+                    else {"kind": "rules", "seat": None, "x": None, "y": None,
+                          "message": refused.message})
                 held = True
         if held:
             self._hold(reveal_id, record, action_index)
@@ -186,7 +191,7 @@ class RevealDesk:
         """Store the record as waiting for a person and make it the pending review (built
         from the record as a restart or a reopen builds it)."""
         record.update(status="needs_review")
-        with self._ledger.storing(f"reveal {reveal_id}"):
+        with self._ledger.storing(said("reveal {id}", id=reveal_id)):
             self._store.save(reveal_id, record)
         self.review = review_from_record(record, action_index)
         self._announce(reveal_id)
@@ -230,7 +235,7 @@ class RevealDesk:
             confirmed=seats, corrections=kind.corrections(record, seats),
             applied_at=time.time(), **({} if placed is None else {"confirmed_dice": placed}),
         )
-        with self._ledger.storing(f"reveal {reveal_id}"):
+        with self._ledger.storing(said("reveal {id}", id=reveal_id)):
             self._store.save(reveal_id, record)
             try:
                 self._ledger.journal.append(canonical)
@@ -304,8 +309,9 @@ class RevealDesk:
         try:
             self._store.save(reveal_id, record)
         except OSError as exc:
-            self._news.post(f"reveal {reveal_id}: its record could not be updated ({exc}); "
-                            "the game is not affected", "warning")
+            self._news.post(said("reveal {id}: its record could not be updated ({error}); the "
+                                 "game is not affected", id=reveal_id, error=str(exc)),
+                            "warning")
 
     def reopenable(self) -> str | None:
         """The camera reveal that settled the game's last action, if a player may still
@@ -329,13 +335,13 @@ class RevealDesk:
                     "reveal can, before the next action", status=409)
             index = len(self._ledger.actions) - 1
             record = self._store.load(reveal_id)
-            self._ledger.drop_last(f"reopening reveal {reveal_id}")
+            self._ledger.drop_last(said("reopening reveal {id}", id=reveal_id))
             del self.reveal_ids[index]
             settled = {k: record.pop(k) for k in ("how", "action", "confirmed", "corrections",
                                                    "confirmed_dice", "applied_at") if k in record}
             problems = [p for p in record.get("problems", []) if p.get("kind") != "reopened"]
-            problems.insert(0, {"kind": "reopened", "seat": None, "x": None, "y": None,
-                                "message": "reopened after its verdict: check the reading again"})
+            problems.insert(0, problem("reopened", said(
+                "reopened after its verdict: check the reading again")))
             record.update(status="needs_review", action_index=index, problems=problems,
                           reopened=[*record.get("reopened", []),
                                     {"at": time.time(), "was": settled}])

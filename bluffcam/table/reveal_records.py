@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bluffcam.table.errors import TableError
+from engine.words import Said, said
 
 
 @dataclass
@@ -106,12 +107,17 @@ def disagreements(
     problems = []
     for seat, values in truth.items():
         if sorted(read.get(seat, [])) != sorted(values):
-            problems.append({
-                "kind": "ground_truth", "seat": seat, "x": None, "y": None,
-                "message": f"{seat}: read {sorted(read.get(seat, []))}, "
-                           f"recorded {sorted(values)}",
-            })
+            problems.append(problem("ground_truth", said(
+                "{seat}: read {read}, recorded {recorded}", seat=seat,
+                read=str(sorted(read.get(seat, []))), recorded=str(sorted(values))), seat))
     return problems
+
+
+def problem(kind: str, words: Said, seat: str | None = None) -> dict[str, Any]:
+    """A review problem the table adds itself (no spot on the photo), in the JSON shape of
+    ``vision.reveal.Problem``: its English, and its words for a page in another language."""
+    return {"kind": kind, "seat": seat, "x": None, "y": None, "message": str(words),
+            "said": words.to_json()}
 
 
 @dataclass
@@ -177,8 +183,8 @@ def counts_match(reading: RevealReading, expected: Mapping[str, int]) -> bool:
 
 
 #: the problem a reading gets when its counts do not match and nothing else was said
-COUNT_MISMATCH = {"kind": "count_mismatch", "seat": None, "x": None, "y": None,
-                  "message": "the number of dice read does not match the dice in play"}
+COUNT_MISMATCH = problem("count_mismatch",
+                         said("the number of dice read does not match the dice in play"))
 
 
 def needs_a_look(reveal_id: str) -> str:

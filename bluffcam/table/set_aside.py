@@ -9,7 +9,7 @@ the faces by hand.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from bluffcam.table.camera_port import CameraPort
@@ -17,9 +17,11 @@ from bluffcam.table.errors import TableError
 from bluffcam.table.ledger import Ledger
 from bluffcam.table.seating import SEATS_KEY, seat_index
 from engine import Game, parse_action
+from engine.words import Said, said
 
-#: reads one seat's front-of-cup dice: (frames, seat index) -> (faces, problems)
-SetAsideReader = Callable[[Iterator[Any], int], tuple[list[int], list[str]]]
+#: reads one seat's front-of-cup dice: (frames, seat index) -> (faces, problems), each
+#: problem in words to translate (vision's, `bluffcam.camera_news.problem_said`) or English
+SetAsideReader = Callable[[Iterator[Any], int], tuple[list[int], Sequence[str | Said]]]
 
 
 def wants_camera_set_aside(action: Mapping[str, Any]) -> bool:
@@ -50,27 +52,28 @@ class SetAsideReads:
             seat = seat_index(game.players, (self._ledger.setup or {}).get(SEATS_KEY), player)
             before = list(_set_aside_of(game).get(player, []))
         if self._port.camera is None:
-            raise TableError(
-                "raise and re-roll: no camera to read the set-aside dice; give their faces "
-                "on the control page (\"set_aside\": [4, 4])", rule="camera", status=409,
-            )
+            refused = said("raise and re-roll: no camera to read the set-aside dice; give their "
+                           "faces on the control page (\"set_aside\": [4, 4])")
+            raise TableError(str(refused), rule="camera", status=409, said=refused)
         short = self._seats_short()
         if short:
-            raise TableError(f"raise and re-roll: {short}; give their faces by hand",
-                             rule="camera", status=409)
+            refused = said("raise and re-roll: {why}; give their faces by hand", why=short)
+            raise TableError(str(refused), rule="camera", status=409, said=refused)
         try:
             seen, problems = self._port.on_reading_thread(self._reader, self._port.frames(),
                                                           seat)
         except Exception as exc:
-            problems, seen = [f"the camera could not read them ({exc})"], []
+            problems, seen = [said("the camera could not read them ({error})", error=str(exc))], []
         new = _multiset_minus(list(seen), before)
         truth = self.truth
         if truth is not None and sorted(new) != truth and not problems:
-            problems = [f"the camera read {sorted(new)}, the recording says {truth}"]
+            problems = [said("the camera read {read}, the recording says {truth}",
+                             read=str(sorted(new)), truth=str(truth))]
         if problems or not new:
-            why = "; ".join(problems) or f"no newly set-aside dice seen in front of {player}'s cup"
-            raise TableError(f"raise and re-roll: {why}; give their faces by hand",
-                             rule="camera", status=409)
+            why = tuple(p if isinstance(p, Said) else Said(str(p)) for p in problems) or (
+                said("no newly set-aside dice seen in front of {player}'s cup", player=player),)
+            refused = said("raise and re-roll: {why}; give their faces by hand", why=why)
+            raise TableError(str(refused), rule="camera", status=409, said=refused)
         filled["set_aside"] = sorted(new)
         return filled
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from bluffcam.camera_news import camera_summary
+from bluffcam.camera_news import camera_status_said, camera_summary, camera_summary_said
 from bluffcam.computer_seat import (
     COMPUTER_KEY,
     ComputerPlayer,
@@ -155,7 +155,7 @@ class Table:
         """Start tonight's standings afresh: the games that have ended no longer count (a
         game still on does, once it ends). Kept in the journal, so a restart keeps it."""
         with self._lock:
-            with self._ledger.storing("the new evening"):
+            with self._ledger.storing(said("the new evening")):
                 self._evening.start_afresh(self._ledger.game_id, self._ledger.game)
             self._news.post(said("tonight's standings start afresh"))
             self._news.changed()
@@ -167,7 +167,7 @@ class Table:
             if not self._evening.can_bring_back:
                 raise TableError("no new evening to undo: the standings were not started "
                                  "afresh since the last game began", rule="evening")
-            with self._ledger.storing("bringing back tonight's standings"):
+            with self._ledger.storing(said("bringing back tonight's standings")):
                 self._evening.bring_back(self._ledger.game_id)
             self._news.post(said("tonight's standings are back"))
             self._news.changed()
@@ -326,7 +326,7 @@ class Table:
                     f"the camera's reveal {camera_reveal} is not undone: check its reading "
                     "again on the review page (Check this reading again)")
             undone = game.actions[-1].describe_said()  # the parsed action
-            self._ledger.drop_last(f"undo of {undone}")
+            self._ledger.drop_last(said("undo of {action}", action=undone))
             self._desk.discard("the challenge was undone")
             self.note(said("undone: {action}", action=undone), about_game=True)
             return self._state_unlocked()
@@ -530,6 +530,11 @@ class Table:
             last_reveal=desk.last_reveal,
             reopen=desk.reopenable(),
             camera={**self._port.to_json(), "summary": camera_summary(self._port.status()),
+                    # "camera offline" and the faults hardware names, in the page's language
+                    "status_said": status.to_json() if (
+                        status := camera_status_said(self._port.status())) else None,
+                    "summary_said": words.to_json() if (
+                        words := camera_summary_said(self._port.status())) else None,
                     "learned_from": learned_from(self.profile)},
             evening=self._evening.standings(ledger.game, game_id),
             evening_undo=self._evening.can_bring_back,

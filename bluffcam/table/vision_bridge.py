@@ -12,7 +12,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bluffcam.camera_news import problem_said
 from bluffcam.table.reveal_records import RevealReading, disagreements
+from engine.words import Said
 
 #: quality of the stored annotated reveal photos
 REVEAL_JPEG_QUALITY = 88
@@ -85,14 +87,14 @@ def read_reveal(frames: Iterator[Any], expected: Mapping[str, Any], profile: Any
 
 def read_front_of_cup(
     frames: Iterator[Any], seat: int, profile: Any
-) -> tuple[list[int], list[str]]:
-    """The faces in front of one seat's cup, and the problems (empty when sure)."""
+) -> tuple[list[int], list[Said]]:
+    """The faces in front of one seat's cup, and the problems in words (empty when sure)."""
     if profile is None:
         raise NoProfileError("no calibration profile: the camera cannot find the front of the cup")
     from vision.reveal import read_set_aside
 
     result = read_set_aside(frames, seat, profile.zones, profile.reader_params)
-    return result.values, [p.message for p in result.problems]
+    return result.values, [problem_said(p.to_json()) for p in result.problems]
 
 
 __all__ = ["NoProfileError", "RevealReading", "check_against_truth", "encode_jpeg",

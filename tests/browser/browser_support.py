@@ -189,7 +189,8 @@ class LiveServer:
 
 
 @contextmanager
-def serving(data: Path, profile: Any) -> Iterator[LiveServer]:
+def serving(data: Path, profile: Any,
+            reveal_reader: Any = misreading_reader) -> Iterator[LiveServer]:
     """The real app round a real `Table` (its journal in ``data``, the stand-in camera and
     reader, ``profile``), served by werkzeug in a thread on a free port of 127.0.0.1."""
     from werkzeug.serving import make_server
@@ -198,7 +199,7 @@ def serving(data: Path, profile: Any) -> Iterator[LiveServer]:
     from web import create_app
 
     table = Table(data / "journal.sqlite", camera=SceneCamera(), profile=profile,
-                  data_dir=data, reveal_reader=misreading_reader)
+                  data_dir=data, reveal_reader=reveal_reader)
     app = create_app({"TABLE_PIN": TABLE_PIN, "DATA_DIR": str(data), "TESTING": True,
                       "SSE_HEARTBEAT_S": 0.5}, table=table)
     cutter = StreamCutter(app.wsgi_app)

@@ -32,8 +32,12 @@ def test_a_seat_read_otherwise_goes_to_review_and_its_photo_says_so() -> None:
     photo = reading.annotated_jpeg
     check_against_truth(reading, {"Ann": [3, 1], "Ben": [5]})
     assert reading.needs_review
-    assert reading.problems == [{"kind": "ground_truth", "seat": "Ben", "x": None, "y": None,
-                                 "message": "Ben: read [6], recorded [5]"}]
+    [problem] = reading.problems
+    said = problem.pop("said")  # its words, for a page in another language
+    assert problem == {"kind": "ground_truth", "seat": "Ben", "x": None, "y": None,
+                       "message": "Ben: read [6], recorded [5]"}
+    assert said == {"msgid": "{seat}: read {read}, recorded {recorded}",
+                    "params": {"seat": "Ben", "read": "[6]", "recorded": "[5]"}}
     assert reading.annotated_jpeg is not None and reading.annotated_jpeg != photo
     marked = cv2.imdecode(np.frombuffer(reading.annotated_jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert marked.shape == (120, 160, 3)

@@ -89,8 +89,11 @@ export function describeError(error) {
   }
   // a rule of the games (B10, S4, I3) is worth citing to the table; the server's own
   // kinds of refusal ("format", "pin", "camera") mean nothing to a player
-  // the rules' refusals come with their words as an id: said in the page's language
-  if (error instanceof ApiError && error.words && error.rule) return `${said(error.words)} (${error.rule})`;
+  // the rules' refusals come with their words as an id: said in the page's language (the
+  // table's own, a camera or a disk fault, without their kind of refusal)
+  if (error instanceof ApiError && error.words && error.rule) {
+    return ["camera", "storage"].includes(error.rule) ? said(error.words) : `${said(error.words)} (${error.rule})`;
+  }
   if (error instanceof ApiError && /^[A-Z]\d+$/.test(error.rule || "")
       && !error.message.includes(error.rule)) {
     return `${error.message} (${error.rule})`;

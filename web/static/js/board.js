@@ -548,9 +548,11 @@ function renderHistory(state) {
 }
 
 /** The camera's status in words: "ok" in the page's language, a fault as the camera says it
- *  (its ``summary``: without the shell commands, bluffcam/camera_news.py). */
-function cameraWord(status, summary) {
-  return status === "ok" ? t("ok") : summary || status;
+ *  (its ``summary``: without the shell commands, bluffcam/camera_news.py; "camera offline"
+ *  in the page's language where its words came too). */
+function cameraWord(status, summary, summarySaid) {
+  if (status === "ok") return t("ok");
+  return summarySaid ? said(summarySaid) : summary || status;
 }
 
 function renderFooter(state) {
@@ -558,7 +560,7 @@ function renderFooter(state) {
   const status = camera.status || "none";
   const cls = status === "ok" ? "ok" : status === "none" ? "none" : "bad";
   fill($("camera-status"), el("span", { class: `dot dot-${cls}`, "aria-hidden": "true" }),
-    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: cameraWord(status, camera.summary) })
+    status === "none" ? t("no camera (enter reveals by hand)") : t("camera: {status}", { status: cameraWord(status, camera.summary, camera.summary_said) })
       + (camera.learned_from ? ` · ${tn("taught on {n} photo of this table", "taught on {n} photos of this table", camera.learned_from)}` : ""));
   const kind = gameKind(state);
   // the house rules in play, so a player joining the table need not ask

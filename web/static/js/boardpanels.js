@@ -4,7 +4,7 @@
 // be translated whole.
 
 import { t } from "./i18n.js";
-import { el, fill, die, parseBid, bidWords, GAME_NAMES } from "./ui.js";
+import { el, fill, die, parseBid, bidWords, spoken, GAME_NAMES } from "./ui.js";
 
 /** One step of `state.story` (bluffcam/round_story.py) as a list item. */
 function storyStep(step, kind) {
@@ -119,8 +119,8 @@ export function renderPendingReview(node, state) {
     el("div", { class: "pending-review", "data-testid": "pending-review" },
       box,
       el("p", { class: "pending-title" }, t("The camera is not sure: check the reading on a phone")),
-      el("ol", { class: "doubt-list" }, doubts.map((d) => el("li", { value: d.number, "data-testid": "doubt" }, d.message || d.kind)),
-        other.map((p) => el("li", { class: "doubt-other" }, p.message || p.kind))),
+      el("ol", { class: "doubt-list" }, doubts.map((d) => el("li", { value: d.number, "data-testid": "doubt" }, spoken(d))),
+        other.map((p) => el("li", { class: "doubt-other" }, spoken(p)))),
       el("div", { class: "seat-readings" },
         Object.entries(review.seats || {}).map(([name, dice]) => seatLine(name, dice, doubts, (review.expected || {})[name])))));
 }

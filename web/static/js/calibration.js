@@ -5,7 +5,7 @@
 
 import { api, ApiError, describeError, followState } from "./api.js";
 import { el, fill, die, adviceList, chooseFileButton, announce } from "./ui.js";
-import { dateTime, t, tn } from "./i18n.js";
+import { dateTime, said, t, tn } from "./i18n.js";
 
 const root = document.getElementById("calibration-root");
 
@@ -339,7 +339,7 @@ function render() {
         photo()),
       el("section", { class: "stack" },
         el("div", { class: "card stack" },
-          el("div", {}, el("strong", {}, `${t("Camera:")} `), camera.status === "ok" ? t("ok") : camera.status || t("unknown"),
+          el("div", {}, el("strong", {}, `${t("Camera:")} `), camera.status === "ok" ? t("ok") : camera.status_said ? said(camera.status_said) : camera.status || t("unknown"),
             camera.spec ? el("div", { class: "muted camera-spec" }, camera.spec) : null),
           el("button", { type: "button", class: "btn big", id: "snapshot-btn", disabled: !hasCamera, onclick: takeSnapshot }, t("Take a snapshot")),
           el("button", { type: "button", class: "btn primary big", id: "test-read-btn", disabled: busy || !hasCamera, onclick: testRead }, t("Test a read")),

@@ -3,7 +3,7 @@
 // confirm that sends {"seats": {"cards": [...]}} to the same endpoint the dice use.
 
 import { api, captureUrl, describeError } from "./api.js";
-import { announce, el, fill } from "./ui.js";
+import { announce, el, fill, spoken } from "./ui.js";
 import { t, tn } from "./i18n.js";
 
 let cards = null;      // [kind or ""] for the review being checked
@@ -71,7 +71,7 @@ export function renderCardReview(root, state, { onDone, redraw }) {
         el("div", { class: "photo-wrap" }, el("img", { src: review.image_url, alt: t("The turned-up cards, annotated"), id: "review-photo" }))),
       el("section", { class: "stack" },
         (review.problems || []).length ? el("div", { class: "card" }, el("h2", {}, t("What looked wrong")),
-          el("ul", { class: "problems", id: "problems" }, review.problems.map((p) => el("li", {}, p.message || p.kind)))) : null,
+          el("ul", { class: "problems", id: "problems" }, review.problems.map((p) => el("li", {}, spoken(p))))) : null,
         el("div", { class: "card stack", id: "card-rows" },
           cards.map((kind, i) => el("label", { class: "row" }, t("Card {n}", { n: i + 1 }),
             el("select", { "aria-label": t("card {n}", { n: i + 1 }), "data-card": i,

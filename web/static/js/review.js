@@ -4,7 +4,7 @@
 import { ApiError, api, captureUrl, describeError, followState, getPin, setPin } from "./api.js";
 import { num, t, tn } from "./i18n.js";
 import { applyDraft, draftOf, loadDraft, newerDraft, saveDraft, setAsideGaps } from "./reviewdraft.js";
-import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce, verdictText } from "./ui.js";
+import { el, fill, svg, die, bidWords, jokerFace, gameKind, adviceList, announce, spoken, verdictText } from "./ui.js";
 import { isCardReview, renderCardReview } from "./cardreview.js";
 
 const root = document.getElementById("review-root");
@@ -153,7 +153,7 @@ function overlay() {
   for (const problem of review.problems || []) {
     if (pointsAt(problem)) {
       node.append(svg("circle", { class: "problem-mark", cx: problem.x, cy: problem.y, r: r * 1.8 },
-        svg("title", {}, problem.message || problem.kind)));
+        svg("title", {}, spoken(problem))));
     }
   }
   const perSeatIndex = {};
@@ -230,7 +230,7 @@ function pointsAt(problem) {
 // A problem about one die opens that die's picker: a whole line to tap, where the die on a
 // phone's photo may be a few pixels among its neighbours.
 function problemItem(problem) {
-  const text = problem.message || problem.kind;
+  const text = spoken(problem);
   const d = pointsAt(problem) ? nearestDie(problem.x, problem.y, 2 * dieRadius()) : null;
   if (!d) return el("li", {}, text);
   return el("li", {}, el("button", { type: "button", class: "problem-fix", "data-seat": d.seat,

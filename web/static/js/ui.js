@@ -269,11 +269,17 @@ export function bidWords(text) {
   return t("{count} × {face}s", { count: bid.count, face: bid.face });
 }
 
+/** What the camera or the table said about a reading (a review problem, a piece of advice):
+ *  in the page's language where it came with its words (``said``), else its English. */
+export function spoken(item) {
+  return item.said ? said(item.said) : item.message || item.kind;
+}
+
 /** What to fix about the camera's picture (the server's `advice`: dark, blown out, grainy,
  *  smeared, small dice), one warning per line; the calibration and review pages both show it. */
 export function adviceList(advice) {
   return el("ul", { class: "advice", id: "picture-advice" },
-    advice.map((a) => el("li", { class: "count-bad", "data-kind": a.kind }, `⚠ ${a.message}`)));
+    advice.map((a) => el("li", { class: "count-bad", "data-kind": a.kind }, `⚠ ${spoken(a)}`)));
 }
 
 /** A percentage for the odds display. */
