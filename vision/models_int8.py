@@ -7,6 +7,7 @@ Runtime; a profile asks for them with ``[reader] int8_networks = true``. OpenCV'
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 MODELS = Path(__file__).with_name("models")
@@ -22,3 +23,12 @@ QUANTISED = tuple(MODELS / name for name in (
 def int8_path(path: Path) -> Path:
     """The 8-bit copy's file for the network in ``path``."""
     return path.with_name(path.stem + INT8_SUFFIX + path.suffix)
+
+
+#: the key of a copy's metadata that holds its float file's SHA-256
+SOURCE_KEY = "bluffcam.float_sha256"
+
+
+def file_hash(path: Path) -> str:
+    """A file's SHA-256, as a copy names the float file it was made from."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

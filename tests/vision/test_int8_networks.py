@@ -12,7 +12,7 @@ import pytest
 
 from vision import ReaderParams, load_networks, onnx_net, read_dice
 from vision.detector import networks
-from vision.models_int8 import QUANTISED, int8_path
+from vision.models_int8 import QUANTISED, SOURCE_KEY, file_hash, int8_path
 from vision.onnx_net import LazyNet, softmax
 
 needs_onnxruntime = pytest.mark.skipif(onnx_net.onnxruntime is None,
@@ -29,6 +29,18 @@ def test_each_copy_is_shipped_with_8_bit_weights_and_is_smaller(model: Path) -> 
     weights = [numpy_helper.to_array(t) for t in onnx.load(str(copy)).graph.initializer]
     assert sum(w.dtype == np.int8 and w.ndim == 4 for w in weights) >= 3, copy.name
     assert copy.stat().st_size < 1.3 * model.stat().st_size
+
+
+@pytest.mark.parametrize("model", QUANTISED, ids=lambda p: p.stem)
+def test_each_copy_was_made_from_the_float_file_shipped_beside_it(model: Path) -> None:
+    """A network trained again leaves its old copy behind until the copies are made again
+    (python -m tools.train.quantise ../shared/datasets/manifest.json)."""
+    onnx = pytest.importorskip("onnx")
+
+    meta = {p.key: p.value for p in onnx.load(str(int8_path(model))).metadata_props}
+    assert meta.get(SOURCE_KEY) == file_hash(model), (
+        f"{int8_path(model).name} was not made from today's {model.name}: run "
+        "python -m tools.train.quantise ../shared/datasets/manifest.json")
 
 
 def _frame() -> np.ndarray:

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.learned import HOLDOUT_PATH, TRAINED_SOURCES
-from vision.models_int8 import INT8_SUFFIX, QUANTISED
+from vision.models_int8 import INT8_SUFFIX, QUANTISED, SOURCE_KEY, file_hash
 
 #: how many of the recorded input batches of each network calibrate its activations' ranges
 BATCHES_PER_NET = 120
@@ -92,8 +92,8 @@ def record_inputs(photos: list[Path]) -> dict[Path, list[np.ndarray]]:
 
 
 class _Batches:
-    """ONNX Runtime's calibration reader over recorded input batches (one image at a time
-    for a graph that takes one)."""
+    """ONNX Runtime's calibration reader (its ``get_next``) over recorded input batches (one
+    image at a time for a graph that takes one)."""
 
     def __init__(self, name: str, batches: list[np.ndarray], one_at_a_time: bool,
                  side: int | None = None) -> None:
@@ -124,7 +124,6 @@ def quantise(model: Path, batches: list[np.ndarray], out: Path, *, keep_float: i
     ranges calibrated on ``batches``."""
     import onnxruntime  # type: ignore[import-untyped]
     from onnxruntime.quantization import (  # type: ignore[import-untyped]
-        CalibrationDataReader,
         CalibrationMethod,
         QuantFormat,
         QuantType,
@@ -140,7 +139,6 @@ def quantise(model: Path, batches: list[np.ndarray], out: Path, *, keep_float: i
     sized = histogram and isinstance(graph_input.shape[2], str)
     reader: Any = _Batches(graph_input.name, batches, graph_input.shape[0] == 1 or histogram,
                            side=FIXED_SIDE if sized else None)
-    assert isinstance(reader, CalibrationDataReader) or hasattr(reader, "get_next")
     with tempfile.TemporaryDirectory() as folder:
         prepared = Path(folder) / "prepared.onnx"
         # folds the half-precision weights' casts into float32 constants first
@@ -156,6 +154,19 @@ def quantise(model: Path, batches: list[np.ndarray], out: Path, *, keep_float: i
                         calibrate_method={"minmax": CalibrationMethod.MinMax,
                                           "entropy": CalibrationMethod.Entropy,
                                           "percentile": CalibrationMethod.Percentile}[method])
+    _name_source(out, model)
+
+
+def _name_source(copy: Path, model: Path) -> None:
+    """Write the float file's SHA-256 into the copy's metadata: a copy left behind when its
+    network is trained again is found by the tests (``tests/vision/test_int8_networks.py``)."""
+    import onnx
+
+    graph = onnx.load(str(copy))
+    del graph.metadata_props[:]
+    entry = graph.metadata_props.add()
+    entry.key, entry.value = SOURCE_KEY, file_hash(model)
+    onnx.save(graph, str(copy))
 
 
 def main(argv: list[str] | None = None) -> int:
