@@ -430,6 +430,10 @@ def main() -> None:
     ap.add_argument("--any-angle", type=float, default=0.0,
                     help="share of upright views turned anywhere within 45 degrees rather than "
                     "12 (0 draws exactly as before)")
+    ap.add_argument("--any-angle-sources", nargs="+", default=None, metavar="SOURCE",
+                    help="turn only these sources' views anywhere (default: every source; "
+                    "'drawn' names the drawn dice): a crop of a die shot at a slant, turned, "
+                    "puts its side faces beside the top face rather than below it")
     ap.add_argument("--tone", type=float, default=0.0,
                     help="share of views given a random tone curve, for light pips on light "
                     "coloured dice (0 draws exactly as before)")
@@ -502,6 +506,8 @@ def main() -> None:
         print(f"resumed after epoch {first_epoch}", flush=True)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     labels = np.array([p.label for p in train])
+    turned_anywhere = [args.any_angle_sources is None or p.source in args.any_angle_sources
+                       for p in train]
     last = args.epochs if args.stop_after is None else min(args.epochs, args.stop_after)
     for epoch in range(first_epoch, last):
         net.train()
@@ -510,7 +516,8 @@ def main() -> None:
         for start in range(0, len(order), 128):
             idx = order[start:start + 128]
             views = [augment(train[k].pixels, rng, args.upright, args.motion_blur,
-                             args.any_angle, args.tone) for k in idx]
+                             args.any_angle if turned_anywhere[k] else 0.0, args.tone)
+                     for k in idx]
             x = torch.from_numpy(normalise(np.stack(views)))
             y = torch.from_numpy(labels[idx])
             out = net(x)
