@@ -88,9 +88,10 @@ CLASSIFIERS_OVERRULE = 0.9
 #: odds. The detector's value odds are often all but certain (1.0), and pooled with them a
 #: classifier that merely leans the same way (0.45-0.65) made a sure die: tomitomi3's black
 #: dice, whose two pips sit close together like the outer pips of a three, were all read as
-#: sure 3s that way (69 crops). At 0.55 34 of those 69 and 7 of kaggle_d6's 8 sure and wrong
+#: sure 3s that way (69 crops). At 0.55 34 of those 69 and 7 of kaggle_d6's sure and wrong
 #: or extra dice go to review for one die read right there, and no held-out photo's die
-#: changes (BENCHMARKS.md, "Dice reader, the sources no network saw")
+#: changes; at 0.7 two held-out dice read right went too (BENCHMARKS.md, "Dice reader, the
+#: sources no network saw")
 CLASSIFIER_MIN_ODDS = 0.55
 
 
