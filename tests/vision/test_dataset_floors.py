@@ -57,12 +57,14 @@ ALL_FLOORS = {
 }
 #: the sources added to the shared photos since the networks were trained (all of each is
 #: unseen), a little below what the reader read on them when they arrived (2026-12-01,
-#: BENCHMARKS.md): "sure_precision" guards against silent misreads there too
+#: BENCHMARKS.md): "sure_precision" guards against silent misreads there too (raised where the
+#: classifier's own odds bar, ``vision.dice.detected.CLASSIFIER_MIN_ODDS``, sent tomitomi3's
+#: and kaggle_d6's sure misreads to review: 0.923 -> 0.959 and 0.972 -> 0.978)
 NEW_SOURCE_FLOORS = {
     "aws/table": {"accuracy": 0.92, "image_exact": 0.63, "sure_precision": 0.97},
-    "kaggle_d6/table": {"accuracy": 0.855, "image_exact": 0.38, "sure_precision": 0.965},
+    "kaggle_d6/table": {"accuracy": 0.855, "image_exact": 0.38, "sure_precision": 0.97},
     "rune55/table": {"accuracy": 0.845, "precision": 0.89},  # none complete: no image figures
-    "tomitomi3/crop": {"accuracy": 0.90, "sure_precision": 0.90},
+    "tomitomi3/crop": {"accuracy": 0.90, "sure_precision": 0.95},
 }
 
 pytestmark = [pytest.mark.dataset, pytest.mark.slow]

@@ -9,6 +9,7 @@ import pytest
 
 from vision.detector import Candidate
 from vision.dice.detected import (
+    CLASSIFIER_MIN_ODDS,
     CLASSIFIERS_OVERRULE,
     DETECTOR_WEIGHT_IN_DISPUTE,
     _die,
@@ -210,3 +211,21 @@ def test_presence_runs_from_none_to_sure() -> None:
     assert presence(params.detector_min_score / 2, params) == 0.0
     assert presence(params.detector_sure, params) == 1.0
     assert presence(1.0, params) == 1.0
+
+
+def test_a_certain_detector_and_a_classifier_that_only_leans_its_way_make_no_sure_die() -> None:
+    """tomitomi3's black twos: the detector certain of a 3, the classifier leaning to 3 at
+    about one half; pooled, the two cleared every bar and the die was read as a sure 3."""
+    params = ReaderParams()
+    proposal = Candidate(64.0, 64.0, 60.0, 0.99, odds(f3=0.9999).astype(np.float32))
+    lean = CLASSIFIER_MIN_ODDS - 0.05
+    second = np.concatenate([[0.03], odds(f3=lean, f2=0.2) * 0.97]).astype(np.float32)
+    _, pooled, agree = value_verdict(proposal.values, second[1:])
+    assert agree and pooled >= params.min_value_odds  # the pool alone would call it sure
+    die = _die(proposal, second, params)
+    assert die is not None and die.value == 3
+    assert die.confidence < params.min_confidence
+    # the same detector with a classifier that names the 3 on its own: sure
+    firm = np.concatenate([[0.03], odds(f3=CLASSIFIER_MIN_ODDS + 0.1) * 0.97]).astype(np.float32)
+    sure = _die(proposal, firm, params)
+    assert sure is not None and sure.value == 3 and sure.confidence >= params.min_confidence

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tools.train.train_dice_classifier import HOLDOUT_FRACTION, HOLDOUT_SEED, split_holdout
+from tools.train.train_dice_classifier import (
+    FIRST_SOURCES,
+    HOLDOUT_FRACTION,
+    HOLDOUT_SEED,
+    split_holdout,
+)
 from vision.bench import Entry, load_manifest
 from vision.learned import HOLDOUT_PATH, TRAINED_SOURCES
 
@@ -25,6 +30,17 @@ def test_a_fifth_of_each_source_is_held_out_by_its_seed() -> None:
     assert sum(1 for h in held if h.startswith("b/")) == round(20 * HOLDOUT_FRACTION)
     assert split_holdout(entries, HOLDOUT_SEED) == held
     assert split_holdout(entries, HOLDOUT_SEED + 1) != held
+
+
+def test_a_source_added_moves_no_other_sources_held_out_photos() -> None:
+    first = [e for s in sorted(FIRST_SOURCES) for e in _entries(40, s)]
+    held = split_holdout(first, HOLDOUT_SEED)
+    # "aaa" sorts before every first source: drawn in name order it would take their draws
+    grown = split_holdout(first + _entries(30, "aaa"), HOLDOUT_SEED)
+    assert {h for h in grown if not h.startswith("aaa/")} == held
+    assert sum(1 for h in grown if h.startswith("aaa/")) == round(30 * HOLDOUT_FRACTION)
+    again = split_holdout(first + _entries(30, "aaa") + _entries(25, "0new"), HOLDOUT_SEED)
+    assert {h for h in again if not h.startswith("0new/")} == grown
 
 
 @pytest.mark.dataset

@@ -10,11 +10,17 @@ import cv2
 import numpy as np
 
 from tools.train.train_dice_classifier import (
+    ANY_ANGLE_TURN,
     PATCH_PX,
+    UPRIGHT_TURN,
+    Patch,
     augment,
     detector_patches,
+    load_patches,
     motion_blur,
     photo_patches,
+    save_patches,
+    tone_curve,
 )
 from vision import load_image
 from vision.bench import Entry, LabelledDie
@@ -87,3 +93,51 @@ def test_detector_crops_cut_each_labelled_die_where_the_detector_places_it() -> 
     plain = photo_patches(data, entry, np.random.default_rng(0))
     with_them = photo_patches(data, entry, np.random.default_rng(0), detector_crops=True)
     assert len(with_them) == len(plain) + len(dice)
+
+
+def _bar_angle(crop: np.ndarray) -> float:
+    """The angle in degrees (0..90, 0 = level) of the longest bright or dark streak."""
+    c = crop.astype(float)
+    w = np.abs(c - np.median(c))
+    w = np.where(w >= np.quantile(w, 0.9), w, 0.0)
+    m = cv2.moments(w.astype(np.float32))
+    theta = 0.5 * np.degrees(np.arctan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
+    return abs(float(theta)) if abs(theta) <= 90 else 180 - abs(float(theta))
+
+
+def _level_bar() -> np.ndarray:
+    patch = np.full((PATCH_PX, PATCH_PX), 120, np.uint8)
+    patch[PATCH_PX // 2 - 3:PATCH_PX // 2 + 3, PATCH_PX // 2 - 30:PATCH_PX // 2 + 30] = 240
+    return patch
+
+
+def test_any_angle_views_turn_past_the_upright_turn_and_stay_within_45_degrees() -> None:
+    rng = np.random.default_rng(11)
+    upright = [_bar_angle(augment(_level_bar(), rng, upright=True)) for _ in range(60)]
+    anywhere = [_bar_angle(augment(_level_bar(), rng, upright=True, any_angle=1.0))
+                for _ in range(60)]
+    assert max(upright) < UPRIGHT_TURN + 4
+    assert sum(a > UPRIGHT_TURN + 8 for a in anywhere) >= 20
+    assert max(anywhere) < ANY_ANGLE_TURN + 4
+
+
+def test_tone_curves_squeeze_light_pips_on_a_light_body_or_spread_them() -> None:
+    rng = np.random.default_rng(2)
+    gaps = []
+    for _ in range(200):
+        body, pip = tone_curve(np.array([200.0, 245.0]), rng)
+        assert 0.0 <= body <= pip <= 255.0  # the order of shades is kept
+        gaps.append(pip - body)
+    assert min(gaps) < 0.6 * 45 and max(gaps) > 1.4 * 45
+
+
+def test_saved_patches_come_back_as_they_were(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    train = [Patch(rng.integers(0, 256, (PATCH_PX, PATCH_PX), dtype=np.uint8), k % 7,
+                   f"s{k % 3}") for k in range(5)]
+    test = [Patch(np.zeros((PATCH_PX, PATCH_PX), np.uint8), 0, "held")]
+    save_patches(tmp_path / "p.npz", train, test)
+    back_train, back_test = load_patches(tmp_path / "p.npz")
+    assert [(p.label, p.source) for p in back_train] == [(p.label, p.source) for p in train]
+    assert all(np.array_equal(a.pixels, b.pixels) for a, b in zip(back_train, train, strict=True))
+    assert [(p.label, p.source) for p in back_test] == [(0, "held")]

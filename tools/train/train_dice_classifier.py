@@ -60,6 +60,17 @@ HOLDOUT_FRACTION = 0.2
 #: the photos the benches call unseen nor rewrites the list (before 2026-11-25 the training
 #: seed drew it too)
 HOLDOUT_SEED = 7
+#: the sources the first networks were trained on: their held-out photos are drawn as they
+#: always were (one shuffle over them, in name order), so that adding a source leaves their
+#: list, and every figure measured on it, as it was; each other source is drawn by a shuffle
+#: of its own (seeded by HOLDOUT_SEED and its name), so no source added later moves another's
+FIRST_SOURCES = frozenset({"chase", "epanemu", "matteo"})
+#: the share of a crop source's side its die's top face spans where the die does not fill
+#: the crop (tomitomi3: a die of about 55 px in a 128 px crop of a round cup)
+CROP_FACE_SHARE = {"tomitomi3": 0.43}
+#: the boxes of these sources hold the whole visible die; the face is this share of it
+#: (epanemu and aws: phone photos, often oblique; kaggle_d6 and rune55: mostly top-down)
+WHOLE_DIE_FACE = {"epanemu": 0.85, "aws": 0.85, "kaggle_d6": 0.95, "rune55": 0.95}
 #: patches are cached at this size, spanning PATCH_SPAN face sizes, then augmented
 PATCH_PX = 112
 PATCH_SPAN = 2.6
@@ -78,9 +89,12 @@ class Patch:
 
 def split_holdout(entries: list[Entry], seed: int) -> set[str]:
     """Image paths held out: HOLDOUT_FRACTION of each source, by a seeded shuffle."""
-    rng = random.Random(seed)
+    first = random.Random(seed)
     held: set[str] = set()
-    for source in sorted({e.source for e in entries}):
+    sources = sorted({e.source for e in entries})
+    for source in [s for s in sources if s in FIRST_SOURCES] + [
+            s for s in sources if s not in FIRST_SOURCES]:
+        rng = first if source in FIRST_SOURCES else random.Random(f"{seed}:{source}")
         images = sorted(e.image for e in entries if e.source == source)
         rng.shuffle(images)
         held.update(images[: round(len(images) * HOLDOUT_FRACTION)])
@@ -92,8 +106,10 @@ def face_size_of(entry: Entry, box: tuple[float, float, float, float]) -> float:
     side = max(box[2], box[3])
     if entry.source == "matteo":
         side = max(side, MATTEO_MIN_FACE)
-    elif entry.source == "epanemu":
-        side *= 0.85  # the box holds the whole visible die, sides included
+    elif entry.source in WHOLE_DIE_FACE:
+        side *= WHOLE_DIE_FACE[entry.source]  # the box holds the whole visible die
+    elif entry.source in CROP_FACE_SHARE:
+        side *= CROP_FACE_SHARE[entry.source]
     elif entry.subset == "crop":
         side /= CROP_SCALE * 0.8  # the whole crop is the die and a little felt
     return side
@@ -256,6 +272,18 @@ DRAWN_LOOKS = {"plain": drawn_die, "varied": drawn_die_varied}
 
 #: an upright look (``--upright``) turns its training crops at most this many degrees
 UPRIGHT_TURN = 12.0
+#: ``--any-angle`` views turn up to this many degrees: the reader reads every crop in four
+#: quarter turns, so a die at any angle lies within this of one of them
+ANY_ANGLE_TURN = 45.0
+
+
+def tone_curve(crop: NDArray[Any], rng: np.random.Generator) -> NDArray[np.float32]:
+    """``crop`` (0-255) through a random gamma (0.35-2.8): a curve that squeezes the light
+    end leaves light pips on a light body (orange, yellow, red dice in grey) barely apart,
+    one that squeezes the dark end does the same to dark pips on dark dice."""
+    gamma = float(np.exp(rng.uniform(np.log(0.35), np.log(2.8))))
+    x = np.clip(np.asarray(crop, np.float32) / 255.0, 0.0, 1.0)
+    return np.asarray(255.0 * x ** gamma, np.float32)
 
 
 def motion_blur(crop: NDArray[Any], length: float, angle: float) -> NDArray[Any]:
@@ -273,23 +301,34 @@ def motion_blur(crop: NDArray[Any], length: float, angle: float) -> NDArray[Any]
 
 
 def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
-            upright: bool = False, motion: float = 0.0) -> NDArray[np.uint8]:
+            upright: bool = False, motion: float = 0.0, any_angle: float = 0.0,
+            tone: float = 0.0) -> NDArray[np.uint8]:
     """One random view: rotation, scale and centre jitter, contrast, blur, noise, JPEG.
 
     ``upright``: the crop keeps the photo's up (turned at most UPRIGHT_TURN degrees, mirrored
     left to right half the time), so that the network may learn that a die's top face lies
     above its side faces in a photo taken at a slant. ``motion``: the share of views smeared
     by :func:`motion_blur` (2-7 px of the crop's 48, any direction): smeared pips must not
-    pass for more pips."""
+    pass for more pips. ``any_angle``: the share of upright views turned anywhere within
+    ±ANY_ANGLE_TURN degrees rather than UPRIGHT_TURN: a die lies on the table at any angle,
+    and the reader's quarter turns leave up to 45° to the look (a small 6 turned 20-45° was
+    read as a sure 5). ``tone``: the share of views given a random tone curve
+    (:func:`tone_curve`): light pips on a light coloured body keep little contrast in grey.
+    Both at 0 draw exactly as before."""
     face = PATCH_PX / PATCH_SPAN
     side = CROP_SCALE * face * rng.uniform(0.8, 1.3)
     jitter = 0.08 * face
     cx = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
     cy = PATCH_PX / 2 + rng.uniform(-jitter, jitter)
-    angle = rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN) if upright else rng.uniform(0, 360)
+    turn = UPRIGHT_TURN
+    if upright and any_angle and rng.random() < any_angle:
+        turn = ANY_ANGLE_TURN
+    angle = rng.uniform(-turn, turn) if upright else rng.uniform(0, 360)
     crop: NDArray[Any] = die_crop(patch, cx, cy, side, angle=angle).astype(np.float32)
     if upright and rng.random() < 0.5:
         crop = crop[:, ::-1]
+    if tone and rng.random() < tone:
+        crop = tone_curve(crop, rng)
     crop = crop * rng.uniform(0.6, 1.3) + rng.uniform(-40, 40)
     if rng.random() < 0.1:
         crop = 255 - crop  # light pips on dark dice
@@ -345,12 +384,31 @@ def evaluate(net, patches: list[Patch], rng: np.random.Generator) -> dict[str, f
     return result
 
 
+def save_patches(path: Path, train: list[Patch], test: list[Patch]) -> None:
+    """The patches of a run, so that its later legs (``--resume``) need not cut them again."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    both = train + test
+    np.savez(path, pixels=np.stack([p.pixels for p in both]),
+             labels=np.array([p.label for p in both]),
+             sources=np.array([p.source for p in both]), n_train=len(train))
+
+
+def load_patches(path: Path) -> tuple[list[Patch], list[Patch]]:
+    data = np.load(path)
+    both = [Patch(px, int(lab), str(src))
+            for px, lab, src in zip(data["pixels"], data["labels"], data["sources"], strict=True)]
+    n = int(data["n_train"])
+    return both[:n], both[n:]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("manifest", type=Path)
     ap.add_argument("--seed", type=int, default=7,
                     help="training seed (the held-out photos are drawn with HOLDOUT_SEED)")
     ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--views-per-epoch", type=int, default=2,
+                    help="random views of each training patch per epoch")
     ap.add_argument("--drawn-per-value", type=int, default=150)
     ap.add_argument("--drawn-look", choices=sorted(DRAWN_LOOKS), default="plain",
                     help="how the drawn dice look: 'plain' (dark pips on light bodies and the "
@@ -364,20 +422,44 @@ def main() -> None:
     ap.add_argument("--no-photos", action="store_true",
                     help="train on the renders and drawn dice only (the held-out photos still "
                     "score it): a look that does not share the photos' labelling")
+    ap.add_argument("--sources", nargs="+", default=None, metavar="SOURCE",
+                    help="train on the photos of these manifest sources only (default: all)")
     ap.add_argument("--upright", action="store_true",
                     help="train an upright look: crops keep the photo's up instead of turning "
                     "all the way round (lab notebook)")
+    ap.add_argument("--any-angle", type=float, default=0.0,
+                    help="share of upright views turned anywhere within 45 degrees rather than "
+                    "12 (0 draws exactly as before)")
+    ap.add_argument("--any-angle-sources", nargs="+", default=None, metavar="SOURCE",
+                    help="turn only these sources' views anywhere (default: every source; "
+                    "'drawn' names the drawn dice): a crop of a die shot at a slant, turned, "
+                    "puts its side faces beside the top face rather than below it")
+    ap.add_argument("--tone", type=float, default=0.0,
+                    help="share of views given a random tone curve, for light pips on light "
+                    "coloured dice (0 draws exactly as before)")
     ap.add_argument("--motion-blur", type=float, default=0.0,
-                    help="share of training views smeared by a straight motion blur (session "
-                    "13; 0 draws exactly as before)")
+                    help="share of training views smeared by a straight motion blur "
+                    "(0 draws exactly as before)")
     ap.add_argument("--detector-crops", action="store_true",
                     help="also train on each labelled die cut where the shipped detector "
                     "proposes it, at the size it gives (the photos network's recipe since "
                     "lab notebook)")
     ap.add_argument("--widths", type=int, nargs=4, default=list(WIDTHS),
                     help="channels of the three conv blocks and the last conv (lab notebook)")
+    ap.add_argument("--checkpoint", type=Path, default=None,
+                    help="save the run here after every epoch")
+    ap.add_argument("--patches", type=Path, default=None,
+                    help="the run's patches: read from this .npz where it exists, else cut "
+                    "and saved there (legs and reruns of one recipe need not cut them again)")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on from --checkpoint (the same settings)")
+    ap.add_argument("--stop-after", type=int, default=None, metavar="EPOCHS",
+                    help="end this leg after this many epochs of the run (needs --checkpoint); "
+                    "the network is exported only when the run is done")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
+    if (args.resume or args.stop_after is not None) and args.checkpoint is None:
+        ap.error("--resume and --stop-after need --checkpoint")
 
     import torch
 
@@ -386,35 +468,56 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     root, entries = load_manifest(args.manifest)
     held = split_holdout(entries, HOLDOUT_SEED)
-    train: list[Patch] = []
-    test: list[Patch] = []
+    cache = args.patches
     t0 = time.time()
-    for entry in entries:
-        if entry.image in held:
-            test.extend(photo_patches(root, entry, rng))
-        elif not args.no_photos:
-            train.extend(photo_patches(root, entry, rng, args.detector_crops))
-    for value in range(1, 7):
-        train.extend(Patch(DRAWN_LOOKS[args.drawn_look](value, rng), value, "drawn")
-                     for _ in range(args.drawn_per_value))
-    for renders in args.renders:
-        train.extend(render_patches(renders, args.render_dice, rng))
+    if cache is not None and cache.exists():
+        train, test = load_patches(cache)
+    else:
+        train, test = [], []
+        for entry in entries:
+            if entry.image in held:
+                test.extend(photo_patches(root, entry, rng))
+            elif not args.no_photos and (args.sources is None or entry.source in args.sources):
+                train.extend(photo_patches(root, entry, rng, args.detector_crops))
+        for value in range(1, 7):
+            train.extend(Patch(DRAWN_LOOKS[args.drawn_look](value, rng), value, "drawn")
+                         for _ in range(args.drawn_per_value))
+        for renders in args.renders:
+            train.extend(render_patches(renders, args.render_dice, rng))
+        if cache is not None:
+            save_patches(cache, train, test)
     print(f"{len(train)} training and {len(test)} held-out patches "
           f"({time.time() - t0:.0f}s)", flush=True)
 
     net = build_net(tuple(args.widths))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    steps = args.epochs * ((2 * len(train)) // 128 + 1)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    per_epoch = (args.views_per_epoch * len(train)) // 128 + 1
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3,
+                                                total_steps=args.epochs * per_epoch)
+    first_epoch = 0
+    if args.resume:
+        state = torch.load(args.checkpoint, weights_only=False)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        rng.bit_generator.state = state["rng"]
+        torch.set_rng_state(state["torch_rng"])
+        first_epoch = state["epoch"]
+        print(f"resumed after epoch {first_epoch}", flush=True)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     labels = np.array([p.label for p in train])
-    for epoch in range(args.epochs):
+    turned_anywhere = [args.any_angle_sources is None or p.source in args.any_angle_sources
+                       for p in train]
+    last = args.epochs if args.stop_after is None else min(args.epochs, args.stop_after)
+    for epoch in range(first_epoch, last):
         net.train()
-        order = rng.permutation(np.concatenate([np.arange(len(train))] * 2))
+        order = rng.permutation(np.concatenate([np.arange(len(train))] * args.views_per_epoch))
         total, correct = 0.0, 0
         for start in range(0, len(order), 128):
             idx = order[start:start + 128]
-            views = [augment(train[k].pixels, rng, args.upright, args.motion_blur) for k in idx]
+            views = [augment(train[k].pixels, rng, args.upright, args.motion_blur,
+                             args.any_angle if turned_anywhere[k] else 0.0, args.tone)
+                     for k in idx]
             x = torch.from_numpy(normalise(np.stack(views)))
             y = torch.from_numpy(labels[idx])
             out = net(x)
@@ -428,6 +531,14 @@ def main() -> None:
         print(f"epoch {epoch + 1}: loss {total / len(order):.3f} "
               f"train acc {correct / len(order):.3f} held-out {evaluate(net, test, rng)} "
               f"({time.time() - t0:.0f}s)", flush=True)
+        if args.checkpoint is not None:
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(),
+                        "sched": sched.state_dict(), "rng": rng.bit_generator.state,
+                        "torch_rng": torch.get_rng_state(), "epoch": epoch + 1},
+                       args.checkpoint)
+    if last < args.epochs:
+        print(f"leg ends after epoch {last} of {args.epochs}: go on with --resume")
+        return
 
     net.eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -435,8 +546,10 @@ def main() -> None:
                       input_names=["crop"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
     store_half(args.out)
-    HOLDOUT_PATH.write_text(json.dumps(sorted(held), indent=0) + "\n")
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes) and {HOLDOUT_PATH}")
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+    if args.out == MODEL_PATH:
+        HOLDOUT_PATH.write_text(json.dumps(sorted(held), indent=0) + "\n")
+        print(f"wrote {HOLDOUT_PATH}")
 
 
 if __name__ == "__main__":

@@ -84,6 +84,16 @@ FAINT_NOT_A_DIE = 0.05
 #: the gain. BENCHMARKS.md, "Two looks"
 CLASSIFIERS_OVERRULE = 0.9
 
+#: a strong proposal's value is sure only where the classifier alone gives it at least these
+#: odds. The detector's value odds are often all but certain (1.0), and pooled with them a
+#: classifier that merely leans the same way (0.45-0.65) made a sure die: tomitomi3's black
+#: dice, whose two pips sit close together like the outer pips of a three, were all read as
+#: sure 3s that way (69 crops). At 0.55 34 of those 69 and 7 of kaggle_d6's sure and wrong
+#: or extra dice go to review for one die read right there, and no held-out photo's die
+#: changes; at 0.7 two held-out dice read right went too (BENCHMARKS.md, "Dice reader, the
+#: sources no network saw")
+CLASSIFIER_MIN_ODDS = 0.55
+
 
 def value_verdict(
     first: NDArray[np.floating[Any]], look: NDArray[np.floating[Any]]
@@ -328,7 +338,8 @@ def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
     die is reported below the reading's threshold (:func:`value_verdict`) unless each of
     the classifier's networks names the classifier's value on its own
     (:func:`classifiers_overrule`): two looks must agree before a die is adjudicated on,
-    and their pooled odds for the value must reach ``params.min_value_odds``.
+    and their pooled odds for the value must reach ``params.min_value_odds``, the
+    classifier's own ``CLASSIFIER_MIN_ODDS``.
     """
     sure = presence(c.score, params)
     not_a_die = float(second[NOT_A_DIE])
@@ -339,7 +350,7 @@ def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
         value = int(second[1:].argmax()) + 1
         odds, agree = float(second[value]), True
     confidence = min(sure, odds, 1.0 - not_a_die)
-    if not agree or odds < params.min_value_odds:
+    if not agree or odds < params.min_value_odds or second[value] < CLASSIFIER_MIN_ODDS:
         confidence = min(confidence, params.min_confidence * 0.9)
     confidence = float(np.clip(confidence, 0.0, 1.0))
     return Die(value=value, x=c.x, y=c.y, confidence=confidence,

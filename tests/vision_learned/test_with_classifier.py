@@ -1,0 +1,37 @@
+"""tools.bench.with_classifier: a bluffcam command run with a candidate photos classifier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools.bench.with_classifier import main, use_classifier
+from vision import learned
+
+
+@pytest.fixture
+def restored_nets():  # type: ignore[no-untyped-def]
+    before = list(learned.NETS)
+    yield
+    learned.NETS[:] = before
+
+
+@pytest.mark.usefixtures("restored_nets")
+def test_the_first_network_is_swapped_and_the_renders_network_kept(tmp_path: Path) -> None:
+    candidate = tmp_path / "candidate.onnx"
+    candidate.write_bytes(learned.MODEL_PATH.read_bytes())
+    renders = learned.NETS[1]
+    use_classifier(candidate)
+    assert learned.NETS[0].path == candidate
+    assert learned.NETS[1] is renders
+
+
+@pytest.mark.usefixtures("restored_nets")
+def test_a_missing_candidate_is_named_and_nothing_is_swapped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = list(learned.NETS)
+    missing = tmp_path / "nope.onnx"
+    assert main([str(missing), "bench-vision", "x.json"]) == 2
+    assert str(missing) in capsys.readouterr().err
+    assert before == learned.NETS
