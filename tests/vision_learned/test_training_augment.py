@@ -84,7 +84,7 @@ def test_detector_crops_cut_each_labelled_die_where_the_detector_places_it() -> 
                                           d["size_px"], d["size_px"])) for d in truth["dice"])
     entry = Entry("wood.jpg", dice, True, "renders", "table")
     image = load_image(data / "wood.jpg")
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     patches = detector_patches(image, grey, entry)
     assert len(patches) == len(dice)  # every die of this scene is proposed
     assert sorted(p.label for p in patches) == sorted(d.value for d in dice)
