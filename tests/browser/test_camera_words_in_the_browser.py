@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from babel.messages.pofile import read_po
-from browser_support import SCENE, LiveServer, open_page, remember_pin, scene_profile, serving
+from browser_support import SCENE, LiveServer, remember_pin, scene_profile, serving
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -70,15 +70,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         with serving(tmp_path_factory.mktemp("table"), scene_profile(), camera_reader) as server:
             yield server
 
-
-@pytest.fixture()
-def phone(browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    yield from open_page(browser, live_server, PHONE, "phone")
-
-
-@pytest.fixture()
-def tv(browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    yield from open_page(browser, live_server, TV, "board")
+# the conftest's `phone` and `tv` pages open on this module's `live_server`
 
 
 def in_japanese(words: Mapping[str, Any]) -> str:
