@@ -11,7 +11,7 @@ import itertools
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -516,9 +516,10 @@ def _wait_or_settle(frames: Iterator[Frame], stillness: StillnessParams, early: 
             window = run.window
             readings = [early(f, table.params) for f in window]
             if unanimous(readings, match_radius=table.match_radius):
-                settled = _verdict(table, window, readings, draw_review=False)
-                if settled is not None:
-                    return settled
+                placed = _placed(table, window[-1], readings)
+                # the cover check (a network) only where nothing else needs a look
+                if placed.is_clean and not _covered(table, window[-1], placed):
+                    return _result(table, window, readings, placed, [])
         if position >= stillness.still_frames:
             window = run.window[-vote_frames:]
             return itertools.islice(itertools.chain(window, frames), vote_frames)
@@ -526,38 +527,62 @@ def _wait_or_settle(frames: Iterator[Frame], stillness: StillnessParams, early: 
     raise run.ended()
 
 
-@overload
-def _verdict(table: _Table, chosen: list[Frame], readings: list[Reading]) -> RevealResult: ...
-@overload
-def _verdict(table: _Table, chosen: list[Frame], readings: list[Reading], *,
-             draw_review: bool) -> RevealResult | None: ...
-def _verdict(table: _Table, chosen: list[Frame], readings: list[Reading], *,
-             draw_review: bool = True) -> RevealResult | None:
-    """The reveal voted from ``readings`` of the ``chosen`` frames and checked against
-    ``table``; ``None`` where it needs a review and ``draw_review`` is off (a verdict tried
-    before the wait is over is kept only if clean, so a review is not drawn for nothing)."""
-    zones = _zones_in(table.zones, chosen[-1])
+@dataclass(frozen=True)
+class _Placed:
+    """The voted dice in their seats' zones and fronts, with what the zones and the
+    engine's counts say is wrong (not yet the cover check)."""
+
+    zones: ZoneMap
+    seats: dict[str, list[SeatDie]]
+    set_aside: dict[str, list[SeatDie]]
+    outside: list[SeatDie]
+    placing: list[Problem]
+    counts: list[Problem]
+
+    @property
+    def is_clean(self) -> bool:
+        return not self.placing and not self.counts
+
+
+def _placed(table: _Table, frame: Frame, readings: list[Reading]) -> _Placed:
+    """The dice voted from ``readings`` placed by the zones as they lie in ``frame``, and
+    checked against the counts the engine expects."""
+    zones = _zones_in(table.zones, frame)
     dice = [d for d in vote(readings, match_radius=table.match_radius)
             if not _masked(zones, d)]
-    seats, set_aside, outside, problems = _place_dice(dice, zones, table.seating,
-                                                      table.players, table.threshold)
+    seats, set_aside, outside, placing = _place_dice(dice, zones, table.seating,
+                                                     table.players, table.threshold)
     counts = [problem for player in table.players for problem in _count_problems(
         player, table.expected[player], seats[player], set_aside[player])]
-    if (problems or counts) and not draw_review:
-        return None
-    problems.extend(_covered_problems(chosen[-1], seats, set_aside, table.threshold,
-                                      table.params))
-    problems.extend(counts)
-    if problems and not draw_review:
-        return None
+    return _Placed(zones, seats, set_aside, outside, placing, counts)
+
+
+def _covered(table: _Table, frame: Frame, placed: _Placed) -> list[Problem]:
+    return _covered_problems(frame, placed.seats, placed.set_aside, table.threshold,
+                             table.params)
+
+
+def _verdict(table: _Table, chosen: list[Frame], readings: list[Reading]) -> RevealResult:
+    """The reveal voted from ``readings`` of the ``chosen`` frames, checked against
+    ``table``."""
+    placed = _placed(table, chosen[-1], readings)
+    return _result(table, chosen, readings, placed, _covered(table, chosen[-1], placed))
+
+
+def _result(table: _Table, chosen: list[Frame], readings: list[Reading], placed: _Placed,
+            covered: list[Problem]) -> RevealResult:
+    """The reveal's result, its problems in the order a person reads them (where the dice
+    lie, what lies over them, the counts) and the photo drawn."""
+    problems = [*placed.placing, *covered, *placed.counts]
     frame = chosen[-1]
     advice = frame_advice(frame, readings[-1], table.params)
-    result = RevealResult(seats, set_aside, problems, frame.copy(), frame, len(chosen), outside)
+    result = RevealResult(placed.seats, placed.set_aside, problems, frame.copy(), frame,
+                          len(chosen), placed.outside)
     out = [p for p in table.seating if p is not None and p not in table.expected]
-    labels = seat_labels(zones, table.seating, out=out)
-    annotated = draw_reveal(frame, zones, result, labels)
-    return RevealResult(seats, set_aside, problems, annotated, frame, len(chosen), outside,
-                        advice)
+    labels = seat_labels(placed.zones, table.seating, out=out)
+    annotated = draw_reveal(frame, placed.zones, result, labels)
+    return RevealResult(placed.seats, placed.set_aside, problems, annotated, frame,
+                        len(chosen), placed.outside, advice)
 
 
 def _place_dice(
