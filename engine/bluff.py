@@ -17,7 +17,7 @@ from engine.bids import Bid, BluffLadder
 from engine.dice_seats import DiceSeats
 from engine.errors import IllegalActionError, SetupError
 from engine.game import ExpectedHand, Phase
-from engine.history import RoundResult, counted_words, verdict_text
+from engine.history import counted_words
 from engine.options import read_bool, read_choice, refuse_unknown
 from engine.reveal_check import check_hand_size, check_reveal_names
 from engine.words import N_, Said, said, said_n
@@ -240,30 +240,11 @@ class BluffGame(DiceSeats):
         faces = [f for _, hand in reveal.hands for f in hand]
         actual = self.count_matching(bid, faces)
         changes, notes = self._penalties(bid, actual)
-        for name, delta in changes.items():
-            self.dice[name] += delta
-        out = tuple(name for name, delta in changes.items() if delta < 0 and self.dice[name] == 0)
+        out, winner = self._take_dice(changes)  # B16: the last with dice wins
         starter = bidder if actual >= bid.count else challenger  # B15
-        remaining = self.remaining()
-        winner = remaining[0] if len(remaining) == 1 else None  # B16
         words = self._verdict(bid, actual, changes, notes, out, winner)
-        self.history.append(
-            RoundResult(
-                number=self.round_number,
-                bid=bid,
-                bidder=bidder,
-                challenger=challenger,
-                actual=actual,
-                changes=tuple(changes.items()),
-                unit="dice",
-                out=out,
-                verdict=verdict_text(words),
-                reveal=reveal.hands,
-                next_starter=None if winner else starter,
-                winner=winner,
-                verdict_said=words,
-            )
-        )
+        self._record_round(reveal, bid, bidder, challenger, actual, changes, out, words,
+                           starter, winner)
         self.current_bid = None
         self.bidder = self.challenger = None
         self.set_aside = {name: [] for name in self.players}

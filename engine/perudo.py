@@ -27,7 +27,6 @@ from engine.bids import JOKER_MARK, Bid, BidOrder
 from engine.dice_seats import DiceSeats
 from engine.errors import IllegalActionError
 from engine.game import ExpectedHand, Phase
-from engine.history import RoundResult, verdict_text
 from engine.odds import check_hidden, tail_probability
 from engine.options import read_bool, read_int, refuse_unknown
 from engine.reveal_check import check_hand_size, check_reveal_names
@@ -353,11 +352,7 @@ class PerudoGame(DiceSeats):
             changes = {caller: -1}
             starter = caller
             body = said("calza wrong: {player} loses 1 die", player=caller)
-        for name, delta in changes.items():
-            self.dice[name] += delta
-        out = tuple(name for name, d in changes.items() if d < 0 and self.dice[name] == 0)
-        remaining = self.remaining()
-        winner = remaining[0] if len(remaining) == 1 else None  # P11
+        out, winner = self._take_dice(changes)  # P11: the last with dice wins
         if self.dice[starter] == 0:  # P14: the next seat with dice
             starter = self.next_player(starter)
         palifico_next: str | None = None
@@ -382,23 +377,8 @@ class PerudoGame(DiceSeats):
             head = said("{face}s and aces: {actual}, bid was {count}", face=bid.face,
                         actual=actual, count=bid.count)
         words = (head, *parts)
-        self.history.append(
-            RoundResult(
-                number=self.round_number,
-                bid=bid,
-                bidder=bidder,
-                challenger=caller,
-                actual=actual,
-                changes=tuple(changes.items()),
-                unit="dice",
-                out=out,
-                verdict=verdict_text(words),
-                reveal=reveal.hands,
-                next_starter=None if winner else starter,
-                winner=winner,
-                verdict_said=words,
-            )
-        )
+        self._record_round(reveal, bid, bidder, caller, actual, changes, out, words, starter,
+                           winner)
         self.current_bid = None
         self.bidder = self.caller = self.call = None
         if winner is not None:
