@@ -43,6 +43,13 @@ VALUE_BARS = (0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995)
 SCORE_BARS = (0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
 BALANCE_BARS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 FOLDS = 5
+#: the general reader's own bars (value odds, detector score, smear balance): where several
+#: bars apply as many of a table's photos unasked, the head keeps the nearest to these, so
+#: that it changes the general reader only as far as the table's photos give a reason (the
+#: strictest of them, chosen on twenty easy photos, sent more of the next photos to review
+#: than the general reader did: BENCHMARKS.md, "Adapted to the table")
+GENERAL_BARS = (ReaderParams().min_value_odds, ReaderParams().detector_min_score,
+                ReaderParams().min_gradient_balance)
 #: photos applied unasked that one die sure and wrong costs when the bars are chosen (such a
 #: die on a photo that goes to review anyway misleads nobody, but it is one step from it)
 WRONG_COST = 1.0
@@ -75,6 +82,8 @@ class TrainingDice:
     labelled: NDArray[np.int64]
     #: which dice the general reader's value decision was sure of (before its smear check)
     general_sure: NDArray[np.bool_]
+    #: the value the general reader gave each die
+    general_value: NDArray[np.int64]
 
 
 def general_params(params: ReaderParams) -> ReaderParams:
@@ -99,7 +108,7 @@ def read_photos(root: Path, entries: Iterable[Entry], params: ReaderParams) -> l
 
 def training_dice(photos: Sequence[ReadPhoto]) -> TrainingDice:
     """The read dice that have looks, with their labels."""
-    looks, bal, labels, photo, sure = [], [], [], [], []
+    looks, bal, labels, photo, sure, value = [], [], [], [], [], []
     for k, p in enumerate(photos):
         lab = die_labels(p.entry, p.reading)
         for j, die in enumerate(p.reading.dice):
@@ -110,12 +119,13 @@ def training_dice(photos: Sequence[ReadPhoto]) -> TrainingDice:
             labels.append(lab[j])
             photo.append(k)
             sure.append(die.looks[lk.CONFIDENCE] >= p.reading.min_confidence)
+            value.append(die.value)
     return TrainingDice(
         looks=np.asarray(looks, np.float32).reshape(-1, lk.LENGTH),
         balance=np.asarray(bal, np.float64), labels=np.asarray(labels, np.int64),
         photo=np.asarray(photo, np.int64),
         labelled=np.array([len(p.entry.dice) for p in photos], np.int64),
-        general_sure=np.asarray(sure, bool))
+        general_sure=np.asarray(sure, bool), general_value=np.asarray(value, np.int64))
 
 
 def fit_values(feats: NDArray[np.float64], values: NDArray[np.int64]
@@ -183,29 +193,47 @@ def fit_head(photos: Sequence[ReadPhoto]) -> TableHead:
 
 def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, float]:
     """The bars that apply the most photos unasked, less ``WRONG_COST`` for each die sure
-    and wrong, and none applied wrong (then the most sure right dice, then the strictest)."""
+    and wrong, and none applied wrong (then the most sure right dice, then the bars
+    nearest ``GENERAL_BARS``, counted in steps of the bars tried). A die the general reader
+    was sure of, whose value the head names too, needs no more value odds: only the score
+    and smear bars (``TableHead.sure_mask``)."""
     value = odds.argmax(axis=1) + 1
     best = odds.max(axis=1)
     favoured = np.stack([dice.looks[:, s].argmax(axis=1) + 1 for s in LOOKS], axis=1)
     base = ((favoured == value[:, None]).any(axis=1)
             & trusted(dice.looks, value, best, dice.general_sure)
             & (dice.looks[:, lk.KIND] == lk.STRONG))
+    agreed = dice.general_sure & (dice.general_value == value)
     considered = dice.labels != UNKNOWN
     right = considered & (dice.labels == value)
     wrong = considered & ~right
     n_photos = len(dice.labelled)
     counted = np.bincount(dice.photo[considered], minlength=n_photos)
-    best_key: tuple[float, int, float, float, float] | None = None
+    best_key: tuple[float, int, int] | None = None
     chosen = (VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1])
     for v, s, g in itertools.product(VALUE_BARS, SCORE_BARS, BALANCE_BARS):
-        sure = base & (best >= v) & (dice.looks[:, lk.SCORE] >= s) & (dice.balance >= g)
+        sure = (base & ((best >= v) | agreed) & (dice.looks[:, lk.SCORE] >= s)
+                & (dice.balance >= g))
         doubtful = np.bincount(dice.photo[considered & ~sure], minlength=n_photos)
         bad = np.bincount(dice.photo[considered & ~right], minlength=n_photos)
         auto = (doubtful == 0) & (counted == dice.labelled) & (dice.labelled > 0)
         if (auto & (bad > 0)).any():  # a photo applied unasked and wrong: never
             continue
         sure_wrong = int((sure & wrong).sum())
-        key = (int(auto.sum()) - WRONG_COST * sure_wrong, int((sure & right).sum()), v, s, g)
+        key = (int(auto.sum()) - WRONG_COST * sure_wrong, int((sure & right).sum()),
+               -_steps((v, s, g)))
         if best_key is None or key > best_key:
             best_key, chosen = key, (v, s, g)
     return chosen
+
+
+def _steps(bars: tuple[float, float, float]) -> int:
+    """How many steps of the bars tried lie between ``bars`` and ``GENERAL_BARS``."""
+    return sum(abs(_index(tried, b) - _index(tried, general))
+               for tried, b, general in zip((VALUE_BARS, SCORE_BARS, BALANCE_BARS), bars,
+                                            GENERAL_BARS, strict=True))
+
+
+def _index(tried: tuple[float, ...], bar: float) -> int:
+    """The place of the bar tried nearest ``bar``."""
+    return min(range(len(tried)), key=lambda k: abs(tried[k] - bar))

@@ -82,12 +82,17 @@ class TableHead:
         return np.asarray(odds / odds.sum(axis=1, keepdims=True), dtype=np.float64)
 
     def sure_mask(self, looks: NDArray[np.float32], balance: NDArray[np.float64],
-                  general_sure: NDArray[np.bool_]
+                  general_sure: NDArray[np.bool_],
+                  general_value: NDArray[np.int64],
                   ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
         """Each die's value (1..6), its odds, and whether it is sure on this table.
 
         ``general_sure`` says which dice the general reader's value decision was sure of
-        (before its smear check: ``min_balance`` is this table's own): the head makes
+        (before its smear check: ``min_balance`` is this table's own), ``general_value``
+        the values it gave them. Where the head names the value the general reader was
+        sure of, its own odds need not pass ``min_value_odds`` (a head fitted on a few
+        photos gave a plain 6 of the committed renders 0.54 and sent it to review); the
+        score and smear bars still apply. The head makes
         another die sure only where it gives its value ``PROMOTE_ODDS`` and every look
         favours that value (a head fitted on twenty photos and trusted alone applied more
         photos unasked, and more of them wrong: held-out sources, 1 -> 2, 0 -> 3, 3 -> 5)."""
@@ -96,8 +101,9 @@ class TableHead:
         best = odds[np.arange(len(odds)), value]
         favoured = np.stack([looks[:, s].argmax(axis=1) for s in LOOKS], axis=1)
         consistent = (favoured == value[:, None]).any(axis=1)
+        agreed = general_sure & (value + 1 == general_value)
         sure = (consistent & trusted(looks, value + 1, best, general_sure)
-                & (best >= self.min_value_odds)
+                & ((best >= self.min_value_odds) | agreed)
                 & (looks[:, lk.KIND] == lk.STRONG) & (looks[:, lk.SCORE] >= self.min_score)
                 & (balance >= self.min_balance))
         return value + 1, best, sure
@@ -205,7 +211,8 @@ def decide(reading: Reading, head: TableHead, balance: NDArray[np.float64],
     # the reader's value decision, before its smear check: this table's smear bar decides
     general_sure = looks[:, lk.CONFIDENCE] >= low
     values, odds, sure = head.sure_mask(looks, np.asarray(balance, np.float64)[judged],
-                                        general_sure)
+                                        general_sure,
+                                        np.array([dice[k].value for k in judged], np.int64))
     for k, value, p, ok in zip(judged, values, odds, sure, strict=True):
         confidence = max(float(p), low) if ok else min(float(p), low * 0.9)
         dice[k] = replace(dice[k], value=int(value),

@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--adapt-first", type=int, metavar="N",
         help="per source: teach a table head on its first N photos (by file name), read the "
              "rest without and with it, and print die accuracy, auto share, silent misreads "
-             "and ms before and after")
+             "and ms before and after (with --split, within that split: held-out teaches "
+             "and reads photos no network saw)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,9 +2,9 @@
 ``[dice]`` gives the reader its scale and the table's box): how many are applied sure and
 right, and never one sure and wrong.
 
-Each of the 8 reveals still sent to review holds one die partly under a cup (the recording's
-truth gives how much of it shows: 53%, 82% and 72%); the pips left in sight of such a die are
-no sure count, so those go to a person (docs/vision.md, "The table profile's reader")."""
+Each of the demo's reveals sent to review holds one die partly under a cup (the recording's
+truth gives how much of it shows: 53%, 82%, 86% and 72%); the pips left in sight of such a die
+are no sure count, so those go to a person (docs/vision.md, "The table profile's reader")."""
 
 from __future__ import annotations
 
@@ -20,9 +20,11 @@ from engine import Game
 from hardware.cameras import list_frame_files
 from vision.reveal import capture_reveal
 
-#: reveals the profile's reader applies sure and right (5 here, round 5 among them; without a
-#: profile 4): round 5's die, 14% under a cup, is sure in one of the frames voted and not in
-#: the others, so a change of a few thousandths in a network's output may tip it either way
+#: reveals the profile's reader applies sure and right: the 4 whose dice all lie in plain
+#: view. Round 5's die, 14% under a cup, was read sure in one of the frames voted by the
+#: classifier trained before the added photo sources and so applied (5 of 8); the one trained
+#: on them too reads it right, unsure (54%), and it goes to review (BENCHMARKS.md, "Reading
+#: with a table profile")
 SURE_AND_RIGHT_AT_LEAST = 4
 #: a die with less of it in sight than this is partly hidden (the recording's ``visible``)
 IN_PLAIN_VIEW = 0.95

@@ -172,6 +172,15 @@ def test_bench_vision_adapt_first_prints_each_source_before_and_after(tmp_path: 
     assert table.returncode == 0 and "before: acc" in table.stdout
     refused = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "0")
     assert refused.returncode == 2 and "--adapt-first must be at least 1" in refused.stderr
+    # the split chooses the photos both taught and read: no render is among the shared
+    # photos' held-out list
+    unseen = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "3", "--split",
+                          "held-out")
+    assert unseen.returncode == 2 and "no photos match" in unseen.stderr
+    seen = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "3", "--split",
+                        "trained", "--json")
+    assert seen.returncode == 0, seen.stderr
+    assert json.loads(seen.stdout.splitlines()[-1])["before"]["photos"] == 3
 
 
 def test_adapt_learns_from_photos_whose_dice_have_no_boxes(tmp_path: Path) -> None:
@@ -186,3 +195,4 @@ def test_adapt_learns_from_photos_whose_dice_have_no_boxes(tmp_path: Path) -> No
     done = run_bluffcam("adapt", str(manifest), "--out", str(tmp_path / "t.toml"))
     assert done.returncode == 0, done.stderr
     assert "from 6 photos" in done.stdout
+

@@ -1,6 +1,8 @@
 """Adaptation on the real photos in ../shared/datasets (skipped where absent), as
-``bluffcam bench-vision MANIFEST --adapt-first 20`` measures it: per table source, a head
-taught on the source's first 20 photos (by file name) reads the rest of that source.
+``bluffcam bench-vision MANIFEST --adapt-first 20 --split held-out`` measures it: per table
+source, a head taught on the first 20 of the source's held-out photos (by file name) reads
+the rest of them. Only held-out photos: the crop classifier trained on the others of every
+source, and a table's own photos are ones no network has seen.
 
 Three kinds of check:
 
@@ -21,30 +23,35 @@ import pytest
 
 from vision.adapt_bench import SourceResult, adapt_first
 from vision.bench import load_manifest
+from vision.learned import held_out_photos
 from vision.params import ReaderParams
 
 SOURCES = ("matteo", "epanemu", "aws", "kaggle_d6", "rune55")
 TAUGHT = 20
 TARGETS = {"accuracy": 0.99, "auto_share": 0.90}
-#: after adaptation; a little below what it reached (BENCHMARKS.md, "Adapted to the table")
+#: after adaptation; a little below what it reached (BENCHMARKS.md, "Adapted to the table";
+#: aws holds only 25 held-out photos: 5 are read, so its share moves in steps of 0.2)
 FLOORS = {
-    "matteo": {"accuracy": 0.99, "auto_share": 0.95},
-    "epanemu": {"accuracy": 0.93, "auto_share": 0.44},
-    "aws": {"accuracy": 0.93, "auto_share": 0.26},
-    "kaggle_d6": {"accuracy": 0.87, "auto_share": 0.21},
-    "rune55": {"accuracy": 0.85, "auto_share": 0.63},
+    "matteo": {"accuracy": 0.97, "auto_share": 0.92},
+    "epanemu": {"accuracy": 0.88, "auto_share": 0.27},
+    "aws": {"accuracy": 0.95, "auto_share": 0.4},
+    "kaggle_d6": {"accuracy": 0.96, "auto_share": 0.2},
+    "rune55": {"accuracy": 0.85, "auto_share": 0.68},
 }
-#: the sources that reach the issue's targets today
-REACHED = {"matteo"}
+#: the sources that reach the issue's targets today (matteo's held-out photos: auto 0.952,
+#: but accuracy 0.985: two of 135 dice)
+REACHED: set[str] = set()
 
-#: reading every table photo of five sources takes minutes on a loaded machine
+#: reading the held-out table photos of five sources takes a minute or two
 pytestmark = [pytest.mark.dataset, pytest.mark.slow, pytest.mark.timeout(3600)]
 
 
 @pytest.fixture(scope="module")
 def adapted(shared_datasets: Path) -> dict[str, SourceResult]:
     root, entries = load_manifest(shared_datasets / "manifest.json")
-    tables = [e for e in entries if e.subset == "table" and e.source in SOURCES]
+    held = held_out_photos()
+    tables = [e for e in entries
+              if e.subset == "table" and e.source in SOURCES and e.image in held]
     return {r.source: r for r in adapt_first(root, tables, ReaderParams(), TAUGHT)}
 
 

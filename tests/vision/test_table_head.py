@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision import looks as lk
-from vision.adapt import ReadPhoto, fit_head, fit_values
+from vision.adapt import GENERAL_BARS, ReadPhoto, fit_head, fit_values
 from vision.bench import Entry, LabelledDie
 from vision.table_head import (
     TableHead,
@@ -61,12 +61,28 @@ def test_a_die_the_general_reader_was_sure_of_stays_sure_when_every_bar_is_passe
     (looks_of(4, score=0.45), 0.9, "detector score under the table's bar"),
     (looks_of(4), 0.1, "smeared by this table's bar"),
     (looks_of(4, kind=lk.FAINT), 0.9, "a faint proposal"),
-    (looks_of(4, odds=0.5), 0.9, "value odds under the bar"),
+    (looks_of(4, odds=0.5, confidence=0.5), 0.9, "value odds under the bar, reader unsure"),
 ])
 def test_a_die_failing_one_bar_is_doubtful(looks: np.ndarray, balance: float, why: str) -> None:
     reading = Reading((die(4, 100, 0.95, looks),), 640, 480, 0.6)
     adapted = decide(reading, head(), np.array([balance]), 60)
     assert adapted.dice[0].confidence < 0.6, why
+
+
+def test_the_heads_value_bar_holds_back_no_die_the_reader_was_sure_of_at_the_same_value(
+        ) -> None:
+    # the classifier only leans to 4 (0.5) but the reader was sure of it: the head's odds of
+    # 4 are under its bar of 0.8, it names 4 too, so the die stays sure
+    leaning = looks_of(4, odds=0.5, confidence=0.95)
+    assert head().value_odds(leaning[None])[0].max() < 0.8
+    reading = Reading((die(4, 100, 0.95, leaning),), 640, 480, 0.6)
+    assert decide(reading, head(), np.array([0.9]), 60).dice[0].confidence >= 0.6
+    # where the head names another value than the reader's, its bar decides: doubtful
+    biased = TableHead(np.array([0.3, 0.5, 0.5]), np.array([0, 0, 0, 0, 3.0, 0]), 0.8, 0.5,
+                       0.2, 40.0, photos=3, dice=9)
+    assert int(biased.value_odds(leaning[None])[0].argmax()) + 1 == 5
+    adapted = decide(reading, biased, np.array([0.9]), 60).dice[0]
+    assert adapted.value == 5 and adapted.confidence < 0.6
 
 
 def test_a_doubted_die_is_made_sure_only_where_every_look_names_its_value() -> None:
@@ -181,3 +197,18 @@ def test_the_manifest_names_a_bad_ignore_box(tmp_path: Path) -> None:
         load_manifest(manifest)
     manifest.write_text('[{"image": "a.jpg", "dice": [], "ignore": [[1, 2, 3, 4]]}]')
     assert load_manifest(manifest)[1][0].ignore == ((1.0, 2.0, 3.0, 4.0),)
+
+
+def test_where_many_bars_serve_a_table_alike_the_head_keeps_the_general_readers() -> None:
+    """Twenty easy photos (every die plain, sharp and read right) are applied unasked under
+    the strictest bars as under the general reader's; a head that took the strictest sent
+    the table's next, harder photos to review more often than the general reader did."""
+    photos = []
+    for k in range(20):
+        value = 1 + k % 6
+        entry = Entry(f"p{k}.jpg", (LabelledDie(value, (80.0, 80.0, 40.0, 40.0)),), True,
+                      "table", "table")
+        reading = Reading((die(value, 100, 0.99, looks_of(value, odds=0.999)),), 640, 480, 0.6)
+        photos.append(ReadPhoto(entry, reading, np.array([0.9]), 10.0))
+    made = fit_head(photos)
+    assert (made.min_value_odds, made.min_score, made.min_balance) == GENERAL_BARS

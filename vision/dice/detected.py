@@ -91,7 +91,7 @@ CLASSIFIERS_OVERRULE = 0.9
 #: sure 3s that way (69 crops). At 0.55 34 of those 69 and 7 of kaggle_d6's sure and wrong
 #: or extra dice go to review for one die read right there, and no held-out photo's die
 #: changes; at 0.7 two held-out dice read right went too (BENCHMARKS.md, "Dice reader, the
-#: sources no network saw")
+#: sources added later")
 CLASSIFIER_MIN_ODDS = 0.55
 
 
