@@ -3,8 +3,9 @@
 A camera's status carries the commands that fix it (`ls /dev/video*`, `rpicam-hello
 --list-cameras`) for whoever runs the table; the TV is for the players, so those belong
 on the calibration page only. Pure text in, text out; the board's words also come as a
-message id with parameters (``engine.words.Said``) for a board in another language (a
-fault's own description, from the camera's driver, stays as the camera says it).
+message id with parameters (``engine.words.Said``) for a board in another language, made
+from the words hardware gives beside a camera's status (`ResilientCamera.status_words`,
+``fault``): a fault hardware has no words for stays as the camera says it (English).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from bluffcam.camera_faults import RETRY, fault_said
 from engine.words import Param, Said, said
+from hardware.camera_words import CameraFault, Words
 
 #: a command given as an aside: "(`ls /dev/video*`)"
 _ASIDE = re.compile(r"\s*\(`[^`]*`\)")
@@ -48,33 +49,29 @@ def camera_summary(status: str) -> str:
     return without_commands(_RETRY.sub("", status))
 
 
-#: how `hardware.cameras.ResilientCamera` says it is offline, and the faults it names itself
-_OFFLINE = "camera offline: "
-_OFFLINE_WORDS = {
-    "camera offline: not opened yet": said("camera offline: not opened yet"),
-    "camera offline: closed": said("camera offline: closed"),
-}
+def hardware_said(words: Words) -> Said:
+    """hardware's words (hardware/camera_words.py: plain values) as the board's."""
+    return Said(words.msgid, {key: hardware_said(value) if isinstance(value, Words) else value
+                              for key, value in words.params.items()})
 
 
-def camera_status_said(status: str) -> Said | None:
-    """A camera's status as words for a board in another language (its English unchanged):
-    "camera offline" in its words, the fault as the camera said it; None for a status that
-    is not a fault."""
-    if status in _OFFLINE_WORDS:
-        return _OFFLINE_WORDS[status]
-    if not status.startswith(_OFFLINE):
-        return None
-    fault = status.removeprefix(_OFFLINE)
-    retry = RETRY.search(fault)
-    if retry is None:
-        return said("camera offline: {fault}", fault=fault_said(fault))
-    return said("camera offline: {fault} (retrying in {seconds} s)",
-                fault=fault_said(fault[:retry.start()]), seconds=retry["seconds"])
+def camera_status_said(camera: object) -> Said | None:
+    """A camera's whole status as words for a board in another language (its English
+    unchanged), as hardware gives them (`ResilientCamera.status_words`); None while it is
+    ok, and for a camera that gives none (its status is shown as it is)."""
+    words = getattr(camera, "status_words", None)
+    return hardware_said(words) if isinstance(words, Words) else None
 
 
-def camera_summary_said(status: str) -> Said | None:
-    """`camera_summary` as words (`camera_status_said`)."""
-    return camera_status_said(camera_summary(status))
+def camera_summary_said(camera: object) -> Said | None:
+    """`camera_summary` as words: "camera offline" and the fault in hardware's words for the
+    players (no command, no countdown), else the fault's English less its commands."""
+    fault = getattr(camera, "fault", None)
+    if not isinstance(fault, CameraFault):
+        return camera_status_said(camera)  # "not opened yet", "closed": no countdown
+    if fault.words is None:
+        return said("camera offline: {fault}", fault=without_commands(fault.text))
+    return said("camera offline: {fault}", fault=hardware_said(fault.words))
 
 
 def without_commands_said(words: Said) -> Said:
@@ -116,5 +113,5 @@ def problem_said(problem: Mapping[str, Any]) -> Said:
 
 
 __all__ = ["CAMERA_TOPIC", "camera_status_said", "camera_summary", "camera_summary_said",
-           "problem_said",
-           "said_from_json", "without_commands", "without_commands_said"]
+           "hardware_said", "problem_said", "said_from_json", "without_commands",
+           "without_commands_said"]

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from hardware.camera_words import Words, said
+
 #: the words numpy's C-API checks print when a module built for numpy 1.x meets numpy 2
 NUMPY_ABI_SIGNS = (
     "numpy.dtype size changed",
@@ -137,11 +139,21 @@ def device_holders(device: str | os.PathLike[str], *, proc: Path = Path("/proc")
 
 def opencv_open_problem(spec: str, index: int, holders: list[str]) -> str:
     """Why ``opencv:INDEX`` did not open: held by another process, or not there."""
-    if holders:
+    words = opencv_open_words(spec, holders)
+    if words is None:
         return (f"{spec}: /dev/video{index} is held by {', '.join(holders)}; "
                 f"{STOP_THE_SERVICE}")
-    return (f"{spec}: could not open the camera; is the webcam plugged in, and is the index "
-            "right? (`ls /dev/video*`)")
+    return f"{words} (`ls /dev/video*`)"
+
+
+def opencv_open_words(spec: str, holders: list[str]) -> Words | None:
+    """`opencv_open_problem` as words for the players, less its command (the board never
+    shows one); None for a webcam another program holds, which only whoever runs the table
+    can free (said as it is)."""
+    if holders:
+        return None
+    return said("{camera}: could not open the camera; is the webcam plugged in, and is the "
+                "index right?", camera=spec)
 
 
 def main() -> int:

@@ -5,8 +5,9 @@ index), ``opencv:<url>`` (an RTSP/HTTP stream, e.g. a phone's IP-camera app) and
 ``files:<dir>`` (recorded frames in name order — the demo and the tests).
 
 Every source hands out BGR ``uint8`` frames of shape ``(H, W, 3)`` and raises `CameraError`
-with a message a player can act on. `ResilientCamera` wraps a source so that a camera that
-fails mid-game is reported and retried, never crashing the caller.
+with a message a player can act on (and, for the faults a board names, its words to translate:
+hardware/camera_words.py). `ResilientCamera` wraps a source so that a camera that fails
+mid-game is reported and retried, never crashing the caller.
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ from numpy.typing import NDArray
 from hardware.camera_errors import (
     device_holders,
     opencv_open_problem,
+    opencv_open_words,
     picamera2_import_problem,
     picamera2_open_problem,
 )
+from hardware.camera_words import CLOSED, NOT_OPENED, CameraFault, Words, said
 
 Frame = NDArray[np.uint8]
 
@@ -47,7 +50,20 @@ FROZEN_AFTER_FRAMES = 3
 
 
 class CameraError(RuntimeError):
-    """A camera could not be opened or stopped giving frames; the message says why."""
+    """A camera could not be opened or stopped giving frames; the message says why.
+
+    ``words``, where hardware has them, say the message for the players in a language of
+    theirs: the same English, less any shell command it gives whoever runs the table (the
+    board never shows one). A fault without them is shown in its English."""
+
+    def __init__(self, message: str, words: Words | None = None) -> None:
+        super().__init__(message)
+        self.words = words
+
+    @classmethod
+    def saying(cls, words: Words) -> CameraError:
+        """The error whose message is ``words``' English."""
+        return cls(str(words), words)
 
 
 class EndOfFrames(CameraError):
@@ -266,10 +282,10 @@ class OpenCVCamera(CameraSource):
         if not self._capture.isOpened():
             self._capture.release()
             if isinstance(target, int):
-                holders = device_holders(f"/dev/video{target}")
-                raise CameraError(opencv_open_problem(self.spec, target, holders))
-            raise CameraError(f"{self.spec}: could not open the camera; is the stream URL "
-                              "right and reachable from here?")
+                raise _webcam_problem(self.spec, target, device_holders(f"/dev/video{target}"))
+            raise CameraError.saying(said("{camera}: could not open the camera; is the stream "
+                                          "URL right and reachable from here?",
+                                          camera=self.spec))
         if resolution is not None:
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, resolution[0])
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, resolution[1])
@@ -280,12 +296,19 @@ class OpenCVCamera(CameraSource):
             # a webcam another program streams from may open here and then give nothing
             if self._index is not None and (holders := device_holders(
                     f"/dev/video{self._index}")):
-                raise CameraError(opencv_open_problem(self.spec, self._index, holders))
-            raise CameraError(f"{self.spec}: no frame (camera disconnected or stream ended)")
+                raise _webcam_problem(self.spec, self._index, holders)
+            raise CameraError.saying(said("{camera}: no frame (camera disconnected or stream "
+                                          "ended)", camera=self.spec))
         return _as_bgr(frame, self.spec)
 
     def close(self) -> None:
         self._capture.release()
+
+
+def _webcam_problem(spec: str, index: int, holders: list[str]) -> CameraError:
+    """A webcam that did not open or gave nothing: held by another program, or not there."""
+    return CameraError(opencv_open_problem(spec, index, holders),
+                       opencv_open_words(spec, holders))
 
 
 # --------------------------------------------------------------------------- recorded files
@@ -441,14 +464,16 @@ def open_camera(
 
 # --------------------------------------------------------------------------- resilience
 
-
 class ResilientCamera:
     """Keeps a camera going through failures: reports status, retries with backoff.
 
     ``read()`` returns a frame, or ``None`` while the camera is offline; it never raises, so
     the game goes on and a reveal can still be entered by hand. ``status`` reads ``"ok"`` or
-    ``"camera offline: <why>"`` for the dashboard. A source that keeps handing out the very
-    same frame (`FROZEN_AFTER_FRAMES`) is treated as failed: reopened, never read from.
+    ``"camera offline: <why>"`` for the logs and the CLI; ``status_words`` says the same as
+    words to translate, and ``fault`` why it is offline as data (its words, the retry's
+    seconds), so that a board in another language needs no English read back. A source
+    that keeps handing out the very same frame (`FROZEN_AFTER_FRAMES`) is treated as
+    failed: reopened, never read from.
     """
 
     def __init__(
@@ -468,7 +493,9 @@ class ResilientCamera:
         self._source: CameraSource | None = None
         self._retry_s = first_retry_s
         self._next_attempt = clock()
-        self.status = "camera offline: not opened yet"
+        #: why the camera is offline (one value, so a reader never sees half of a change):
+        #: a fault, or its own words before the first try and once closed; None while ok
+        self._offline: Words | CameraFault | None = NOT_OPENED
         # a recording repeats a frame honestly (a still scene, a held last frame): only a
         # live source handing out the very same bytes is stuck
         self._watch_frozen = not is_recording(spec)
@@ -480,6 +507,24 @@ class ResilientCamera:
     @property
     def online(self) -> bool:
         return self._source is not None
+
+    @property
+    def fault(self) -> CameraFault | None:
+        """The fault the camera is offline for; None while ok, before the first try, closed."""
+        offline = self._offline
+        return offline if isinstance(offline, CameraFault) else None
+
+    @property
+    def status_words(self) -> Words | None:
+        """`status` as words to translate; None while ok."""
+        offline = self._offline
+        return offline.status_words() if isinstance(offline, CameraFault) else offline
+
+    @property
+    def status(self) -> str:
+        """``"ok"`` or ``"camera offline: <why>"``: `status_words`' English."""
+        words = self.status_words
+        return "ok" if words is None else str(words)
 
     def read(self) -> Frame | None:
         """The next frame, or ``None`` when offline (retried at most once per backoff step)."""
@@ -503,11 +548,12 @@ class ResilientCamera:
             return None
         if self._watch_frozen and self._is_frozen(frame):
             self._drop_source()
-            self._fail(CameraError(f"{self.spec}: frozen: the last {FROZEN_AFTER_FRAMES} "
-                                   "frames were identical (a stuck driver or stream, or a "
-                                   "lens covered in the dark)"))
+            self._fail(CameraError.saying(said(
+                "{camera}: frozen: the last {n} frames were identical (a stuck driver or "
+                "stream, or a lens covered in the dark)", camera=self.spec,
+                n=FROZEN_AFTER_FRAMES)))
             return None
-        self.status = "ok"
+        self._offline = None
         self._retry_s = self._first_retry_s
         return frame
 
@@ -540,7 +586,7 @@ class ResilientCamera:
     def close(self) -> None:
         with self._lock:
             self._drop_source()
-            self.status = "camera offline: closed"
+            self._offline = CLOSED
 
     def _drop_source(self) -> None:
         if self._source is not None:
@@ -553,7 +599,8 @@ class ResilientCamera:
     def _fail(self, exc: BaseException) -> None:
         self.failures += 1
         message = str(exc) or type(exc).__name__
-        self.status = f"camera offline: {message} (retrying in {self._retry_s:g} s)"
+        words = exc.words if isinstance(exc, CameraError) else None
+        self._offline = CameraFault(message, words, self._retry_s)
         self._next_attempt = self._clock() + self._retry_s
         self._retry_s = min(self._retry_s * 2, self._max_retry_s)
 

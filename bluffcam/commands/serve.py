@@ -176,7 +176,7 @@ def watch_camera(table: Any, stop: threading.Event, every_s: float = CAMERA_WATC
         table.snapshot()
         now = table.camera_status()
         if now != last:  # one banner that updates, never a new one at each retry
-            table.note((camera_summary_said(now) or camera_summary(now)) if now != "ok"
+            table.note((camera_summary_said(camera) or camera_summary(now)) if now != "ok"
                        else said("camera back: reading again"),
                        "warning" if now != "ok" else "info", topic=CAMERA_TOPIC)
             last = now
@@ -388,7 +388,7 @@ def _serve(args: argparse.Namespace, data_dir: Path) -> int:
     if camera is not None and camera.status != "ok":
         from bluffcam.camera_news import camera_status_said
 
-        table.note(camera_status_said(camera.status) or camera.status, "warning")
+        table.note(camera_status_said(camera) or camera.status, "warning")
     size_problem = frame_size_problem(first_frame, profile)
     if size_problem is not None:
         table.note(size_problem, "warning")

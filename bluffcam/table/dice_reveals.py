@@ -129,7 +129,7 @@ class DiceReveals:
             status = port.status()
             if status != "ok":  # the likelier cause, and one the players can see to
                 raise port.failed(said("the camera gave nothing to read ({status})",
-                                       status=camera_status_said(status) or status))
+                                       status=camera_status_said(port.camera) or status))
             reason = tuple(problem_said(p) for p in reading.problems)
             raise port.failed(said("the camera read nothing ({reason})", reason=reason))
         return reading

@@ -532,9 +532,9 @@ class Table:
             camera={**self._port.to_json(), "summary": camera_summary(self._port.status()),
                     # "camera offline" and the faults hardware names, in the page's language
                     "status_said": status.to_json() if (
-                        status := camera_status_said(self._port.status())) else None,
+                        status := camera_status_said(self._port.camera)) else None,
                     "summary_said": words.to_json() if (
-                        words := camera_summary_said(self._port.status())) else None,
+                        words := camera_summary_said(self._port.camera)) else None,
                     "learned_from": learned_from(self.profile)},
             evening=self._evening.standings(ledger.game, game_id),
             evening_undo=self._evening.can_bring_back,

@@ -10,6 +10,7 @@ import numpy as np
 from flask.testing import FlaskClient
 
 from bluffcam.table.vision_bridge import RevealReading
+from hardware.camera_words import CameraFault, Words
 
 PIN = "2468"
 SETUP = {"game": "bluff", "players": ["Ann", "Ben", "Cho"], "starter": "Ann"}
@@ -18,17 +19,26 @@ HANDS = {"Ann": [1, 4, 2, 3, 6], "Ben": [4, 4, 1, 5, 6], "Cho": [2, 3, 5, 6, 1]}
 
 
 class StubCamera:
-    """Frames for the reader; ``offline`` makes it give none, like a ResilientCamera that failed."""
+    """Frames for the reader; ``offline`` makes it give none, like a ResilientCamera that failed
+    (its ``fault`` and status words as hardware gives them)."""
 
     spec = "stub:"
 
     def __init__(self) -> None:
         self.offline = False
-        self.status = "ok"
+        self.fault: CameraFault | None = None
+
+    @property
+    def status_words(self) -> Words | None:
+        return None if self.fault is None else self.fault.status_words()
+
+    @property
+    def status(self) -> str:
+        return "ok" if self.fault is None else str(self.status_words)
 
     def frames(self) -> Iterator[Any]:
-        if self.offline:
-            self.status = "camera offline: unplugged (retrying in 1 s)"
+        if self.offline:  # a source that raised OSError("unplugged"): no words for it
+            self.fault = CameraFault("unplugged", None, 1.0)
             return
         for _ in range(3):
             yield np.zeros((48, 64, 3), dtype=np.uint8)
