@@ -61,10 +61,12 @@ def source_msgids() -> set[str]:
 
 
 def test_the_code_says_the_messages_the_languages_need(source_msgids: set[str]) -> None:
-    """A guard on the extraction itself: the engine's, the templates' and the scripts' words."""
+    """A guard on the extraction itself: the engine's, the templates', the scripts' and the
+    camera's words."""
     assert "{player} cannot challenge: there is no bid yet this round" in source_msgids  # engine
     assert "Open the board" in source_msgids  # a template
     assert "Doubt it!" in source_msgids  # a script
+    assert "{camera}: no frame (camera disconnected or stream ended)" in source_msgids  # hardware
     assert len(source_msgids) > 300
 
 

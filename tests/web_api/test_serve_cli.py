@@ -313,14 +313,17 @@ def test_a_live_camera_that_dies_between_reveals_is_said_on_the_board_and_comes_
 
     from bluffcam.commands.serve import watch_camera
     from bluffcam.table import Table
+    from hardware.camera_words import said
     from hardware.cameras import CameraError, ResilientCamera
 
     alive = [True]
+    ended = said("{camera}: no frame (camera disconnected or stream ended)",
+                 camera="opencv:http://phone/video")
 
     class Stream:
         def read(self) -> Any:
             if not alive[0]:
-                raise CameraError("opencv:http://phone/video: no frame (stream ended)")
+                raise CameraError.saying(ended)
             return np.random.default_rng().integers(0, 255, (48, 64, 3), dtype=np.uint8)
 
         def close(self) -> None:
@@ -338,18 +341,22 @@ def test_a_live_camera_that_dies_between_reveals_is_said_on_the_board_and_comes_
     watcher = threading.Thread(target=watch_camera, args=(table, stop, 0.02), daemon=True)
     watcher.start()
 
-    def board_says(words: str) -> bool:
+    def board_says(words: str) -> dict[str, Any] | None:
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            if any(words in m["text"] for m in table.state()["messages"]):
-                return True
+            said = [m for m in table.state()["messages"] if words in m["text"]]
+            if said:
+                return said[0]
             time.sleep(0.02)
-        return False
+        return None
 
     try:
         assert table.camera_status() == "ok"
         alive[0] = False  # the phone's Wi-Fi drops; no reveal is asked for
-        assert board_says("camera offline: opencv:http://phone/video: no frame")
+        offline = board_says("camera offline: opencv:http://phone/video: no frame")
+        assert offline is not None  # in hardware's words too, for a board in another language
+        assert offline["said"]["params"]["fault"] == {"msgid": ended.msgid,
+                                                      "params": dict(ended.params)}
         alive[0] = True
         assert board_says("camera back: reading again")
         assert table.camera_status() == "ok"

@@ -15,6 +15,7 @@ import pytest
 from flask.testing import FlaskClient
 from web_api_helpers import SETUP, StubCamera, play_to_reveal, post
 
+import hardware.cameras as cameras
 from bluffcam.camera_news import (
     camera_status_said,
     camera_summary,
@@ -27,7 +28,7 @@ from bluffcam.camera_news import (
 from bluffcam.photo_budget import Pruned, low_space_said, low_space_text
 from bluffcam.table import Table, TableError
 from engine.words import Said, said, said_n
-from hardware.camera_errors import opencv_open_problem
+from hardware.camera_words import said as hardware_said
 from hardware.cameras import FROZEN_AFTER_FRAMES, CameraError, CameraSource, ResilientCamera
 from vision.reveal import NO_FRAMES, Problem
 from vision.words import said as vision_said
@@ -54,15 +55,41 @@ def msgids(words: dict[str, Any]) -> Iterator[str]:
                 yield from msgids(inner)
 
 
+def failed(error: BaseException, spec: str = "opencv:0") -> ResilientCamera:
+    """A camera whose source raised ``error`` at its first try, as hardware reports it."""
+    def opener(spec: str) -> CameraSource:
+        raise error
+
+    camera = ResilientCamera(spec, opener=opener)
+    assert camera.read() is None
+    return camera
+
+
 def test_the_camera_offline_is_said_in_words_with_the_fault_as_the_camera_says_it() -> None:
-    status = "camera offline: /dev/video0: could not open (`ls /dev/video*`) (retrying in 4 s)"
-    words = camera_summary_said(status)
-    assert words is not None and str(words) == camera_summary(status)
+    camera = failed(CameraError("/dev/video0: could not open (`ls /dev/video*`)"))
+    words = camera_summary_said(camera)
+    assert words is not None and str(words) == camera_summary(camera.status)
     assert words.msgid == "camera offline: {fault}"
     assert words.params == {"fault": "/dev/video0: could not open"}  # no command, no countdown
-    assert camera_summary_said("camera offline: not opened yet (retrying in 1 s)") == said(
+    whole = camera_status_said(camera)  # the calibration page's: the command and countdown
+    assert whole == said("camera offline: {fault} (retrying in {seconds} s)",
+                         fault="/dev/video0: could not open (`ls /dev/video*`)", seconds="1")
+    assert str(whole) == camera.status
+    fresh = ResilientCamera("opencv:0")
+    assert camera_summary_said(fresh) == camera_status_said(fresh) == said(
         "camera offline: not opened yet")
-    assert camera_summary_said("ok") is None and camera_summary_said("none") is None
+    fresh.close()
+    assert camera_summary_said(fresh) == said("camera offline: closed")
+
+
+def test_a_camera_without_words_is_shown_in_its_english() -> None:
+    """No camera, one that is ok, and one that gives only its status text (no words beside
+    it): nothing is read out of its English."""
+    class TextOnly:
+        status = "camera offline: opencv:0: no frame (camera disconnected or stream ended)"
+
+    for camera in (None, StubCamera(), TextOnly()):
+        assert camera_status_said(camera) is None and camera_summary_said(camera) is None
 
 
 class SameFrame(CameraSource):
@@ -77,33 +104,58 @@ class SameFrame(CameraSource):
         pass
 
 
-def test_the_faults_the_camera_names_are_said_in_words() -> None:
-    """Each status built by hardware's own code: a change to its wording shows here."""
+class NoWebcam:
+    """OpenCV's capture of a webcam that is not there: it never opens."""
+
+    def __init__(self, *args: object) -> None:
+        pass
+
+    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+        return False
+
+    def release(self) -> None:
+        pass
+
+
+def test_the_faults_the_camera_names_are_said_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each fault raised by hardware's own code, with the words it gives."""
     frozen = ResilientCamera("opencv:0", opener=lambda spec: SameFrame())
     for _ in range(FROZEN_AFTER_FRAMES):
         frozen.read()
-
-    def no_webcam(spec: str) -> CameraSource:
-        raise CameraError(opencv_open_problem(spec, 1, []))
-
-    unplugged = ResilientCamera("opencv:1", opener=no_webcam)
+    monkeypatch.setattr(cameras.cv2, "VideoCapture", NoWebcam)
+    monkeypatch.setattr(cameras, "device_holders", lambda device: [])
+    unplugged = ResilientCamera("opencv:1")
     unplugged.read()
-    for camera, msgid, params in [
+    for camera, msgid, params, whole_in_words in [
         (frozen, "{camera}: frozen: the last {n} frames were identical (a stuck driver or "
                  "stream, or a lens covered in the dark)",
-         {"camera": "opencv:0", "n": str(FROZEN_AFTER_FRAMES)}),
+         {"camera": "opencv:0", "n": FROZEN_AFTER_FRAMES}, True),
+        # its English gives whoever runs the table a command: the board's words leave it out
         (unplugged, "{camera}: could not open the camera; is the webcam plugged in, and is the "
-                    "index right?", {"camera": "opencv:1"}),
+                    "index right?", {"camera": "opencv:1"}, False),
     ]:
-        summary = camera_summary_said(camera.status)
+        summary = camera_summary_said(camera)
         assert summary is not None and str(summary) == camera_summary(camera.status)
         assert summary.params["fault"] == said(msgid, **params)
-        whole = camera_status_said(camera.status)  # with its countdown: the same English
+        whole = camera_status_said(camera)  # with its countdown: the same English
         assert whole is not None and str(whole) == camera.status
         assert whole.msgid == "camera offline: {fault} (retrying in {seconds} s)"
-    assert camera_summary_said("camera offline: opencv:0: no frame (camera disconnected or "
-                               "stream ended)") == said("camera offline: {fault}", fault=said(
+        assert isinstance(whole.params["fault"], Said) is whole_in_words
+
+
+def test_the_words_come_from_hardware_not_from_its_english() -> None:
+    """A fault's English reworded keeps its words; English that reads like a known fault but
+    comes without words stays English."""
+    words = hardware_said("{camera}: no frame (camera disconnected or stream ended)",
+                          camera="opencv:0")
+    reworded = failed(CameraError("opencv:0: the picture stopped", words))
+    summary = camera_summary_said(reworded)
+    assert summary == said("camera offline: {fault}", fault=said(
         "{camera}: no frame (camera disconnected or stream ended)", camera="opencv:0"))
+    whole = camera_status_said(reworded)  # the calibration page says the English it shows
+    assert whole is not None and whole.params["fault"] == "opencv:0: the picture stopped"
+    lookalike = failed(CameraError(str(words)))
+    assert camera_summary_said(lookalike) == said("camera offline: {fault}", fault=str(words))
 
 
 def test_words_come_back_from_their_json_and_lose_their_commands() -> None:
