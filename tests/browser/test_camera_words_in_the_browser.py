@@ -142,7 +142,7 @@ def test_the_camera_offline_is_said_in_japanese_on_the_boards_footer(
     English (no English read back)."""
     import hardware.cameras as cameras
 
-    monkeypatch.setattr(cameras.cv2, "VideoCapture", GivesNothing)
+    monkeypatch.setattr("hardware.cameras.cv2.VideoCapture", GivesNothing)
     monkeypatch.setattr(cameras, "device_holders", lambda device: [])
     scene = live_server.table.camera
     tv.goto("/?lang=ja")

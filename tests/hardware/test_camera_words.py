@@ -50,7 +50,7 @@ class Silent(Shut):
 def raised(monkeypatch: pytest.MonkeyPatch, capture: type, spec: str, *,
            holders: tuple[str, ...] = ()) -> CameraError:
     """The `CameraError` hardware's own code raises for ``spec`` over a stood-in OpenCV."""
-    monkeypatch.setattr(cameras.cv2, "VideoCapture", capture)
+    monkeypatch.setattr("hardware.cameras.cv2.VideoCapture", capture)
     monkeypatch.setattr(cameras, "device_holders", lambda device: list(holders))
     with pytest.raises(CameraError) as failed:
         cameras.open_camera(spec).read()

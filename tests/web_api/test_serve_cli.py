@@ -344,7 +344,8 @@ def test_a_live_camera_that_dies_between_reveals_is_said_on_the_board_and_comes_
     def board_says(words: str) -> dict[str, Any] | None:
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            said = [m for m in table.state()["messages"] if words in m["text"]]
+            said: list[dict[str, Any]] = [m for m in table.state()["messages"]
+                                          if words in m["text"]]
             if said:
                 return said[0]
             time.sleep(0.02)

@@ -122,18 +122,19 @@ def test_the_faults_the_camera_names_are_said_in_words(monkeypatch: pytest.Monke
     frozen = ResilientCamera("opencv:0", opener=lambda spec: SameFrame())
     for _ in range(FROZEN_AFTER_FRAMES):
         frozen.read()
-    monkeypatch.setattr(cameras.cv2, "VideoCapture", NoWebcam)
+    monkeypatch.setattr("hardware.cameras.cv2.VideoCapture", NoWebcam)
     monkeypatch.setattr(cameras, "device_holders", lambda device: [])
     unplugged = ResilientCamera("opencv:1")
     unplugged.read()
-    for camera, msgid, params, whole_in_words in [
+    cases: list[tuple[ResilientCamera, str, dict[str, str | int], bool]] = [
         (frozen, "{camera}: frozen: the last {n} frames were identical (a stuck driver or "
                  "stream, or a lens covered in the dark)",
          {"camera": "opencv:0", "n": FROZEN_AFTER_FRAMES}, True),
         # its English gives whoever runs the table a command: the board's words leave it out
         (unplugged, "{camera}: could not open the camera; is the webcam plugged in, and is the "
                     "index right?", {"camera": "opencv:1"}, False),
-    ]:
+    ]
+    for camera, msgid, params, whole_in_words in cases:
         summary = camera_summary_said(camera)
         assert summary is not None and str(summary) == camera_summary(camera.status)
         assert summary.params["fault"] == said(msgid, **params)
