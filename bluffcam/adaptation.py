@@ -11,21 +11,19 @@ from __future__ import annotations
 
 import os
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bluffcam.die_size import SizeRefinement, refine_size
 from calibration import Profile, load_profile, save_profile
-from calibration.profile import profile_from_dict
+from calibration.profile import DiceConfig, profile_from_dict
 from vision.adapt import ReadPhoto, fit_head, general_params, read_photos
 from vision.bench import Entry, load_manifest
+from vision.die_sizes import labelled_sizes, most_common_resolution
 from vision.io import ImageLoadError
-from vision.learned import face_size
 from vision.params import ReaderParams
 from vision.table_head import TableHead
-from vision.table_score import die_labels
 
 
 class AdaptInputError(ValueError):
@@ -47,7 +45,7 @@ class Adapted:
     def summary(self) -> str:
         """One line for the command's output."""
         h = self.head
-        size = f"; {self.size.note}" if self.size is not None and self.size.old else ""
+        size = f"; {self.size.note}" if self.size is not None else ""
         return (f"adapted {self.profile} from {h.photos} photo{'s' * (h.photos != 1)} "
                 f"({h.dice} dice) in {self.seconds:.1f} s: die {h.die_px:.0f} px; sure from "
                 f"value odds {h.min_value_odds:g}, detector score {h.min_score:g}, smear "
@@ -90,23 +88,18 @@ def adapt_profile(manifests: Sequence[str | os.PathLike[str]], out: str | os.Pat
     that does not load raises its own ProfileError (a ValueError)."""
     start = time.perf_counter()
     base_profile = load_profile(base) if base is not None else None
+    labelled = [(root, entry) for root, entries in labelled_photos(manifests)
+                for entry in entries]
     params = general_params(base_profile.reader_params if base_profile else ReaderParams())
-    photos: list[ReadPhoto] = []
-    for root, entries in labelled_photos(manifests):
-        try:
-            if before_each is None:
-                photos += read_photos(root, entries, params)
-                continue
-            for entry in entries:
-                before_each()
-                photos += read_photos(root, [entry], params)
-        except ImageLoadError as exc:
-            raise AdaptInputError(str(exc)) from exc
-    head = fit_head(photos)
+    photos = _read(labelled, params, before_each)
     out_path = Path(out)
     head_file = head_path(out_path)
     profile = base_profile or minimal_profile(out_path, photos)
     profile, size = refined_dice(profile, photos)
+    if size.old is None and size.size is not None:
+        # the table's reader now reads at the scale of its dice: the head learns its looks so
+        photos = _read(labelled, general_params(profile.reader_params), before_each)
+    head = fit_head(photos)
     reader = {k: v for k, v in profile.reader.items() if k != "table_head"}
     reader["table_head"] = head_file.name
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -115,38 +108,38 @@ def adapt_profile(manifests: Sequence[str | os.PathLike[str]], out: str | os.Pat
     return Adapted(out_path, head_file, head, time.perf_counter() - start, size)
 
 
-def confirmed_sizes(photos: Sequence[ReadPhoto], resolution: tuple[int, int]) -> list[float]:
-    """The reader's size (``face_size``, as calibrate measures it) of every die read where a
-    labelled die lies, on the photos of ``resolution`` (another size of photo is another
-    camera setting) whose dice are all placed (dice labelled by value alone are matched by
-    the reader's own odds: not a measurement)."""
-    sizes = []
-    for photo in photos:
-        if (photo.reading.width, photo.reading.height) != resolution or \
-                any(d.box is None for d in photo.entry.dice):
-            continue
-        labels = die_labels(photo.entry, photo.reading)
-        sizes += [face_size(d) for d, label in zip(photo.reading.dice, labels, strict=True)
-                  if label >= 1]
-    return sizes
+def _read(labelled: Sequence[tuple[Path, Entry]], params: ReaderParams,
+          before_each: Callable[[], None] | None) -> list[ReadPhoto]:
+    """The labelled photos read with ``params``, ``before_each`` called before each one;
+    AdaptInputError names a photo that cannot be read."""
+    photos: list[ReadPhoto] = []
+    try:
+        for root, entry in labelled:
+            if before_each is not None:
+                before_each()
+            photos += read_photos(root, [entry], params)
+    except ImageLoadError as exc:
+        raise AdaptInputError(str(exc)) from exc
+    return photos
 
 
 def refined_dice(profile: Profile, photos: Sequence[ReadPhoto]
                  ) -> tuple[Profile, SizeRefinement]:
-    """``profile`` with its ``[dice] size_px`` refined from the photos' labelled dice
-    (`bluffcam.die_size.refine_size`), and what was decided."""
+    """``profile`` with its ``[dice] size_px`` refined (or first set) from the photos'
+    labelled dice (`bluffcam.die_size.refine_size`), and what was decided."""
     old = profile.dice.size_px if profile.dice is not None else None
-    size = refine_size(old, confirmed_sizes(photos, profile.resolution))
-    if profile.dice is None or not size.changed or size.size is None:
+    size = refine_size(old, labelled_sizes(photos, profile.resolution))
+    if not size.changed or size.size is None:
         return profile, size
-    return replace(profile, dice=replace(profile.dice, size_px=size.size)), size
+    dice = (DiceConfig(size.size) if profile.dice is None
+            else replace(profile.dice, size_px=size.size))
+    return replace(profile, dice=dice), size
 
 
 def minimal_profile(path: Path, photos: Sequence[ReadPhoto]) -> Profile:
     """A profile whose table and one seat cover the whole picture of the photos' most
     common size: what ``bluffcam read --profile`` needs, for a table not calibrated yet."""
-    sizes = Counter((p.reading.width, p.reading.height) for p in photos)
-    width, height = sizes.most_common(1)[0][0] if sizes else (640, 480)
+    width, height = most_common_resolution(photos) or (640, 480)
     whole = [[0.0, 0.0], [float(width), 0.0], [float(width), float(height)],
              [0.0, float(height)]]
     return profile_from_dict({

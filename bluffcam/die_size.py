@@ -15,8 +15,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: confirmed dice needed before their median replaces the calibrated size
-MIN_DICE = 10
+from vision.die_sizes import MIN_DICE, STEADY_RATIO, STEADY_SHARE, steady_share, steady_size
+
 #: the most the size may change by, either way, in one refinement (the reader itself drops
 #: proposals 1.7 times off the size: `vision.dice.calibrated.SIZE_RATIO`)
 MAX_RATIO = 1.5
@@ -38,15 +38,17 @@ class SizeRefinement:
 
 def refine_size(old: float | None, sizes: Sequence[float]) -> SizeRefinement:
     """The median of ``sizes`` (the confirmed dice's sizes, pixels) in place of ``old`` (the
-    profile's size; None: the profile has no ``[dice]``, and gets none), where there are
-    ``MIN_DICE`` or more and the median is within ``MAX_RATIO`` of ``old``; else ``old``
-    kept, the note saying why. ValueError names a size that is not a positive number."""
+    profile's size), where there are ``MIN_DICE`` or more and the median is within
+    ``MAX_RATIO`` of ``old``; else ``old`` kept, the note saying why. A profile with no size
+    yet (``old`` None: nobody calibrated it) gets the median where the dice measure one size
+    (`vision.die_sizes.steady_size`), else none. ValueError names a size that is not a
+    positive number."""
     for size in sizes:
         if isinstance(size, bool) or not math.isfinite(size) or size <= 0:
             raise ValueError(f"a die's size must be a positive number of pixels, got {size!r}")
     n = len(sizes)
     if old is None:
-        return SizeRefinement(None, None, n, "no [dice] size to refine (calibrate the table)")
+        return _first_size(sizes)
     if n < MIN_DICE:
         return SizeRefinement(old, old, n, f"die size kept at {old:.0f} px ({n} confirmed "
                                            f"{'die' if n == 1 else 'dice'}, {MIN_DICE} needed)")
@@ -57,3 +59,18 @@ def refine_size(old: float | None, sizes: Sequence[float]) -> SizeRefinement:
             f"more than {MAX_RATIO:g} times off (calibrate again if the camera moved)"))
     return SizeRefinement(old, median, n, f"die size {old:.0f} -> {median:.0f} px "
                                           f"(median of {n} confirmed dice)")
+
+
+def _first_size(sizes: Sequence[float]) -> SizeRefinement:
+    """A size for a profile that has none: the dice's median where they measure one size."""
+    n = len(sizes)
+    size = steady_size(sizes)
+    if size is not None:
+        return SizeRefinement(None, size, n, f"die size set to {size:.0f} px (median of {n} "
+                                             "confirmed dice)")
+    if n < MIN_DICE:
+        why = f"{n} confirmed {'die' if n == 1 else 'dice'}, {MIN_DICE} needed"
+    else:
+        why = (f"the {n} confirmed dice measure many sizes: {steady_share(sizes):.0%} within "
+               f"{STEADY_RATIO:g} times their median, {STEADY_SHARE:.0%} needed")
+    return SizeRefinement(None, None, n, f"no die size set ({why}; calibrate the table)")

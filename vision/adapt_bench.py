@@ -2,7 +2,9 @@
 first N photos (by file name) teach a head (``vision.adapt``), the rest of that source are
 read by the general reader and by the reader with that head, and scored as a table would
 take them (``vision.table_score``). Each photo is read once: the head decides again from
-the looks the general reading kept, exactly as ``read_dice`` does with a head.
+the looks the general reading kept, exactly as ``read_dice`` does with a head. Where the
+taught photos' dice measure one size (``vision.die_sizes.steady_size``), "after" reads the
+rest again at that size, as the profile `bluffcam adapt` writes would.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from vision.adapt import ReadPhoto, fit_head, read_photos
 from vision.bench import Entry
+from vision.die_sizes import labelled_sizes, most_common_resolution, steady_size
 from vision.params import ReaderParams
 from vision.table_head import TableHead, decide
 from vision.table_score import outcome
@@ -66,9 +69,12 @@ class SourceResult:
     after: Tally
     #: why no head was fitted (too few photos, no dice), or ""
     skipped: str = ""
+    #: the die size the taught photos gave the table (None: their dice measure many sizes)
+    die_size_px: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"source": self.source, "taught": self.taught, "skipped": self.skipped or None,
+                "die_size_px": self.die_size_px,
                 "before": self.before.to_json(), "after": self.after.to_json()}
 
 
@@ -93,14 +99,31 @@ def adapt_first(root: Path, entries: Sequence[Entry], params: ReaderParams,
             continue
         taught = read_photos(root, photos[:first], params)
         rest = read_photos(root, photos[first:], params)
-        results.append(score_source(source, taught, rest, params.max_dice))
+        size = table_die_size(taught) if params.die_size_px is None else None
+        if size is None:
+            results.append(score_source(source, taught, rest, params.max_dice))
+            continue
+        # as `bluffcam adapt` does: a table whose dice measure one size is read at it
+        sized = replace(params, die_size_px=size)
+        result = score_source(source, read_photos(root, photos[:first], sized), rest,
+                              params.max_dice, read_photos(root, photos[first:], sized))
+        results.append(replace(result, die_size_px=size))
     return results
 
 
+def table_die_size(taught: Sequence[ReadPhoto]) -> float | None:
+    """The die size `bluffcam adapt` gives a profile without one, from these photos."""
+    resolution = most_common_resolution(taught)
+    return None if resolution is None else steady_size(labelled_sizes(taught, resolution))
+
+
 def score_source(source: str, taught: Sequence[ReadPhoto], rest: Sequence[ReadPhoto],
-                 max_dice: int = 60) -> SourceResult:
+                 max_dice: int = 60, rest_after: Sequence[ReadPhoto] | None = None
+                 ) -> SourceResult:
     """The head ``taught`` fits, and ``rest`` scored without and with it (ms: the general
-    read, plus the head's own time after); ``max_dice`` as the reader's setting."""
+    read, plus the head's own time after); ``max_dice`` as the reader's setting. With
+    ``rest_after`` (the same photos read at the table's die size), the head decides on those
+    reads instead."""
     before, after = Tally(), Tally()
     try:
         head: TableHead | None = fit_head(taught)
@@ -111,6 +134,7 @@ def score_source(source: str, taught: Sequence[ReadPhoto], rest: Sequence[ReadPh
         skipped = ""
     for p in rest:
         before.add(p.entry, p.reading, p.ms)
+    for p in rest if rest_after is None else rest_after:
         if head is not None:
             t0 = time.perf_counter()
             adapted = decide(p.reading, head, p.balance, max_dice)

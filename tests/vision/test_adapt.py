@@ -168,6 +168,9 @@ def test_bench_vision_adapt_first_prints_each_source_before_and_after(tmp_path: 
     assert set(results["render"]["after"]) == {"photos", "accuracy", "auto_share",
                                                "silent_misreads", "sure_wrong", "median_ms"}
     assert "none left to read" in results["few"]["skipped"]
+    # the rendered tables' dice measure one size: "after" reads at it, as the adapted profile
+    size = results["render"]["die_size_px"]
+    assert size is not None and 20 < size < 80
     table = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "3")
     assert table.returncode == 0 and "before: acc" in table.stdout
     refused = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "0")

@@ -41,8 +41,21 @@ def test_a_size_far_off_the_calibrated_one_is_kept_and_said(measured: float) -> 
     assert "kept at 38 px" in refined.note and "calibrate again" in refined.note
 
 
-def test_a_profile_without_dice_gets_none_and_a_bad_size_is_refused() -> None:
-    assert refine_size(None, [40.0] * 20).size is None
+def test_a_profile_without_a_size_gets_the_median_of_dice_of_one_size() -> None:
+    """Nobody calibrated it: the labelled dice give the size where nearly all measure alike
+    (one camera that does not move), and none where they measure many sizes."""
+    steady = [40.0] * 19 + [90.0]  # 95% within 1.5 times the median: one heap aside
+    first = refine_size(None, steady)
+    assert first.size == 40.0 and first.changed and "die size set to 40 px" in first.note
+    varied = [20.0] * 6 + [40.0] * 8 + [80.0] * 6  # a phone held near and far
+    none = refine_size(None, varied)
+    assert none.size is None and not none.changed
+    assert "measure many sizes: 40% within 1.5 times their median, 95% needed" in none.note
+    few = refine_size(None, [40.0] * (MIN_DICE - 1))
+    assert few.size is None and f"{MIN_DICE - 1} confirmed dice, {MIN_DICE} needed" in few.note
+
+
+def test_a_bad_size_is_refused() -> None:
     for bad in (0.0, -3.0, float("nan")):
         with pytest.raises(ValueError, match="positive number of pixels"):
             refine_size(38.0, [40.0] * 10 + [bad])
@@ -96,3 +109,18 @@ def test_photos_of_another_size_than_the_profiles_measure_nothing(
     adapted = adapt_profile([renders], tmp_path / "out.toml", base)
     assert load_profile(tmp_path / "out.toml").dice.size_px == 40.0  # type: ignore[union-attr]
     assert "(0 confirmed dice, 10 needed)" in adapted.summary()
+
+
+def test_adapt_gives_a_profile_without_a_size_the_size_of_its_dice_and_reads_at_it(
+        renders: Path, tmp_path: Path) -> None:
+    """The renders of tests/data/tables: one camera distance, so one die size. The head is
+    fitted on the photos read at that size, as the table's reader will read them."""
+    adapted = adapt_profile([renders], tmp_path / "out.toml")
+    learned = load_profile(tmp_path / "out.toml")
+    assert learned.dice is not None and adapted.size is not None
+    assert learned.dice.size_px == adapted.size.size and adapted.size.old is None
+    assert f"die size set to {learned.dice.size_px:.0f} px" in adapted.summary()
+    assert learned.reader_params.die_size_px == learned.dice.size_px
+    plain = read_photos(DATA, rendered_entries(("tables",)), ReaderParams())
+    assert abs(learned.dice.size_px - statistics.median(
+        die_size(p.reading.sure) or 0.0 for p in plain)) < 0.1 * learned.dice.size_px
