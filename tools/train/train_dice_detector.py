@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from tools.render.impulse_noise import salt_and_pepper, switching_median
 from tools.train.cli import trainer_parser
 from tools.train.half_weights import store_half, weights_by_name
+from tools.train.train_dice_classifier import CROP_FACE_SHARE, WHOLE_DIE_FACE
 from vision.bench import load_manifest
 from vision.detector import (
     CLOSER_ZOOM,
@@ -66,6 +67,9 @@ class Sample:
     nominal: float  # the detector's working scale for the original photo
     dice: NDArray[np.float64]  # (n, 6): cx, cy, face size, value, size_ok, ignore (kept px)
     source: str
+    #: every die in the photo is labelled; where not, only the cells near its labelled dice
+    #: teach presence (:func:`targets`), since an unlabelled die is no background
+    complete: bool = True
 
 
 def _face(source: str, subset: str, value: int, box: list[float]) -> tuple[float, bool]:
@@ -73,22 +77,29 @@ def _face(source: str, subset: str, value: int, box: list[float]) -> tuple[float
     side = max(box[2], box[3])
     if source == "matteo":
         return max(side, 40.0), value >= 4  # boxes of faces 1-3 hug the pips
-    if source == "epanemu":
-        return side * 0.85, True  # the box holds the whole visible die
+    if source in WHOLE_DIE_FACE:  # the box holds the whole visible die (the classifier's rule)
+        return side * WHOLE_DIE_FACE[source], True
+    if source in CROP_FACE_SHARE:  # a small die in a big crop
+        return side * CROP_FACE_SHARE[source], True
     if subset == "crop":
         return side / 1.28, True  # the crop is the die and a little felt
     return side, True
 
 
-def load_samples(manifest: Path, held: set[str], denoise: bool = False) -> list[Sample]:
+def load_samples(manifest: Path, held: set[str], denoise: bool = False,
+                 incomplete: bool = False) -> list[Sample]:
     """The training photos of a manifest (not held out, complete, boxed), shrunk where far
     bigger than the working size; with ``denoise``, their impulses removed
-    (:func:`tools.render.impulse_noise.switching_median`, tried: lab notebook)."""
+    (:func:`tools.render.impulse_noise.switching_median`, tried: lab notebook); with
+    ``incomplete``, also the photos not every die of which is labelled (rune55: all of them),
+    marked so (:attr:`Sample.complete`). The manifest's ``ignore`` boxes become dice to
+    ignore, as a render's leaning dice are."""
     raw = json.loads(manifest.read_text())
     root = manifest.parent
     samples = []
     for item in raw:
-        if item["image"] in held or not item.get("complete", True):
+        complete = bool(item.get("complete", True))
+        if item["image"] in held or not (complete or incomplete):
             continue
         if any(d["box"] is None for d in item["dice"]):
             continue
@@ -108,8 +119,11 @@ def load_samples(manifest: Path, held: set[str], denoise: bool = False) -> list[
             face, ok = _face(item["source"], item["subset"], d["value"], d["box"])
             rows.append([cx * factor, cy * factor, face * factor, d["value"], ok,
                          d.get("ignore", False)])
+        for x, y, bw, bh in item.get("ignore", []):
+            rows.append([(x + bw / 2) * factor, (y + bh / 2) * factor, max(bw, bh) * factor,
+                         0, False, True])
         samples.append(Sample(np.asarray(image, np.uint8), factor, nominal,
-                              np.array(rows, float).reshape(-1, 6), item["source"]))
+                              np.array(rows, float).reshape(-1, 6), item["source"], complete))
     return samples
 
 
@@ -247,13 +261,23 @@ def training_window(
     return _colour(np.ascontiguousarray(window), rng, degrade, recolour), dice
 
 
-def targets(dice: NDArray[np.float64], value_reach: float = 0.0) -> tuple[NDArray[Any], ...]:
+#: on a photo not every die of which is labelled, presence is taught only on the cells
+#: within this share of a labelled die's face of its centre (its top face and a rim around
+#: it: the heat's spread and what lies just beside the die); an unlabelled die farther off
+#: is then neither a die nor background. Touching dice lie a whole die apart, beyond it.
+INCOMPLETE_REACH = 0.8
+
+
+def targets(dice: NDArray[np.float64], value_reach: float = 0.0,
+            complete: bool = True) -> tuple[NDArray[Any], ...]:
     """The presence heat map (n, n), every cell's weight (n, n) (0 near dice to ignore), the
     value label of the cells at each die's centre (n, n; -1 elsewhere), and the size target
     (n, n) with its mask (1 at each die's centre cell where its size is known).
     ``value_reach`` > 0 labels the value on every cell within that share of the face of the
     centre, and at least the 3x3 cells around it (tried: lab notebook); 0 labels the cells
-    where the presence target is at least 0.6 (for a small die, the centre cell alone)."""
+    where the presence target is at least 0.6 (for a small die, the centre cell alone).
+    ``complete`` false (some dice unlabelled): the weight is 0 beyond ``INCOMPLETE_REACH``
+    of every labelled die, so the unlabelled ones are not taught as background."""
     n = WINDOW // STRIDE
     heat = np.zeros((n, n), np.float32)
     weight = np.ones((n, n), np.float32)
@@ -282,6 +306,13 @@ def targets(dice: NDArray[np.float64], value_reach: float = 0.0) -> tuple[NDArra
         if size_ok:
             size[vi, ui] = np.log(max(face, 2.0))
             size_mask[vi, ui] = 1.0
+    if not complete:
+        near = np.zeros((n, n), bool)
+        for cx, cy, face, _, _, ignore in dice:  # dice just outside the window count too
+            if not ignore:
+                reach = max(1.0, INCOMPLETE_REACH * face / STRIDE)
+                near |= (gx - pixel_to_cell(cx)) ** 2 + (gy - pixel_to_cell(cy)) ** 2 <= reach ** 2
+        weight[~near] = 0.0
     return heat, weight, value_label, size, size_mask
 
 
@@ -454,7 +485,7 @@ def batch_arrays(
         window, dice = training_window(sample, rng, degrade, impulse, recolour,
                                        at_reading_scale)
         windows.append(window)
-        maps.append(targets(dice, value_reach))
+        maps.append(targets(dice, value_reach, sample.complete))
     return (np.stack(windows), *(np.stack([m[i] for m in maps]) for i in range(5)))
 
 
@@ -538,6 +569,9 @@ def main() -> None:
     ap.add_argument("--value-reach", type=float, default=0.0,
                     help="label the value on the cells within this share of the face of a "
                     "die's centre, at least its 3x3 (tried: lab notebook; 0: off)")
+    ap.add_argument("--incomplete", action="store_true",
+                    help="also train on photos not every die of which is labelled (rune55), "
+                    "their presence taught only near the labelled dice")
     ap.add_argument("--denoise", action="store_true",
                     help="remove impulses from every training photo and render before use, "
                     "as a reader that does the same would (tried: lab notebook)")
@@ -593,7 +627,7 @@ def main() -> None:
     held = set(held_out_photos())
     t0 = time.time()
     load_manifest(args.manifest)  # validates the manifest's format before the long load
-    real = load_samples(args.manifest, held, args.denoise)
+    real = load_samples(args.manifest, held, args.denoise, args.incomplete)
     renders = [s for path in args.renders for s in load_samples(path, set(), args.denoise)]
     print(f"{len(real)} real and {len(renders)} rendered training photos, {len(held)} held out "
           f"({time.time() - t0:.0f}s)", flush=True)
@@ -697,7 +731,8 @@ def main() -> None:
 # elsewhere on another machine; the numbers of photos stand for them).
 RESUME_KEYS = ("seed", "steps", "batch", "real_share", "value_weight", "deep_widths",
                "shallow_widths", "real_degrade", "real_recolour", "source_weight", "antialias",
-               "impulse", "value_reach", "denoise", "at_reading_scale", "lr", "init")
+               "impulse", "value_reach", "denoise", "at_reading_scale", "lr", "init",
+               "incomplete")
 
 
 def run_recipe(args: argparse.Namespace, n_real: int, n_renders: int) -> dict[str, str]:
