@@ -194,7 +194,8 @@ def fit_head(photos: Sequence[ReadPhoto]) -> TableHead:
 def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, float]:
     """The bars that apply the most photos unasked, less ``WRONG_COST`` for each die sure
     and wrong, and none applied wrong (then the most sure right dice, then the bars
-    nearest ``GENERAL_BARS``, counted in steps of the bars tried). A die the general reader
+    nearest ``GENERAL_BARS``, counted in steps of the bars tried; of two as near, the
+    lower). A die the general reader
     was sure of, whose value the head names too, needs no more value odds: only the score
     and smear bars (``TableHead.sure_mask``)."""
     value = odds.argmax(axis=1) + 1

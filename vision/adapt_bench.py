@@ -1,8 +1,8 @@
 """Adaptation measured per source (``bluffcam bench-vision --adapt-first N``): each source's
 first N photos (by file name) teach a head (``vision.adapt``), the rest of that source are
 read by the general reader and by the reader with that head, and scored as a table would
-take them (``vision.table_score``). Each photo is read once: the head decides again from
-the looks the general reading kept, exactly as ``read_dice`` does with a head. Where the
+take them (``vision.table_score``). The head decides again from the looks the general
+reading kept, exactly as ``read_dice`` does with a head. Where the
 taught photos' dice measure one size (``vision.die_sizes.steady_size``), "after" reads the
 rest again at that size, as the profile `bluffcam adapt` writes would.
 """
@@ -99,12 +99,15 @@ def adapt_first(root: Path, entries: Sequence[Entry], params: ReaderParams,
             continue
         taught = read_photos(root, photos[:first], params)
         rest = read_photos(root, photos[first:], params)
-        size = table_die_size(taught) if params.die_size_px is None else None
+        resolution = most_common_resolution(taught)
+        size = (table_die_size(taught) if params.die_size_px is None and resolution is not None
+                else None)
         if size is None:
             results.append(score_source(source, taught, rest, params.max_dice))
             continue
-        # as `bluffcam adapt` does: a table whose dice measure one size is read at it
-        sized = replace(params, die_size_px=size)
+        # as `bluffcam adapt` does: a table whose dice measure one size is read at it (photos
+        # of another resolution, as the profile's reader reads them: without it)
+        sized = replace(params, die_size_px=size, table_resolution=resolution)
         result = score_source(source, read_photos(root, photos[:first], sized), rest,
                               params.max_dice, read_photos(root, photos[first:], sized))
         results.append(replace(result, die_size_px=size))

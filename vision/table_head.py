@@ -95,7 +95,8 @@ class TableHead:
         score and smear bars still apply. The head makes
         another die sure only where it gives its value ``PROMOTE_ODDS`` and every look
         favours that value (a head fitted on twenty photos and trusted alone applied more
-        photos unasked, and more of them wrong: held-out sources, 1 -> 2, 0 -> 3, 3 -> 5)."""
+        photos unasked, and more of them wrong: sources no network had seen then, 1 -> 2, 0 -> 3,
+        3 -> 5)."""
         odds = self.value_odds(looks)
         value = odds.argmax(axis=1)
         best = odds[np.arange(len(odds)), value]

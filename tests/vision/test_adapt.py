@@ -198,4 +198,3 @@ def test_adapt_learns_from_photos_whose_dice_have_no_boxes(tmp_path: Path) -> No
     done = run_bluffcam("adapt", str(manifest), "--out", str(tmp_path / "t.toml"))
     assert done.returncode == 0, done.stderr
     assert "from 6 photos" in done.stdout
-

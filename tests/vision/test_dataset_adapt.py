@@ -1,8 +1,9 @@
 """Adaptation on the real photos in ../shared/datasets (skipped where absent), as
 ``bluffcam bench-vision MANIFEST --adapt-first 20 --split held-out`` measures it: per table
 source, a head taught on the first 20 of the source's held-out photos (by file name) reads
-the rest of them. Only held-out photos: the crop classifier trained on the others of every
-source, and a table's own photos are ones no network has seen.
+the rest of them. Only held-out photos: the crop classifier trained on the other four
+fifths of every source, and a table's own photos are new to the networks (though these come
+from the same sources: not a whole source held out).
 
 Three kinds of check:
 

@@ -115,7 +115,10 @@ def test_adapt_gives_a_profile_without_a_size_the_size_of_its_dice_and_reads_at_
         renders: Path, tmp_path: Path) -> None:
     """The renders of tests/data/tables: one camera distance, so one die size. The head is
     fitted on the photos read at that size, as the table's reader will read them."""
-    adapted = adapt_profile([renders], tmp_path / "out.toml")
+    reads: list[int] = []
+    adapted = adapt_profile([renders], tmp_path / "out.toml",
+                            before_each=lambda: reads.append(1))
+    assert len(reads) == 2 * len(json.loads(renders.read_text()))  # read again at the size
     learned = load_profile(tmp_path / "out.toml")
     assert learned.dice is not None and adapted.size is not None
     assert learned.dice.size_px == adapted.size.size and adapted.size.old is None

@@ -61,7 +61,7 @@ def test_a_die_the_general_reader_was_sure_of_stays_sure_when_every_bar_is_passe
     (looks_of(4, score=0.45), 0.9, "detector score under the table's bar"),
     (looks_of(4), 0.1, "smeared by this table's bar"),
     (looks_of(4, kind=lk.FAINT), 0.9, "a faint proposal"),
-    (looks_of(4, odds=0.5, confidence=0.5), 0.9, "value odds under the bar, reader unsure"),
+    (looks_of(4, odds=0.5, confidence=0.5), 0.9, "reader unsure, head short of promoting it"),
 ])
 def test_a_die_failing_one_bar_is_doubtful(looks: np.ndarray, balance: float, why: str) -> None:
     reading = Reading((die(4, 100, 0.95, looks),), 640, 480, 0.6)

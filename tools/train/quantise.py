@@ -46,7 +46,9 @@ FIXED_SIDE = 384
 
 
 def calibration_photos(manifest: Path, count: int, seed: int) -> list[Path]:
-    """``count`` photos of the sources the networks trained on, none of them held out."""
+    """``count`` photos of the sources every network trained on (``TRAINED_SOURCES``), none
+    of them held out: the same photos for every copy, so that a network retrained alone
+    leaves the other copies byte for byte as they were."""
     held = set(json.loads(HOLDOUT_PATH.read_text()))
     entries = json.loads(manifest.read_text())
     usable = [e["image"] for e in entries
