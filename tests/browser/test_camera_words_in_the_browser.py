@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from babel.messages.pofile import read_po
 from browser_support import SCENE, LiveServer, remember_pin, scene_profile, serving
+from camera_fakes import GivesNothing
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -118,22 +119,6 @@ def test_a_reveal_sent_to_review_shows_its_problems_in_japanese(
     assert sorted(listed.all_text_contents()) == sorted(japanese)
     board = tv.evaluate("document.body.innerText")
     assert not [sentence for sentence in english if sentence in board]
-
-
-class GivesNothing:
-    """OpenCV's capture of a camera that opens and then gives no frame (unplugged, ended)."""
-
-    def __init__(self, *args: object) -> None:
-        pass
-
-    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
-        return True
-
-    def read(self) -> tuple[bool, None]:
-        return False, None
-
-    def release(self) -> None:
-        pass
 
 
 def test_the_camera_offline_is_said_in_japanese_on_the_boards_footer(

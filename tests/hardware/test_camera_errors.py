@@ -10,6 +10,7 @@ import types
 from pathlib import Path
 
 import pytest
+from camera_fakes import GivesNothing
 
 from hardware.camera_errors import (
     device_holders,
@@ -156,20 +157,7 @@ def test_a_webcam_that_opens_but_gives_nothing_while_held_names_the_holder(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import hardware.cameras as cameras
 
-    class Silent:
-        def __init__(self, *args: object) -> None:
-            pass
-
-        def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
-            return True
-
-        def read(self) -> tuple[bool, None]:
-            return False, None
-
-        def release(self) -> None:
-            pass
-
-    monkeypatch.setattr(cameras.cv2, "VideoCapture", Silent)
+    monkeypatch.setattr(cameras.cv2, "VideoCapture", GivesNothing)
     held: list[str] = []
     monkeypatch.setattr(cameras, "device_holders", lambda device: list(held))
     camera = open_camera("opencv:3")

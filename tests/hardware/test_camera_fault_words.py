@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from camera_fakes import GivesNothing, NoCamera, SameFrame
 
 import hardware.cameras as cameras
 from hardware.camera_words import CLOSED, NOT_OPENED, CameraFault, Words, said
@@ -24,29 +25,6 @@ FROZEN = ("{camera}: frozen: the last {n} frames were identical (a stuck driver 
 RETRYING = "camera offline: {fault} (retrying in {seconds} s)"
 
 
-class Shut:
-    """OpenCV's capture of a camera that is not there: it never opens."""
-
-    def __init__(self, *args: object) -> None:
-        pass
-
-    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
-        return False
-
-    def release(self) -> None:
-        pass
-
-
-class Silent(Shut):
-    """OpenCV's capture of a camera that opens and then gives nothing (unplugged, ended)."""
-
-    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
-        return True
-
-    def read(self) -> tuple[bool, None]:
-        return False, None
-
-
 def raised(monkeypatch: pytest.MonkeyPatch, capture: type, spec: str, *,
            holders: tuple[str, ...] = ()) -> CameraError:
     """The `CameraError` hardware's own code raises for ``spec`` over a stood-in OpenCV."""
@@ -58,12 +36,12 @@ def raised(monkeypatch: pytest.MonkeyPatch, capture: type, spec: str, *,
 
 
 def test_each_fault_a_board_names_carries_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    webcam = raised(monkeypatch, Shut, "opencv:2")
+    webcam = raised(monkeypatch, NoCamera, "opencv:2")
     assert webcam.words == said(WEBCAM_GONE, camera="opencv:2")
     # the command is for whoever runs the table: in the English, not in the words
     assert str(webcam) == f"{webcam.words} (`ls /dev/video*`)"
-    for capture, spec, msgid in [(Shut, "opencv:rtsp://phone.local/cam", STREAM_GONE),
-                                 (Silent, "opencv:3", NO_FRAME)]:
+    for capture, spec, msgid in [(NoCamera, "opencv:rtsp://phone.local/cam", STREAM_GONE),
+                                 (GivesNothing, "opencv:3", NO_FRAME)]:
         error = raised(monkeypatch, capture, spec)
         assert error.words == said(msgid, camera=spec)
         assert str(error) == str(error.words)
@@ -72,21 +50,9 @@ def test_each_fault_a_board_names_carries_its_words(monkeypatch: pytest.MonkeyPa
 def test_a_webcam_another_program_holds_is_said_in_its_english(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Only whoever runs the table can free it: its message names the program, no words."""
-    for capture in (Shut, Silent):
+    for capture in (NoCamera, GivesNothing):
         held = raised(monkeypatch, capture, "opencv:0", holders=("bluffcam (pid 4242)",))
         assert held.words is None and "held by bluffcam (pid 4242)" in str(held)
-
-
-class SameFrame(CameraSource):
-    """A source that hands out the very same frame: a stuck driver."""
-
-    spec = "opencv:0"
-
-    def read(self) -> Any:
-        return np.zeros((8, 8, 3), np.uint8)
-
-    def close(self) -> None:
-        pass
 
 
 class Moving(SameFrame):

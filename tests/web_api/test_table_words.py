@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
+from camera_fakes import NoCamera, SameFrame
 from flask.testing import FlaskClient
 from web_api_helpers import SETUP, StubCamera, play_to_reveal, post
 
@@ -92,37 +92,12 @@ def test_a_camera_without_words_is_shown_in_its_english() -> None:
         assert camera_status_said(camera) is None and camera_summary_said(camera) is None
 
 
-class SameFrame(CameraSource):
-    """A source that hands out the very same frame: a stuck driver."""
-
-    spec = "opencv:0"
-
-    def read(self) -> Any:
-        return np.zeros((8, 8, 3), np.uint8)
-
-    def close(self) -> None:
-        pass
-
-
-class NoWebcam:
-    """OpenCV's capture of a webcam that is not there: it never opens."""
-
-    def __init__(self, *args: object) -> None:
-        pass
-
-    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
-        return False
-
-    def release(self) -> None:
-        pass
-
-
 def test_the_faults_the_camera_names_are_said_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each fault raised by hardware's own code, with the words it gives."""
     frozen = ResilientCamera("opencv:0", opener=lambda spec: SameFrame())
     for _ in range(FROZEN_AFTER_FRAMES):
         frozen.read()
-    monkeypatch.setattr("hardware.cameras.cv2.VideoCapture", NoWebcam)
+    monkeypatch.setattr("hardware.cameras.cv2.VideoCapture", NoCamera)
     monkeypatch.setattr(cameras, "device_holders", lambda device: [])
     unplugged = ResilientCamera("opencv:1")
     unplugged.read()
