@@ -100,8 +100,8 @@ def adapt_first(root: Path, entries: Sequence[Entry], params: ReaderParams,
         taught = read_photos(root, photos[:first], params)
         rest = read_photos(root, photos[first:], params)
         resolution = most_common_resolution(taught)
-        size = (table_die_size(taught) if params.die_size_px is None and resolution is not None
-                else None)
+        size = (steady_size(labelled_sizes(taught, resolution))
+                if params.die_size_px is None and resolution is not None else None)
         if size is None:
             results.append(score_source(source, taught, rest, params.max_dice))
             continue
@@ -112,12 +112,6 @@ def adapt_first(root: Path, entries: Sequence[Entry], params: ReaderParams,
                               params.max_dice, read_photos(root, photos[first:], sized))
         results.append(replace(result, die_size_px=size))
     return results
-
-
-def table_die_size(taught: Sequence[ReadPhoto]) -> float | None:
-    """The die size `bluffcam adapt` gives a profile without one, from these photos."""
-    resolution = most_common_resolution(taught)
-    return None if resolution is None else steady_size(labelled_sizes(taught, resolution))
 
 
 def score_source(source: str, taught: Sequence[ReadPhoto], rest: Sequence[ReadPhoto],

@@ -12,6 +12,7 @@ so a size is given only where nearly every die is close to the median.
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 
 from vision.adapt import ReadPhoto
@@ -62,11 +63,8 @@ def steady_size(sizes: Sequence[float]) -> float | None:
 
 def most_common_resolution(photos: Sequence[ReadPhoto]) -> tuple[int, int] | None:
     """The photos' most common (width, height), None for no photo."""
-    counts: dict[tuple[int, int], int] = {}
-    for p in photos:
-        key = (p.reading.width, p.reading.height)
-        counts[key] = counts.get(key, 0) + 1
-    return max(counts, key=lambda k: counts[k]) if counts else None
+    counts = Counter((p.reading.width, p.reading.height) for p in photos)
+    return counts.most_common(1)[0][0] if counts else None
 
 
 __all__ = ["MIN_DICE", "STEADY_RATIO", "STEADY_SHARE", "labelled_sizes",
