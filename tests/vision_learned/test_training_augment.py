@@ -18,6 +18,7 @@ from tools.train.train_dice_classifier import (
     detector_patches,
     load_patches,
     motion_blur,
+    occlude,
     photo_patches,
     save_patches,
     tone_curve,
@@ -141,3 +142,33 @@ def test_saved_patches_come_back_as_they_were(tmp_path: Path) -> None:
     assert [(p.label, p.source) for p in back_train] == [(p.label, p.source) for p in train]
     assert all(np.array_equal(a.pixels, b.pixels) for a, b in zip(back_train, train, strict=True))
     assert [(p.label, p.source) for p in back_test] == [(0, "held")]
+
+
+def test_a_covered_view_hides_part_of_the_face_and_never_its_middle() -> None:
+    # the same cover drawn over a face of 200 and one of 100: where the face shows (its
+    # shadow only darkens it by a share) the first stays twice the second; where the cover
+    # lies, both are the cover
+    face_px = 24.0
+    face = np.zeros((48, 48), bool)
+    face[12:36, 12:36] = True
+    covered_shares = []
+    for seed in range(80):
+        bright = occlude(np.full((48, 48), 200.0, np.float32), np.random.default_rng(seed),
+                         face_px)
+        dim = occlude(np.full((48, 48), 100.0, np.float32), np.random.default_rng(seed),
+                      face_px)
+        covered = np.abs(bright - 2 * dim) > 1.0
+        assert not covered[22:26, 22:26].any()  # the middle pip is always in sight
+        covered_shares.append(float(covered[face].mean()))
+    assert max(covered_shares) > 0.1  # some views lose a good part of the face
+    assert min(covered_shares) < 0.1  # others only its edge
+    assert max(covered_shares) < 0.5
+
+
+def test_covering_views_leave_not_a_die_patches_and_the_default_draw_alone() -> None:
+    patch = _textured_top()
+    plain = augment(patch, np.random.default_rng(4), upright=True)
+    again = augment(patch, np.random.default_rng(4), upright=True, cover=0.0)
+    assert np.array_equal(plain, again)
+    covered = augment(patch, np.random.default_rng(4), upright=True, cover=1.0)
+    assert not np.array_equal(plain, covered)

@@ -300,9 +300,37 @@ def motion_blur(crop: NDArray[Any], length: float, angle: float) -> NDArray[Any]
                                    borderType=cv2.BORDER_REPLICATE))
 
 
+#: an ``--occlude`` view's cover reaches this far into the face (shares of its width): a die
+#: beside a lifted cup or under a finger's edge, most of its pips still in sight
+OCCLUDE_DEPTH = (0.08, 0.35)
+
+
+def occlude(crop: NDArray[Any], rng: np.random.Generator, face_px: float) -> NDArray[np.float32]:
+    """``crop`` with the round edge of something flat and plain (a cup's rim, a hand's edge)
+    reaching in from one side over part of the face ``face_px`` wide: the cup put aside
+    beside its dice that a reveal photo so often holds."""
+    h, w = crop.shape[:2]
+    theta = rng.uniform(0.0, 2 * np.pi)
+    radius = face_px * rng.uniform(1.2, 3.5)
+    depth = face_px * rng.uniform(*OCCLUDE_DEPTH)
+    reach = face_px / 2 - depth + radius
+    cx, cy = w / 2 + reach * np.cos(theta), h / 2 + reach * np.sin(theta)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    inside = np.clip(radius - np.hypot(xx - cx, yy - cy) + 0.5, 0.0, 1.0)
+    tone = rng.uniform(0.0, 255.0)
+    slope = rng.uniform(-1.5, 1.5)
+    cover = tone + slope * (xx * np.cos(theta + 1.57) + yy * np.sin(theta + 1.57) - w / 2)
+    out = np.asarray(crop, np.float32)
+    if rng.random() < 0.5:  # its shadow on the table and the die beside it
+        shade = np.clip((radius + face_px * rng.uniform(0.1, 0.3))
+                        - np.hypot(xx - cx, yy - cy), 0.0, 1.0)
+        out = out * (1.0 - rng.uniform(0.2, 0.5) * shade)
+    return np.asarray(out * (1.0 - inside) + cover * inside, np.float32)
+
+
 def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
             upright: bool = False, motion: float = 0.0, any_angle: float = 0.0,
-            tone: float = 0.0) -> NDArray[np.uint8]:
+            tone: float = 0.0, cover: float = 0.0) -> NDArray[np.uint8]:
     """One random view: rotation, scale and centre jitter, contrast, blur, noise, JPEG.
 
     ``upright``: the crop keeps the photo's up (turned at most UPRIGHT_TURN degrees, mirrored
@@ -314,7 +342,9 @@ def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
     and the reader's quarter turns leave up to 45° to the look (a small 6 turned 20-45° was
     read as a sure 5). ``tone``: the share of views given a random tone curve
     (:func:`tone_curve`): light pips on a light coloured body keep little contrast in grey.
-    Both at 0 draw exactly as before."""
+    ``cover``: the share of dice views partly covered by :func:`occlude` (never a "not a
+    die" patch: label unknown to this function, so the caller passes 0 for those).
+    All at 0 draw exactly as before."""
     face = PATCH_PX / PATCH_SPAN
     side = CROP_SCALE * face * rng.uniform(0.8, 1.3)
     jitter = 0.08 * face
@@ -327,6 +357,8 @@ def augment(patch: NDArray[np.uint8], rng: np.random.Generator,
     crop: NDArray[Any] = die_crop(patch, cx, cy, side, angle=angle).astype(np.float32)
     if upright and rng.random() < 0.5:
         crop = crop[:, ::-1]
+    if cover and rng.random() < cover:
+        crop = occlude(crop, rng, crop.shape[1] * face / side)
     if tone and rng.random() < tone:
         crop = tone_curve(crop, rng)
     crop = crop * rng.uniform(0.6, 1.3) + rng.uniform(-40, 40)
@@ -440,6 +472,9 @@ def main() -> None:
     ap.add_argument("--motion-blur", type=float, default=0.0,
                     help="share of training views smeared by a straight motion blur "
                     "(0 draws exactly as before)")
+    ap.add_argument("--occlude", type=float, default=0.0,
+                    help="share of die views partly covered by a round-edged flat shape (a "
+                         "cup's rim beside its dice)")
     ap.add_argument("--detector-crops", action="store_true",
                     help="also train on each labelled die cut where the shipped detector "
                     "proposes it, at the size it gives (the photos network's recipe since "
@@ -516,7 +551,8 @@ def main() -> None:
         for start in range(0, len(order), 128):
             idx = order[start:start + 128]
             views = [augment(train[k].pixels, rng, args.upright, args.motion_blur,
-                             args.any_angle if turned_anywhere[k] else 0.0, args.tone)
+                             args.any_angle if turned_anywhere[k] else 0.0, args.tone,
+                             args.occlude if labels[k] > 0 else 0.0)
                      for k in idx]
             x = torch.from_numpy(normalise(np.stack(views)))
             y = torch.from_numpy(labels[idx])
