@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
-from tools.render.cover_scenes import cover_reveal, cup_beside, rendered_die
+from tools.render.cover_scenes import cover_reveal, cup_beside, rendered_die, write_manifest
 from tools.render.generate import DIE_MM
 from tools.render.layout import seat_layout
 from tools.render.table_scenes import SeatDice, place_table_dice
@@ -39,3 +43,24 @@ def test_a_reading_is_matched_to_the_nearest_rendered_die_within_reach() -> None
     assert rendered_die(100.0, 117.0, dice) is dice[0]
     assert rendered_die(100.0, 119.0, dice) is None  # over 0.6 of a die from any centre
     assert rendered_die(0.0, 0.0, []) is None
+
+
+def _die(value: int, x: float, visible: float) -> dict[str, object]:
+    return {"value": value, "x": x, "y": 50.0, "size_px": 20.0, "visible": visible,
+            "uncertain": visible < 0.7,
+            "outline": [[x - 10, 40.0], [x + 10, 40.0], [x + 10, 60.0], [x - 10, 60.0]]}
+
+
+def test_the_manifest_names_each_scene_and_leaves_dice_a_cup_hides_to_no_one(
+        tmp_path: Path) -> None:
+    # a scene already rendered into the folder is read back, not rendered again
+    cv2.imwrite(str(tmp_path / "7.png"), np.zeros((100, 200, 3), np.uint8))
+    truth = {"width": 200, "height": 100, "table": "felt",
+             "dice": [_die(5, 30.0, 0.82), _die(6, 90.0, 0.53), _die(2, 150.0, 0.2)]}
+    (tmp_path / "7.json").write_text(json.dumps(truth))
+    path = write_manifest(tmp_path, range(7, 8))
+    [entry] = json.loads(path.read_text())
+    assert entry["image"] == "7.png" and entry["source"] == "render"
+    # the 82% die is a value to learn, the 53% one is not, the 20% one is left out
+    assert [(d["value"], d["ignore"]) for d in entry["dice"]] == [(5, False), (6, True)]
+    assert entry["dice"][0]["box"] == [20.0, 40.0, 20.0, 20.0]

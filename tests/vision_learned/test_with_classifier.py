@@ -35,3 +35,21 @@ def test_a_missing_candidate_is_named_and_nothing_is_swapped(
     assert main([str(missing), "bench-vision", "x.json"]) == 2
     assert str(missing) in capsys.readouterr().err
     assert before == learned.NETS
+
+
+@pytest.mark.usefixtures("restored_nets")
+def test_the_renders_network_is_swapped_where_asked_and_a_dash_keeps_the_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    candidate = tmp_path / "renders.onnx"
+    candidate.write_bytes(learned.MODEL_PATHS[1].read_bytes())
+    photos = learned.NETS[0]
+    # the command fails on a missing manifest, after the networks are swapped
+    main(["-", "--renders", str(candidate), "bench-vision", str(tmp_path / "none.json")])
+    assert learned.NETS[0] is photos
+    assert learned.NETS[1].path == candidate
+    capsys.readouterr()
+
+
+def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["-", "--renders", "x.onnx"]) == 2
+    assert "usage" in capsys.readouterr().err

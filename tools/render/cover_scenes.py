@@ -5,11 +5,17 @@ above them, and a hand may reach in. From above, such a cup's rim runs along a d
 view (which the cover check must not doubt) or over part of one (which it must). The
 renderer knows how much of each die's top face is seen (``visible``), so these scenes give
 the check both kinds with exact truth: ``tools.bench.bench_cover_scenes`` measures it on them and
-``tools.train.train_cover_check --scenes`` learns from them (other seeds).
+``tools.train.train_cover_check --scenes`` learns from them (other seeds). Run as a module it
+renders scenes into a folder with a manifest of their dice (the format of
+``tools.render.detector_renders``), for the crop classifier to learn dice beside and partly
+under a cup (``train_dice_classifier --renders``; a die under 70% in sight is ``ignore``):
+
+    .venv/bin/python -m tools.render.cover_scenes .cache/cup_renders --first 0 --count 120
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -18,6 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from tools.render.detector_renders import entry_for
 from tools.render.dice import Die
 from tools.render.generate import ALL_STYLES, DIE_MM, random_effects, random_light, random_table
 from tools.render.layout import Layout, seat_layout
@@ -121,3 +128,30 @@ def rendered_die(x: float, y: float, dice: list[dict[str, Any]]) -> dict[str, An
     if near is None or np.hypot(near["x"] - x, near["y"] - y) > 0.6 * near["size_px"]:
         return None
     return near
+
+
+def write_manifest(folder: Path, seeds: range) -> Path:
+    """Render (or read back) the scenes of ``seeds`` in ``folder`` and write their
+    ``manifest.json`` there; its path."""
+    entries = []
+    for seed in seeds:
+        _, truth = cached_cover_scene(seed, folder)
+        entries.append(entry_for(f"{seed}.png", truth))
+    path = folder / "manifest.json"
+    path.write_text(json.dumps(entries))
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--first", type=int, default=0,
+                    help="the first seed (tools.bench.bench_cover_scenes reads from 50,000)")
+    ap.add_argument("--count", type=int, default=120)
+    args = ap.parse_args()
+    path = write_manifest(args.out, range(args.first, args.first + args.count))
+    print(f"wrote {path} ({args.count} scenes)")
+
+
+if __name__ == "__main__":
+    main()

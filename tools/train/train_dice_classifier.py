@@ -395,6 +395,53 @@ def build_net(widths: tuple[int, ...] = WIDTHS) -> Any:
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, 7))
 
 
+def init_from_onnx(net: Any, path: Path) -> None:
+    """Load a shipped classifier's weights into ``net`` (``build_net`` of the same widths),
+    to go on training it rather than start anew.
+
+    The export folded each batch norm into the convolution before it, so the file holds
+    the folded convolutions only: they are loaded as they are and every batch norm is set
+    to pass its input through (mean 0, variance 1, scale 1, shift 0). Keep the batch norms
+    in eval mode while training (:func:`freeze_batch_norms`), or the batch's own statistics
+    would undo the folding."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i).astype(np.float32)
+               for i in model.graph.initializer}
+    # the half-precision store puts a Cast between a weight and its node
+    for node in model.graph.node:
+        if node.op_type == "Cast" and node.input[0] in weights:
+            weights[node.output[0]] = weights[node.input[0]]
+    layers = [node for node in model.graph.node if node.op_type in ("Conv", "Gemm")]
+    modules = [m for m in net if isinstance(m, torch.nn.Conv2d | torch.nn.Linear)]
+    if len(layers) != len(modules):
+        raise ValueError(f"{path}: {len(layers)} layers, the network built has {len(modules)}")
+    with torch.no_grad():
+        for node, module in zip(layers, modules, strict=True):
+            weight, bias = weights[node.input[1]], weights[node.input[2]]
+            if tuple(weight.shape) != tuple(module.weight.shape):
+                raise ValueError(f"{path}: a layer of {weight.shape}, the network built "
+                                 f"has {tuple(module.weight.shape)}")
+            module.weight.copy_(torch.from_numpy(weight))
+            module.bias.copy_(torch.from_numpy(bias))
+        for module in net:
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.reset_parameters()  # mean 0, variance 1, scale 1, shift 0
+                module.running_var.fill_(1.0 - module.eps)
+
+
+def freeze_batch_norms(net: Any) -> None:
+    """Batch norms in eval mode (their running statistics kept), the rest as it is."""
+    import torch
+
+    for module in net:
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.eval()
+
+
 def evaluate(net, patches: list[Patch], rng: np.random.Generator) -> dict[str, float]:  # type: ignore[no-untyped-def]
     """Accuracy per source (and for 'not a die') on centred, unrotated crops of held-out photos."""
     import torch
@@ -491,6 +538,11 @@ def main() -> None:
     ap.add_argument("--stop-after", type=int, default=None, metavar="EPOCHS",
                     help="end this leg after this many epochs of the run (needs --checkpoint); "
                     "the network is exported only when the run is done")
+    ap.add_argument("--init", type=Path, default=None, metavar="ONNX",
+                    help="go on training this classifier (of the same widths) rather than "
+                    "start anew; its batch norms stay as folded (init_from_onnx)")
+    ap.add_argument("--lr", type=float, default=3e-3,
+                    help="the one-cycle schedule's highest learning rate")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args()
     if (args.resume or args.stop_after is not None) and args.checkpoint is None:
@@ -525,9 +577,11 @@ def main() -> None:
           f"({time.time() - t0:.0f}s)", flush=True)
 
     net = build_net(tuple(args.widths))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.init is not None:
+        init_from_onnx(net, args.init)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     per_epoch = (args.views_per_epoch * len(train)) // 128 + 1
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3,
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr,
                                                 total_steps=args.epochs * per_epoch)
     first_epoch = 0
     if args.resume:
@@ -546,6 +600,8 @@ def main() -> None:
     last = args.epochs if args.stop_after is None else min(args.epochs, args.stop_after)
     for epoch in range(first_epoch, last):
         net.train()
+        if args.init is not None:
+            freeze_batch_norms(net)
         order = rng.permutation(np.concatenate([np.arange(len(train))] * args.views_per_epoch))
         total, correct = 0.0, 0
         for start in range(0, len(order), 128):
