@@ -61,6 +61,7 @@ def test_the_manifest_names_each_scene_and_leaves_dice_a_cup_hides_to_no_one(
     path = write_manifest(tmp_path, range(7, 8))
     [entry] = json.loads(path.read_text())
     assert entry["image"] == "7.png" and entry["source"] == "render"
-    # the 82% die is a value to learn, the 53% one is not, the 20% one is left out
+    # the 82% die is a value to learn; the 53% one, which the renderer calls uncertain (under
+    # 70% in sight), is not; the 20% one is left out
     assert [(d["value"], d["ignore"]) for d in entry["dice"]] == [(5, False), (6, True)]
     assert entry["dice"][0]["box"] == [20.0, 40.0, 20.0, 20.0]

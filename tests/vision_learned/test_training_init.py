@@ -52,6 +52,7 @@ def test_frozen_batch_norms_keep_the_folding_while_training() -> None:
     with torch.no_grad():
         during = net(crops).numpy()
     net.train()  # without freezing, the batch's own statistics undo the folding
+    net[-2].eval()
     with torch.no_grad():
         unfrozen = net(crops).numpy()
     assert np.allclose(before, during, atol=1e-5)
@@ -62,3 +63,16 @@ def test_a_file_of_other_widths_is_refused_by_name() -> None:
     net = build_net((8, 16, 32, 48))
     with pytest.raises(ValueError, match=str(Path(MODEL_PATH).name)):
         init_from_onnx(net, MODEL_PATH)
+
+
+def test_a_file_whose_batch_norms_were_not_folded_is_refused_by_name(tmp_path: Path) -> None:
+    from onnx import TensorProto, helper, save
+
+    nodes = [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, [1, 1, 4, 4])], [helper.make_tensor_value_info(
+            "y", TensorProto.FLOAT, [1, 1, 4, 4])])
+    path = tmp_path / "unfolded.onnx"
+    save(helper.make_model(graph), str(path))
+    with pytest.raises(ValueError, match="BatchNormalization"):
+        init_from_onnx(build_net(), path)

@@ -43,13 +43,28 @@ def test_the_renders_network_is_swapped_where_asked_and_a_dash_keeps_the_first(
     candidate = tmp_path / "renders.onnx"
     candidate.write_bytes(learned.MODEL_PATHS[1].read_bytes())
     photos = learned.NETS[0]
-    # the command fails on a missing manifest, after the networks are swapped
-    main(["-", "--renders", str(candidate), "bench-vision", str(tmp_path / "none.json")])
+    # bench-vision refuses a missing manifest, after the networks are swapped
+    missing = tmp_path / "none.json"
+    assert main(["-", "--renders", str(candidate), "bench-vision", str(missing)]) == 2
+    assert str(missing) in capsys.readouterr().err
     assert learned.NETS[0] is photos
     assert learned.NETS[1].path == candidate
-    capsys.readouterr()
 
 
-def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["-", "--renders", "x.onnx"]) == 2
+@pytest.mark.usefixtures("restored_nets")
+def test_a_missing_renders_candidate_swaps_neither_network(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    candidate = tmp_path / "photos.onnx"
+    candidate.write_bytes(learned.MODEL_PATH.read_bytes())
+    before = list(learned.NETS)
+    missing = tmp_path / "nope.onnx"
+    assert main([str(candidate), "--renders", str(missing), "bench-vision", "x.json"]) == 2
+    assert str(missing) in capsys.readouterr().err
+    assert before == learned.NETS
+
+
+@pytest.mark.parametrize("argv", [[], ["-"], ["-", "--renders", "x.onnx"],
+                                  ["a.onnx", "--renders"]])
+def test_no_command_is_a_usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
     assert "usage" in capsys.readouterr().err

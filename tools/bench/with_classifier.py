@@ -35,22 +35,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     first, args = args[:1], args[1:]
     renders = None
-    if args[:1] == ["--renders"] and len(args) > 1:
-        renders, args = args[1], args[2:]
+    if args[:1] == ["--renders"]:
+        renders, args = (args[1] if len(args) > 1 else None), args[2:]
+        if renders is None:
+            args = []  # "--renders" with no file: a usage error, not a command
     if not first or not args:
         print("usage: python -m tools.bench.with_classifier MODEL.onnx|- [--renders MODEL.onnx] "
               "BLUFFCAM_COMMAND [ARGS...]", file=sys.stderr)
         return 2
-    try:
-        if first[0] != "-":
-            use_classifier(Path(first[0]))
-        if renders is not None:
-            use_classifier(Path(renders), which=1)
-    except FileNotFoundError as exc:
-        print(f"with_classifier: {exc}", file=sys.stderr)
+    swaps = [(Path(first[0]), 0)] if first[0] != "-" else []
+    if renders is not None:
+        swaps.append((Path(renders), 1))
+    missing = [path for path, _ in swaps if not path.is_file()]
+    if missing:  # checked before any swap: a missing file swaps nothing
+        print(f"with_classifier: no classifier network at {missing[0]}", file=sys.stderr)
         return 2
+    for path, which in swaps:
+        use_classifier(path, which)
     return bluffcam_main(args)
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -395,6 +395,12 @@ def build_net(widths: tuple[int, ...] = WIDTHS) -> Any:
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, 7))
 
 
+#: the operations of a classifier file as ``torch.onnx.export`` writes ``build_net`` in eval
+#: mode (each batch norm folded into its convolution) and ``store_half`` stores it
+FOLDED_OPS = frozenset({"Cast", "Conv", "Relu", "MaxPool", "GlobalAveragePool", "Flatten",
+                        "Gemm"})
+
+
 def init_from_onnx(net: Any, path: Path) -> None:
     """Load a shipped classifier's weights into ``net`` (``build_net`` of the same widths),
     to go on training it rather than start anew.
@@ -409,6 +415,9 @@ def init_from_onnx(net: Any, path: Path) -> None:
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
+    others = sorted({n.op_type for n in model.graph.node} - FOLDED_OPS)
+    if others:  # e.g. batch norms left unfolded: their weights would be lost unsaid
+        raise ValueError(f"{path}: not a folded classifier export (it has {', '.join(others)})")
     weights = {i.name: numpy_helper.to_array(i).astype(np.float32)
                for i in model.graph.initializer}
     # the half-precision store puts a Cast between a weight and its node
@@ -421,6 +430,11 @@ def init_from_onnx(net: Any, path: Path) -> None:
         raise ValueError(f"{path}: {len(layers)} layers, the network built has {len(modules)}")
     with torch.no_grad():
         for node, module in zip(layers, modules, strict=True):
+            trans_b = [a.i for a in node.attribute if a.name == "transB"]
+            if node.op_type == "Gemm" and trans_b != [1]:
+                raise ValueError(f"{path}: a Gemm layer {node.name!r} without transB=1")
+            if len(node.input) < 3 or not all(name in weights for name in node.input[1:3]):
+                raise ValueError(f"{path}: layer {node.name!r} lacks a stored weight or bias")
             weight, bias = weights[node.input[1]], weights[node.input[2]]
             if tuple(weight.shape) != tuple(module.weight.shape):
                 raise ValueError(f"{path}: a layer of {weight.shape}, the network built "
@@ -591,6 +605,9 @@ def main() -> None:
         sched.load_state_dict(state["sched"])
         rng.bit_generator.state = state["rng"]
         torch.set_rng_state(state["torch_rng"])
+        if state.get("init") != (None if args.init is None else str(args.init)):
+            ap.error(f"--resume: the run began with --init {state.get('init')}, "
+                     f"not {args.init} (its batch norms are kept only with it)")
         first_epoch = state["epoch"]
         print(f"resumed after epoch {first_epoch}", flush=True)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -626,7 +643,8 @@ def main() -> None:
         if args.checkpoint is not None:
             torch.save({"net": net.state_dict(), "opt": opt.state_dict(),
                         "sched": sched.state_dict(), "rng": rng.bit_generator.state,
-                        "torch_rng": torch.get_rng_state(), "epoch": epoch + 1},
+                        "torch_rng": torch.get_rng_state(), "epoch": epoch + 1,
+                        "init": None if args.init is None else str(args.init)},
                        args.checkpoint)
     if last < args.epochs:
         print(f"leg ends after epoch {last} of {args.epochs}: go on with --resume")
