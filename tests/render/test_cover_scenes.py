@@ -9,7 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
-from tools.render.cover_scenes import cover_reveal, cup_beside, rendered_die, write_manifest
+from tools.render.cover_scenes import (
+    CUT_REACH_MM,
+    cover_reveal,
+    cup_beside,
+    rendered_die,
+    write_manifest,
+)
 from tools.render.generate import DIE_MM
 from tools.render.layout import seat_layout
 from tools.render.table_scenes import SeatDice, place_table_dice
@@ -35,6 +41,21 @@ def test_scenes_differ_by_seed_and_repeat_by_seed() -> None:
     assert [d.value for d in a.dice] == [d.value for d in b.dice]
     assert [c.base.tolist() for c in a.cups] == [c.base.tolist() for c in b.cups]
     assert [c.base.tolist() for c in cover_reveal(2).cups] != [c.base.tolist() for c in a.cups]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_cut_scene_sets_every_cup_down_over_the_edge_of_a_die(seed: int) -> None:
+    scene = cover_reveal(seed, cut=True)
+    assert scene.hands == [] and scene.cups
+    low, high = CUT_REACH_MM
+    for cup in scene.cups:
+        nearest = min(float(np.hypot(*(d.centre[:2] - cup.base[:2]))) for d in scene.dice)
+        # the rim lies past the clearance that would keep it off every die (the corners'
+        # half diagonal), by the reach drawn, to within the one-millimetre step
+        assert cup.r_wide + 0.7 * DIE_MM - high <= nearest <= cup.r_wide + 0.7 * DIE_MM - low + 1
+        assert nearest < cup.r_wide + 0.7 * DIE_MM  # within a die's corner: the rim is over it
+    plain = cover_reveal(seed)
+    assert [d.value for d in plain.dice] == [d.value for d in scene.dice]
 
 
 def test_a_reading_is_matched_to_the_nearest_rendered_die_within_reach() -> None:

@@ -8,9 +8,12 @@ the check both kinds with exact truth: ``tools.bench.bench_cover_scenes`` measur
 ``tools.train.train_cover_check --scenes`` learns from them (other seeds). Run as a module it
 renders scenes into a folder with a manifest of their dice (the format of
 ``tools.render.detector_renders``), for the crop classifier to learn dice beside and partly
-under a cup (``train_dice_classifier --renders``; a die under 70% in sight is ``ignore``):
+under a cup (``train_dice_classifier --renders``; a die under 70% in sight is ``ignore``);
+``--cut`` sets every cup down over the edge of a die, for the dice a person still reads past
+a cup's rim:
 
     .venv/bin/python -m tools.render.cover_scenes .cache/cup_renders --first 0 --count 120
+    .venv/bin/python -m tools.render.cover_scenes .cache/cut_renders --cut --count 120
 """
 
 from __future__ import annotations
@@ -63,9 +66,15 @@ def cup_beside(layout: Layout, seat: int, dice: list[Die], rng: np.random.Genera
     return Cup(np.array([spot[0], spot[1], 0.0]), colour=colour)
 
 
-def cover_reveal(seed: int, width: int = 1280, height: int = 960) -> Scene:
+#: how far (mm) a cut scene's cup reaches past the clearance that keeps it off every die: its
+#: rim then runs over the nearest die's face, hiding up to about half of it
+CUT_REACH_MM = (4.0, 12.0)
+
+
+def cover_reveal(seed: int, width: int = 1280, height: int = 960, cut: bool = False) -> Scene:
     """A reveal of 2 to 4 seats, each cup beside its dice, held over them or put aside, and
-    now and then a hand reaching in."""
+    now and then a hand reaching in. ``cut``: every cup set down over the edge of its
+    nearest die instead (``CUT_REACH_MM``), no hand: dice a person still reads past a cup."""
     rng = np.random.default_rng(seed)
     seats = int(rng.integers(2, 5))
     layout = seat_layout(seats, radius=150.0, first_angle_deg=float(rng.uniform(0, 360)))
@@ -83,6 +92,10 @@ def cover_reveal(seed: int, width: int = 1280, height: int = 960) -> Scene:
     cups = []
     for i in range(seats):
         colour = CUP_COLOURS[i % len(CUP_COLOURS)]
+        if cut:
+            reach = float(rng.uniform(*CUT_REACH_MM))
+            cups.append(cup_beside(layout, i, dice, rng, colour, -reach))
+            continue
         draw = rng.random()
         if draw < CUP_STATES["beside"]:
             cups.append(cup_beside(layout, i, dice, rng, colour, float(rng.uniform(0, 8))))
@@ -90,22 +103,23 @@ def cover_reveal(seed: int, width: int = 1280, height: int = 960) -> Scene:
             cups.append(cup_for(layout, i, "lifting", rng, colour))
         else:
             cups.append(cup_for(layout, i, "aside", rng, colour))
-    hands = [hand_near(layout, int(rng.integers(seats)), cam, rng,
-                       reach=float(rng.uniform(0.6, 1.0)), blur=0.0)
-             for _ in range(int(rng.random() < 0.3))]
+    hands = [] if cut else [hand_near(layout, int(rng.integers(seats)), cam, rng,
+                                      reach=float(rng.uniform(0.6, 1.0)), blur=0.0)
+                            for _ in range(int(rng.random() < 0.3))]
     return seat_scene(cam, layout, dice, cups, hands, table=random_table(rng),
                       table_seed=seed, light=random_light(rng),
                       effects=random_effects(rng, mild=True), noise_seed=seed)
 
 
-def cover_scene(seed: int) -> tuple[NDArray[np.uint8], dict[str, Any]]:
+def cover_scene(seed: int, cut: bool = False) -> tuple[NDArray[np.uint8], dict[str, Any]]:
     """:func:`cover_reveal` rendered: (BGR frame, truth)."""
-    scene = cover_reveal(seed)
+    scene = cover_reveal(seed, cut=cut)
     rendered = render_clean(scene)
     return finish(rendered, scene.effects, scene.noise_seed), dict(rendered.truth)
 
 
-def cached_cover_scene(seed: int, folder: Path) -> tuple[NDArray[np.uint8], dict[str, Any]]:
+def cached_cover_scene(seed: int, folder: Path,
+                       cut: bool = False) -> tuple[NDArray[np.uint8], dict[str, Any]]:
     """:func:`cover_scene`, rendered once into ``folder`` (a lossless PNG and its truth) and
     read back from there afterwards: a scene takes seconds to render."""
     image_path, truth_path = folder / f"{seed}.png", folder / f"{seed}.json"
@@ -113,7 +127,7 @@ def cached_cover_scene(seed: int, folder: Path) -> tuple[NDArray[np.uint8], dict
         stored = cv2.imread(str(image_path))
         if stored is not None:  # else a half-written file: render it again
             return np.asarray(stored, np.uint8), json.loads(truth_path.read_text())
-    image, truth = cover_scene(seed)
+    image, truth = cover_scene(seed, cut)
     folder.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(image_path), image)
     keep = {k: truth[k] for k in ("width", "height", "table", "dice")}
@@ -130,12 +144,12 @@ def rendered_die(x: float, y: float, dice: list[dict[str, Any]]) -> dict[str, An
     return near
 
 
-def write_manifest(folder: Path, seeds: range) -> Path:
-    """Render (or read back) the scenes of ``seeds`` in ``folder`` and write their
-    ``manifest.json`` there; its path."""
+def write_manifest(folder: Path, seeds: range, cut: bool = False) -> Path:
+    """Render (or read back) the scenes of ``seeds`` in ``folder`` (``cut``: as
+    :func:`cover_reveal` says) and write their ``manifest.json`` there; its path."""
     entries = []
     for seed in seeds:
-        _, truth = cached_cover_scene(seed, folder)
+        _, truth = cached_cover_scene(seed, folder, cut)
         entries.append(entry_for(f"{seed}.png", truth))
     path = folder / "manifest.json"
     path.write_text(json.dumps(entries))
@@ -148,8 +162,11 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0,
                     help="the first seed (tools.bench.bench_cover_scenes reads from 50,000)")
     ap.add_argument("--count", type=int, default=120)
+    ap.add_argument("--cut", action="store_true",
+                    help="every cup set down over the edge of a die (keep these in a folder "
+                    "of their own: a folder's scenes are known by seed)")
     args = ap.parse_args()
-    path = write_manifest(args.out, range(args.first, args.first + args.count))
+    path = write_manifest(args.out, range(args.first, args.first + args.count), args.cut)
     print(f"wrote {path} ({args.count} scenes)")
 
 
