@@ -34,18 +34,17 @@ def use_classifier(path: Path, which: int = 0) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     first, args = args[:1], args[1:]
-    renders = None
+    renders: list[str] = []
     if args[:1] == ["--renders"]:
-        renders, args = (args[1] if len(args) > 1 else None), args[2:]
-        if renders is None:
+        renders, args = args[1:2], args[2:]
+        if not renders:
             args = []  # "--renders" with no file: a usage error, not a command
     if not first or not args:
         print("usage: python -m tools.bench.with_classifier MODEL.onnx|- [--renders MODEL.onnx] "
               "BLUFFCAM_COMMAND [ARGS...]", file=sys.stderr)
         return 2
     swaps = [(Path(first[0]), 0)] if first[0] != "-" else []
-    if renders is not None:
-        swaps.append((Path(renders), 1))
+    swaps += [(Path(path), 1) for path in renders]
     missing = [path for path, _ in swaps if not path.is_file()]
     if missing:  # checked before any swap: a missing file swaps nothing
         print(f"with_classifier: no classifier network at {missing[0]}", file=sys.stderr)
@@ -53,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path, which in swaps:
         use_classifier(path, which)
     return bluffcam_main(args)
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

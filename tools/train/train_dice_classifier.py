@@ -590,6 +590,8 @@ def main() -> None:
     print(f"{len(train)} training and {len(test)} held-out patches "
           f"({time.time() - t0:.0f}s)", flush=True)
 
+    # a checkpoint names the file its run began from: a resumed leg must begin from it too
+    init_name = None if args.init is None else str(args.init)
     net = build_net(tuple(args.widths))
     if args.init is not None:
         init_from_onnx(net, args.init)
@@ -605,7 +607,7 @@ def main() -> None:
         sched.load_state_dict(state["sched"])
         rng.bit_generator.state = state["rng"]
         torch.set_rng_state(state["torch_rng"])
-        if state.get("init") != (None if args.init is None else str(args.init)):
+        if state.get("init") != init_name:
             ap.error(f"--resume: the run began with --init {state.get('init')}, "
                      f"not {args.init} (its batch norms are kept only with it)")
         first_epoch = state["epoch"]
@@ -644,7 +646,7 @@ def main() -> None:
             torch.save({"net": net.state_dict(), "opt": opt.state_dict(),
                         "sched": sched.state_dict(), "rng": rng.bit_generator.state,
                         "torch_rng": torch.get_rng_state(), "epoch": epoch + 1,
-                        "init": None if args.init is None else str(args.init)},
+                        "init": init_name},
                        args.checkpoint)
     if last < args.epochs:
         print(f"leg ends after epoch {last} of {args.epochs}: go on with --resume")
