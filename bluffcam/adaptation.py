@@ -24,6 +24,7 @@ from vision.die_sizes import labelled_sizes, most_common_resolution
 from vision.io import ImageLoadError
 from vision.params import ReaderParams
 from vision.table_head import TableHead
+from vision.table_score import outcome
 
 
 class AdaptInputError(ValueError):
@@ -41,15 +42,22 @@ class Adapted:
     seconds: float
     #: the profile's ``[dice] size_px`` as learned (None: the profile has no ``[dice]``)
     size: SizeRefinement | None = None
+    #: photos on which the reader found every labelled die and no other (``None``: not
+    #: counted). The head decides values and sureness, not where dice are: a photo with a die
+    #: missed or one too many goes to review however the head is taught, so the table's owner
+    #: is told how many there were (the light, the camera's height or a busy cloth)
+    found_whole: int | None = None
 
     def summary(self) -> str:
         """One line for the command's output."""
         h = self.head
         size = f"; {self.size.note}" if self.size is not None else ""
+        found = ("" if self.found_whole is None else
+                 f"; every die found on {self.found_whole} of {h.photos}")
         return (f"adapted {self.profile} from {h.photos} photo{'s' * (h.photos != 1)} "
                 f"({h.dice} dice) in {self.seconds:.1f} s: die {h.die_px:.0f} px; sure from "
                 f"value odds {h.min_value_odds:g}, detector score {h.min_score:g}, smear "
-                f"balance {h.min_balance:g}; head {self.head_file.name}{size}")
+                f"balance {h.min_balance:g}{found}; head {self.head_file.name}{size}")
 
 
 def head_path(profile: Path) -> Path:
@@ -105,7 +113,8 @@ def adapt_profile(manifests: Sequence[str | os.PathLike[str]], out: str | os.Pat
     out_path.parent.mkdir(parents=True, exist_ok=True)
     _save_head(head, head_file)
     save_profile(replace(profile, reader=reader, path=out_path), out_path)
-    return Adapted(out_path, head_file, head, time.perf_counter() - start, size)
+    found_whole = sum(outcome(p.entry, p.reading).all_found for p in photos)
+    return Adapted(out_path, head_file, head, time.perf_counter() - start, size, found_whole)
 
 
 def _read(labelled: Sequence[tuple[Path, Entry]], params: ReaderParams,

@@ -35,6 +35,8 @@ class Tally:
     auto: int = 0
     silent: int = 0
     sure_wrong: int = 0
+    #: photos whose labelled dice were all found and none extra (``TableOutcome.all_found``)
+    found: int = 0
     ms: list[float] = field(default_factory=list)
 
     def add(self, entry: Entry, reading: Reading, ms: float) -> None:
@@ -45,6 +47,7 @@ class Tally:
         self.auto += int(o.auto_right)
         self.silent += int(o.silent_misread)
         self.sure_wrong += o.sure_wrong
+        self.found += int(o.all_found)
         self.ms.append(ms)
 
     def to_json(self) -> dict[str, Any]:
@@ -54,6 +57,7 @@ class Tally:
             "auto_share": round(self.auto / self.photos, 4) if self.photos else None,
             "silent_misreads": self.silent,
             "sure_wrong": self.sure_wrong,
+            "reach": round(self.found / self.photos, 4) if self.photos else None,
             "median_ms": round(statistics.median(self.ms), 1) if self.ms else None,
         }
 

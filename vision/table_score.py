@@ -37,6 +37,10 @@ class TableOutcome:
     auto_right: bool
     #: considered dice read sure and wrong (a wrong value, or no die at all)
     sure_wrong: int
+    #: every labelled die found and no considered die that is none: the photo is one a head
+    #: deciding only values and sureness over these dice could apply (``vision.table_head``
+    #: changes no die's place and adds or drops none)
+    all_found: bool
 
     @property
     def silent_misread(self) -> bool:
@@ -97,4 +101,6 @@ def outcome(entry: Entry, reading: Reading) -> TableOutcome:
     auto = (len(considered) == len(entry.dice) and all(k in sure for k in considered))
     sure_wrong = sum(int(k in sure and labels[k] != reading.dice[k].value) for k in considered)
     right = auto and correct == len(entry.dice)
-    return TableOutcome(len(entry.dice), correct, auto, right, sure_wrong)
+    found = sorted(int(labels[k]) for k in considered)
+    all_found = found == sorted(d.value for d in entry.dice)
+    return TableOutcome(len(entry.dice), correct, auto, right, sure_wrong, all_found)

@@ -115,9 +115,11 @@ def _adapted(root: Path, entries: list[Entry], params: ReaderParams,
     # s.wrong: dice read sure and wrong
     print(f"{'source':<12}{'taught':>7}{'read':>6}  {'before: acc':>11}{'auto':>7}{'silent':>7}"
           f"{'s.wrong':>8}{'ms':>7}  {'after: acc':>10}{'auto':>7}{'silent':>7}{'s.wrong':>8}"
-          f"{'ms':>7}  {'size':>5}")
+          f"{'ms':>7}{'reach':>7}  {'size':>5}")
     # size: the die size (px) the taught photos gave the table and "after" read at; "-": their
-    # dice measure many sizes, read as the general reader reads
+    # dice measure many sizes, read as the general reader reads; reach: the share of photos
+    # whose labelled dice "after" found, none missing and none extra: the most any head over
+    # those dice could apply (it decides values and sureness, and finds no die)
     for r in results:
         if r.skipped:
             print(f"{r.source:<12}  skipped: {r.skipped}")
@@ -127,5 +129,5 @@ def _adapted(root: Path, entries: list[Entry], params: ReaderParams,
               f"{_f(b['auto_share'], 3, 7)}{b['silent_misreads']:>7}{b['sure_wrong']:>8}"
               f"{_f(b['median_ms'], 0, 7)}  {_f(a['accuracy'], 3, 10)}"
               f"{_f(a['auto_share'], 3, 7)}{a['silent_misreads']:>7}{a['sure_wrong']:>8}"
-              f"{_f(a['median_ms'], 0, 7)}  {_f(r.die_size_px, 0, 5)}")
+              f"{_f(a['median_ms'], 0, 7)}{_f(a['reach'], 3, 7)}  {_f(r.die_size_px, 0, 5)}")
     return 0

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bluffcam.adaptation import adapt_profile
 from vision.adapt import ReadPhoto, fit_head, read_photos
 from vision.bench import Entry, LabelledDie
 from vision.params import ReaderParams
@@ -165,14 +166,17 @@ def test_bench_vision_adapt_first_prints_each_source_before_and_after(tmp_path: 
     assert done.returncode == 0, done.stderr
     results = {r["source"]: r for r in map(json.loads, done.stdout.splitlines())}
     assert results["render"]["taught"] == 3 and results["render"]["before"]["photos"] == 3
-    assert set(results["render"]["after"]) == {"photos", "accuracy", "auto_share",
-                                               "silent_misreads", "sure_wrong", "median_ms"}
+    after = results["render"]["after"]
+    assert set(after) == {"photos", "accuracy", "auto_share", "silent_misreads",
+                          "sure_wrong", "reach", "median_ms"}
+    # a photo applied unasked and right had every die found and none extra
+    assert after["auto_share"] <= after["reach"] <= 1.0
     assert "none left to read" in results["few"]["skipped"]
     # the rendered tables' dice measure one size: "after" reads at it, as the adapted profile
     size = results["render"]["die_size_px"]
     assert size is not None and 20 < size < 80
     table = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "3")
-    assert table.returncode == 0 and "before: acc" in table.stdout
+    assert table.returncode == 0 and "before: acc" in table.stdout and "reach" in table.stdout
     refused = run_bluffcam("bench-vision", str(manifest), "--adapt-first", "0")
     assert refused.returncode == 2 and "--adapt-first must be at least 1" in refused.stderr
     # the split chooses the photos both taught and read: no render is among the shared
@@ -198,3 +202,20 @@ def test_adapt_learns_from_photos_whose_dice_have_no_boxes(tmp_path: Path) -> No
     done = run_bluffcam("adapt", str(manifest), "--out", str(tmp_path / "t.toml"))
     assert done.returncode == 0, done.stderr
     assert "from 6 photos" in done.stdout
+
+
+def test_adapt_says_on_how_many_photos_the_reader_found_every_die(tmp_path: Path) -> None:
+    """A photo with a die missed or one too many goes to review whatever the head learns:
+    the summary counts the photos found whole, and a die left unlabelled (an extra one on a
+    photo said to be complete) takes one away."""
+    if not (DATA / "tables" / "felt.json").is_file():
+        pytest.skip("rendered test data not found (python -m tools.render testdata)")
+    manifest = copied_renders(tmp_path, ("tables",))
+    whole = adapt_profile([manifest], tmp_path / "whole.toml")
+    assert whole.found_whole == 6
+    assert "every die found on 6 of 6;" in whole.summary()
+    entries = json.loads(manifest.read_text())
+    entries[0]["dice"] = entries[0]["dice"][1:]
+    manifest.write_text(json.dumps(entries))
+    short = adapt_profile([manifest], tmp_path / "short.toml")
+    assert short.found_whole == 5

@@ -164,6 +164,25 @@ def test_a_table_applies_a_photo_only_when_every_die_is_sure_and_all_are_there()
     assert result.silent_misread and result.sure_wrong == 1
 
 
+def test_a_photo_is_within_a_heads_reach_when_every_die_is_found_and_none_is_extra() -> None:
+    """``all_found``: what a head, which decides values and sureness and finds no die, could
+    at best apply (the adaptation bench's "reach")."""
+    entry = labelled([(4, 100), (2, 200)])
+    doubtful_wrong = Reading((die(4, 100, 0.9, None), die(3, 200, 0.5, None)), 640, 480, 0.6)
+    found = outcome(entry, doubtful_wrong)
+    assert found.all_found and not found.auto
+    missing = Reading((die(4, 100, 0.9, None),), 640, 480, 0.6)
+    assert not outcome(entry, missing).all_found
+    extra = Reading((die(4, 100, 0.9, None), die(2, 200, 0.9, None), die(1, 400, 0.9, None)),
+                    640, 480, 0.6)
+    assert not outcome(entry, extra).all_found
+    # an extra die the manifest cannot judge (an incomplete photo) is no extra
+    assert outcome(labelled([(4, 100), (2, 200)], complete=False), extra).all_found
+    no_boxes = Entry("a.jpg", (LabelledDie(4, None), LabelledDie(2, None)), True, "s", "table")
+    assert outcome(no_boxes, doubtful_wrong).all_found
+    assert not outcome(no_boxes, extra).all_found
+
+
 def test_read_dice_get_their_labels_extras_and_unknowns() -> None:
     reading = Reading((die(4, 100, 0.9, None), die(1, 400, 0.3, None)), 640, 480, 0.6)
     assert list(die_labels(labelled([(4, 100)]), reading)) == [4, NOT_A_DIE]
