@@ -8,9 +8,13 @@ Each photo is read once by the general reader; every die read keeps what its loo
    small ridge so that twenty photos cannot pull it far;
 2. each die's odds are taken again from models fitted without its photo (five folds), so that
    the bars are set on odds the model did not learn from;
-3. the bars (value odds, detector score, smear balance) are those of a small grid that
-   apply the most of those photos unasked with none applied wrong, each die sure and wrong
-   counting against them; the die size is the labelled dice's median.
+3. a feature layer (``vision.table_head.FeatureLayer``) is fitted to the same dice, "not a
+   die" among them, over what the classifier's networks' last layers weighed, with a ridge
+   that keeps it small, its odds again taken from fits without each die's photo;
+4. the bars (value odds, detector score, smear balance, the feature layer's odds or none)
+   are those of a small grid that apply the most of those photos unasked with none applied
+   wrong, each die sure and wrong counting against them; the die size is the labelled
+   dice's median.
 """
 
 from __future__ import annotations
@@ -27,9 +31,20 @@ from numpy.typing import NDArray
 from vision import looks as lk
 from vision.bench import Entry
 from vision.io import load_image
+from vision.learned import classifier_files_hash
 from vision.params import ReaderParams
 from vision.reader import load_networks, read_dice
-from vision.table_head import LOOKS, TableHead, balances, features, trusted
+from vision.table_head import (
+    LOOKS,
+    FeatureLayer,
+    TableHead,
+    balances,
+    featured,
+    features,
+    has_features,
+    prior_logits,
+    trusted,
+)
 from vision.table_score import UNKNOWN, die_labels
 from vision.types import Reading
 
@@ -43,6 +58,18 @@ VALUE_BARS = (0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995)
 SCORE_BARS = (0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8)
 BALANCE_BARS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 FOLDS = 5
+#: the feature layer's odds a doubted die needs to be made sure, tried; ``None``: no layer
+#: (kept where the layer applies no more of the taught photos: the nearest the general reader)
+FEATURE_BARS: tuple[float | None, ...] = (None, 0.99, 0.98, 0.95)
+#: the feature layer's ridge (per die, on standardised features): on the held-out photos of
+#: the shared sources 0.01 and 0.003 applied alike; at 0.001 more dice were made sure and
+#: wrong (twenty photos overfitted)
+FEATURE_RIDGE = 0.003
+#: gradient steps and step size of the feature layer's fit (standardised features: plain
+#: gradient descent converges well within these)
+FEATURE_STEPS, FEATURE_RATE = 600, 0.5
+#: the fewest labelled dice with features a feature layer is fitted on
+FEATURE_MIN_DICE = 20
 #: the general reader's own bars (value odds, detector score, smear balance): where several
 #: bars apply as many of a table's photos unasked, the head keeps the nearest to these, so
 #: that it changes the general reader only as far as the table's photos give a reason (the
@@ -187,17 +214,72 @@ def fit_head(photos: Sequence[ReadPhoto]) -> TableHead:
     die_px = float(np.median(dice.looks[valued, lk.SIZE]))
     head = TableHead(w, b, VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1],
                      die_px, photos=len(photos), dice=int(dice.labelled.sum()))
-    value_bar, score_bar, balance_bar = _bars(dice, crossfit_odds(dice))
-    return replace(head, min_value_odds=value_bar, min_score=score_bar, min_balance=balance_bar)
+    layer = fit_feature_layer(dice.looks, dice.labels)
+    layer_odds = crossfit_feature_odds(dice) if layer is not None else None
+    value_bar, score_bar, balance_bar, feature_bar = _bars(dice, crossfit_odds(dice),
+                                                           layer_odds)
+    return replace(head, min_value_odds=value_bar, min_score=score_bar, min_balance=balance_bar,
+                   features=(replace(layer, min_odds=feature_bar)
+                             if layer is not None and feature_bar is not None else None))
 
 
-def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, float]:
+def fit_feature_layer(looks: NDArray[np.float32], labels: NDArray[np.int64]
+                      ) -> FeatureLayer | None:
+    """A feature layer (its bar left at 1: :func:`fit_head` sets it) fitted to the dice whose
+    label is known (0: no die) and whose features were kept; ``None`` where there are fewer
+    than ``FEATURE_MIN_DICE`` of them."""
+    usable = (labels != UNKNOWN) & has_features(looks)
+    if int(usable.sum()) < FEATURE_MIN_DICE:
+        return None
+    x = np.asarray(looks[usable][:, lk.FEATURES], np.float64)
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
+    weights, biases = _fit_layer((x - mean) / scale, labels[usable],
+                                 prior_logits(looks[usable]))
+    return FeatureLayer(weights, biases, mean, scale, 1.0, classifier_files_hash())
+
+
+def _fit_layer(x: NDArray[np.float64], labels: NDArray[np.int64], prior: NDArray[np.float64]
+               ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Weights (features, 7) and biases (7,) of logits added to ``prior``, by gradient descent
+    on the mean cross-entropy plus ``FEATURE_RIDGE`` on the weights."""
+    target = np.eye(7)[labels]
+    weights, biases = np.zeros((x.shape[1], 7)), np.zeros(7)
+    for _ in range(FEATURE_STEPS):
+        logits = x @ weights + biases + prior
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        weights -= FEATURE_RATE * (x.T @ (p - target) / len(x) + FEATURE_RIDGE * weights)
+        biases -= FEATURE_RATE * (p - target).mean(axis=0)
+    return weights, biases
+
+
+def crossfit_feature_odds(dice: TrainingDice) -> NDArray[np.float64]:
+    """Each die's (7,) feature-layer odds from a layer fitted without its photo's fold (the
+    classifier's own pooled odds where a fold leaves too few dice to fit one)."""
+    odds = np.exp(prior_logits(dice.looks))
+    odds /= odds.sum(axis=1, keepdims=True)
+    folds = dice.photo % FOLDS
+    for fold in range(FOLDS):
+        held = folds == fold
+        train = ~held
+        layer = fit_feature_layer(dice.looks[train], dice.labels[train])
+        if held.any() and layer is not None:
+            odds[held] = layer.odds(dice.looks[held])
+    return odds
+
+
+def _bars(dice: TrainingDice, odds: NDArray[np.float64],
+          layer_odds: NDArray[np.float64] | None = None
+          ) -> tuple[float, float, float, float | None]:
     """The bars that apply the most photos unasked, less ``WRONG_COST`` for each die sure
     and wrong, and none applied wrong (then the most sure right dice, then the bars
-    nearest ``GENERAL_BARS``, counted in steps of the bars tried; of two as near, the
-    lower). A die the general reader
+    nearest ``GENERAL_BARS`` and no feature layer, counted in steps of the bars tried; of
+    two as near, the lower). A die the general reader
     was sure of, whose value the head names too, needs no more value odds: only the score
-    and smear bars (``TableHead.sure_mask``)."""
+    and smear bars (``TableHead.sure_mask``). With ``layer_odds`` (the feature layer's,
+    cross-fitted) each of ``FEATURE_BARS`` is tried too, the layer making dice sure as
+    ``vision.table_head.featured`` does."""
     value = odds.argmax(axis=1) + 1
     best = odds.max(axis=1)
     favoured = np.stack([dice.looks[:, s].argmax(axis=1) + 1 for s in LOOKS], axis=1)
@@ -206,25 +288,30 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64]) -> tuple[float, float, 
             & (dice.looks[:, lk.KIND] == lk.STRONG))
     agreed = dice.general_sure & (dice.general_value == value)
     considered = dice.labels != UNKNOWN
-    right = considered & (dice.labels == value)
-    wrong = considered & ~right
     n_photos = len(dice.labelled)
     counted = np.bincount(dice.photo[considered], minlength=n_photos)
+    feature_bars = FEATURE_BARS if layer_odds is not None else (None,)
     best_key: tuple[float, int, int] | None = None
-    chosen = (VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1])
-    for v, s, g in itertools.product(VALUE_BARS, SCORE_BARS, BALANCE_BARS):
-        sure = (base & ((best >= v) | agreed) & (dice.looks[:, lk.SCORE] >= s)
-                & (dice.balance >= g))
+    chosen: tuple[float, float, float, float | None] = (
+        VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1], None)
+    for v, s, g, f in itertools.product(VALUE_BARS, SCORE_BARS, BALANCE_BARS, feature_bars):
+        passes = (dice.looks[:, lk.KIND] == lk.STRONG) & (dice.looks[:, lk.SCORE] >= s) \
+            & (dice.balance >= g)
+        sure = base & ((best >= v) | agreed) & passes
+        values = value
+        if f is not None and layer_odds is not None:
+            values, _, sure = featured(layer_odds, f, dice.looks, passes, value, best, sure)
+        right = considered & (dice.labels == values)
         doubtful = np.bincount(dice.photo[considered & ~sure], minlength=n_photos)
         bad = np.bincount(dice.photo[considered & ~right], minlength=n_photos)
         auto = (doubtful == 0) & (counted == dice.labelled) & (dice.labelled > 0)
         if (auto & (bad > 0)).any():  # a photo applied unasked and wrong: never
             continue
-        sure_wrong = int((sure & wrong).sum())
+        sure_wrong = int((sure & considered & ~right).sum())
         key = (int(auto.sum()) - WRONG_COST * sure_wrong, int((sure & right).sum()),
-               -_steps((v, s, g)))
+               -_steps((v, s, g)) - FEATURE_BARS.index(f))
         if best_key is None or key > best_key:
-            best_key, chosen = key, (v, s, g)
+            best_key, chosen = key, (v, s, g, f)
     return chosen
 
 

@@ -15,9 +15,12 @@ threshold so that a human looks.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -37,6 +40,11 @@ MODEL_PATHS = (MODEL_PATH, RENDERS_MODEL_PATH)
 HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 #: side in pixels of the grey crop the network sees
 CROP_PX = 48
+#: the networks' second output (``tools/train/features_output.py``): what each one's last
+#: layer weighs, ``FEATURES`` numbers a crop, from which a table's own head learns this
+#: table's dice (``vision.table_head``)
+FEATURES_OUTPUT = "features"
+FEATURES = 96
 #: class index of "not a die"; classes 1..6 are the face values
 NOT_A_DIE = 0
 #: a crop spans this many times the die's extent (training uses the same scale)
@@ -59,8 +67,13 @@ TURNS = 4
 #: ones better (BENCHMARKS.md, "The as-shot margin lowered")
 AS_SHOT_MARGIN = 0.25
 
-NETS = [LazyNet(path, "die classifier", "tools/train/train_dice_classifier.py")
-        for path in MODEL_PATHS]
+def classifier_net(path: Path, what: str = "die classifier") -> LazyNet:
+    """A classifier network in ``path``, giving its logits and its features."""
+    return LazyNet(path, what, "tools/train/train_dice_classifier.py",
+                   outputs=("logits", FEATURES_OUTPUT))
+
+
+NETS = [classifier_net(path) for path in MODEL_PATHS]
 
 
 #: the shared datasets' sources every shipped network was trained on (a fifth of each held
@@ -70,6 +83,20 @@ TRAINED_SOURCES = frozenset({"matteo", "epanemu", "chase"})
 #: (``dice_value.onnx``) was trained on, a fifth of each held out too; the detectors, the
 #: verifier and the cover check have seen none of their photos
 CLASSIFIER_ONLY_SOURCES = frozenset({"aws", "kaggle_d6", "rune55", "tomitomi3"})
+
+
+@functools.cache
+def classifier_files_hash() -> str:
+    """A short SHA-256 of the classifier's float files (``MODEL_PATHS``): which networks a
+    table head's feature layer learned from (their 8-bit copies give nearly the same
+    features); "" where a file is missing."""
+    digest = hashlib.sha256()
+    try:
+        for path in MODEL_PATHS:
+            digest.update(path.read_bytes())
+    except OSError:
+        return ""
+    return digest.hexdigest()[:16]
 
 
 def held_out_photos() -> frozenset[str]:
@@ -125,13 +152,37 @@ def normalise(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
     return np.ascontiguousarray(x[:, None, :, :], dtype=np.float32)
 
 
+class ViewsRead(NamedTuple):
+    """The crops of one photo as the networks read them in its up."""
+
+    #: each network's class probabilities (networks, n, 7), as is and mirrored pooled
+    probs: NDArray[np.float32]
+    #: each network's features (networks, n, ``FEATURES``), as is and mirrored averaged
+    features: NDArray[np.float32]
+    #: the quarter turn read in (``None``: no crops)
+    up: int | None
+
+
 def _probs_by_net(crops: NDArray[np.uint8], int8: bool = False) -> NDArray[np.float32]:
     """Each network's class probabilities (networks, n, 7) for (n, CROP_PX, CROP_PX) crops
     (from the networks' 8-bit copies with ``int8``)."""
+    return _outputs_by_net(crops, int8)[0]
+
+
+def _outputs_by_net(crops: NDArray[np.uint8], int8: bool = False
+                    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """:func:`_probs_by_net`, and each network's features (networks, n, ``FEATURES``):
+    zeros from a file without that output or with features of another width (a candidate
+    network of other widths: ``tools.bench.with_classifier``), which no table head reads."""
     blob = normalise(crops)
     nets = [net.at_8_bits() for net in NETS] if int8 else NETS
-    outputs = [net.run(blob).reshape(len(crops), -1) for net in nets]
-    return np.stack([softmax(logits, axis=1) for logits in outputs]).astype(np.float32)
+    outputs = [net.run_outputs(blob) for net in nets]
+    n = len(crops)
+    probs = np.stack([softmax(out[0].reshape(n, -1), axis=1) for out in outputs])
+    features = np.stack([out[1].reshape(n, FEATURES)
+                         if len(out) > 1 and out[1].size == n * FEATURES
+                         else np.zeros((n, FEATURES), np.float32) for out in outputs])
+    return probs.astype(np.float32), features.astype(np.float32)
 
 
 def pool(probs: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -173,11 +224,18 @@ def classify_crops_and_up(
     """:func:`classify_crops_by_net` and the photo's up it read the crops in (``None``
     where there were no crops), so that more crops of the same photo can be read in the
     same up; ``int8``: read by the networks' 8-bit copies."""
+    read = read_crops(frame, centers_and_sizes, up, int8=int8)
+    return read.probs, read.up
+
+
+def read_crops(frame: NDArray[np.uint8], centers_and_sizes: list[tuple[float, float, float]],
+               up: int | None = None, *, int8: bool = False) -> ViewsRead:
+    """:func:`classify_crops_and_up` with each network's features of each crop too."""
     grey = _grey(frame)
     crops = np.stack(
         [die_crop(grey, x, y, CROP_SCALE * size) for x, y, size in centers_and_sizes]
     ) if centers_and_sizes else np.zeros((0, CROP_PX, CROP_PX), np.uint8)
-    return classify_views_and_up(crops, up=up, int8=int8)
+    return read_views(crops, up=up, int8=int8)
 
 
 def classify_views_by_net(crops: NDArray[np.uint8], turns: int = TURNS) -> NDArray[np.float32]:
@@ -196,24 +254,36 @@ def classify_views_and_up(crops: NDArray[np.uint8], turns: int = TURNS,
     With ``up`` (a quarter turn, 0..3) the crops are read in that turn without a search: a
     photo has one up, and a few crops of it read later (the reader's closer look) should not
     pick their own."""
+    read = read_views(crops, turns, up, int8=int8)
+    return read.probs, read.up
+
+
+def read_views(crops: NDArray[np.uint8], turns: int = TURNS, up: int | None = None, *,
+               int8: bool = False) -> ViewsRead:
+    """:func:`classify_views_and_up` with each network's features of each crop too (the
+    crop as is and mirrored, averaged)."""
     n = len(crops)
     if n == 0:
-        return np.zeros((len(NETS), 0, 7), dtype=np.float32), up
+        return ViewsRead(np.zeros((len(NETS), 0, 7), dtype=np.float32),
+                         np.zeros((len(NETS), 0, FEATURES), dtype=np.float32), up)
     if up is None:
         turns = max(turns, 1)
         turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
-        by_net = _probs_by_net(np.ascontiguousarray(np.concatenate(turned)), int8)
+        by_net, feats = _outputs_by_net(np.ascontiguousarray(np.concatenate(turned)), int8)
         by_turn = np.moveaxis(by_net.reshape(len(NETS), turns, n, -1), 1, 0)
         up = photo_up(by_turn)
         upright, first = turned[up], by_turn[up]
+        first_features = feats.reshape(len(NETS), turns, n, FEATURES)[:, up]
     else:
         if up not in range(4):
             raise ValueError(f"up must be a quarter turn 0..3, got {up}")
         upright = np.rot90(crops, up, axes=(1, 2))
-        first = _probs_by_net(np.ascontiguousarray(upright), int8)
-    mirrored = _probs_by_net(np.ascontiguousarray(upright[:, :, ::-1]), int8)
+        first, first_features = _outputs_by_net(np.ascontiguousarray(upright), int8)
+    mirrored, mirrored_features = _outputs_by_net(
+        np.ascontiguousarray(upright[:, :, ::-1]), int8)
     pooled = np.stack([pool(np.stack([first[m], mirrored[m]])) for m in range(len(NETS))])
-    return pooled, up
+    features = ((first_features + mirrored_features) / 2).astype(np.float32)
+    return ViewsRead(pooled, features, up)
 
 
 def photo_up(by_turn: NDArray[np.float32]) -> int:

@@ -130,11 +130,16 @@ class LazyNet:
     #: input sizes kept at once (each a copy of the net: the largest is 4.9 MB of weights)
     MAX_SHAPES = 4
 
-    def __init__(self, path: Path, what: str, script: str) -> None:
+    def __init__(self, path: Path, what: str, script: str,
+                 outputs: tuple[str, ...] | None = None) -> None:
         self.path, self.what, self.script = path, what, script
+        #: the outputs :meth:`run_outputs` gives, in this order, those the file has (``None``:
+        #: the file's first alone; with OpenCV, a file of several outputs needs their names)
+        self.outputs = outputs
         self._nets: dict[tuple[int, ...], Any] = {}
         self._session: Any = None
         self._input, self._one_at_a_time = "", False
+        self._names: list[str] = []
         self._lock = threading.Lock()
         self._int8: LazyNet | None = None
 
@@ -147,7 +152,7 @@ class LazyNet:
         with self._lock:
             if self._int8 is None:
                 self._int8 = LazyNet(int8_path(self.path), f"{self.what} (8-bit copy)",
-                                     "tools/train/quantise.py")
+                                     "tools/train/quantise.py", self.outputs)
             return self._int8
 
     def load(self) -> None:
@@ -163,6 +168,11 @@ class LazyNet:
 
     def run(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
         """The network's (first) output for an (n, c, h, w) input blob."""
+        return self.run_outputs(blob)[0]
+
+    def run_outputs(self, blob: NDArray[np.float32]) -> list[NDArray[np.float32]]:
+        """The network's ``outputs`` that its file has, in that order (without ``outputs``:
+        its first), for an (n, c, h, w) input blob."""
         with self._lock:
             if RUNTIME == "onnxruntime":
                 return self._run_session(blob)
@@ -174,17 +184,21 @@ class LazyNet:
             graph_input = self._session.get_inputs()[0]
             # a graph exported for one image at a time takes a batch image by image
             self._input, self._one_at_a_time = graph_input.name, graph_input.shape[0] == 1
+            names = [o.name for o in self._session.get_outputs()]
+            self._names = ([n for n in self.outputs if n in names] if self.outputs
+                           else names[:1])
 
-    def _run_session(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
+    def _run_session(self, blob: NDArray[np.float32]) -> list[NDArray[np.float32]]:
         self._open_session()
         blob = np.ascontiguousarray(blob, dtype=np.float32)
         if self._one_at_a_time and len(blob) > 1:
-            parts = [self._session.run(None, {self._input: blob[k:k + 1]})[0]
+            parts = [self._session.run(self._names, {self._input: blob[k:k + 1]})
                      for k in range(len(blob))]
-            return np.concatenate(parts).astype(np.float32)
-        return np.asarray(self._session.run(None, {self._input: blob})[0], np.float32)
+            return [np.concatenate(out).astype(np.float32) for out in zip(*parts, strict=True)]
+        return [np.asarray(out, np.float32)
+                for out in self._session.run(self._names, {self._input: blob})]
 
-    def _run_opencv(self, blob: NDArray[np.float32]) -> NDArray[np.float32]:
+    def _run_opencv(self, blob: NDArray[np.float32]) -> list[NDArray[np.float32]]:
         shape = tuple(blob.shape[1:])
         net = self._nets.pop(shape, None)
         if net is None:
@@ -193,7 +207,15 @@ class LazyNet:
                 del self._nets[next(iter(self._nets))]
         self._nets[shape] = net  # most recently used last
         net.setInput(blob)
-        return np.asarray(net.forward(), dtype=np.float32)
+        present = net.getUnconnectedOutLayersNames()
+        if not self.outputs:
+            # OpenCV's classic engine keeps no file's order of several outputs
+            if len(present) > 1:
+                raise ValueError(f"{self.path.name} has outputs {', '.join(present)}: name "
+                                 "those to read (LazyNet's outputs)")
+            return [np.asarray(net.forward(), dtype=np.float32)]
+        names = [n for n in self.outputs if n in present]
+        return [np.asarray(out, dtype=np.float32) for out in net.forward(names)]
 
 
 def softmax(logits: NDArray[np.float32], axis: int) -> NDArray[np.float32]:

@@ -11,7 +11,9 @@ die must pass to be sure on this table's own photos: the value's odds, the detec
 score and the smear check's gradient balance. A die is sure only where the
 head is confident of a value that one of the looks also favours, and every bar is passed;
 one the general reader doubted, only where every look favours that value and the head is
-nearly certain of it.
+nearly certain of it, or where its feature layer (this table's dice learned from what the
+classifier's networks' last layers weighed: :class:`FeatureLayer`) is sure of it and the
+looks allow it (:func:`featured`).
 
 The head lives in an ``.npz`` of plain arrays beside the profile (no pickled code); the
 profile's ``[reader] table_head`` names it.
@@ -29,12 +31,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision import looks as lk
-from vision.learned import face_size
+from vision.learned import classifier_files_hash, face_size
 from vision.smear import FACE_SHARE, gradient_balance
 from vision.types import Die, Reading, doubt_crowds
 
-#: the file format's version, stored in the file; another is refused by name
-VERSION = 1
+#: the file format's version, stored in the file; a later one is refused by name. Version 1
+#: files (no feature layer) are read as heads without one
+VERSION = 2
 #: the head's odds of a value that make a die the general reader doubted sure (with every
 #: look favouring that value). At 0.95 more phone photos applied unasked (held-out epanemu
 #: 0.463 -> 0.487, aws 0.279 -> 0.337) with no more silent misreads than the general reader,
@@ -43,6 +46,19 @@ VERSION = 1
 PROMOTE_ODDS = 0.98
 #: odds below this count as this: a look sure against a face is no surer for more zeros
 FLOOR = 1e-3
+#: a feature layer makes a die sure only where each of the classifier's two networks (trained
+#: apart) gives the layer's face at least these odds, the classifier gives "not a die" no
+#: more than ``LAYER_NOT_A_DIE``, and the detector names no other face with
+#: ``LAYER_DETECTOR_VETO`` or more (of its six). With the networks' pooled favourite alone,
+#: on kaggle_d6's held-out photos read at the table's die size four dice became sure and
+#: wrong: a 2 that one network read as a 5 (its side face's six pips in the crop), a 6 one
+#: network gave 0.48, a 2 the detector named surely (0.99) that both networks read as a 1,
+#: and a speck the classifier gave 0.3 of being no die; with these none, and no photo fewer
+#: applied on any source (BENCHMARKS.md, "Adapted to the table"; set after looking at those
+#: dice, so those figures do not test these bars)
+LAYER_NET_ODDS = 0.5
+LAYER_NOT_A_DIE = 0.05
+LAYER_DETECTOR_VETO = 0.9
 #: the looks the head weighs: the detector, then each of the classifier's two networks
 LOOKS = (lk.DETECTOR, slice(lk.NET_A.start + 1, lk.NET_A.stop),
          slice(lk.NET_B.start + 1, lk.NET_B.stop))
@@ -50,6 +66,43 @@ LOOKS = (lk.DETECTOR, slice(lk.NET_A.start + 1, lk.NET_A.stop),
 
 class TableHeadError(ValueError):
     """A table head file that cannot be used (missing, damaged, another version)."""
+
+
+@dataclass(frozen=True)
+class FeatureLayer:
+    """This table's dice learned from what the classifier's networks' last layers weighed
+    (``vision.looks.FEATURES``): a multinomial logistic model over those features,
+    standardised, whose logits add to the classifier's own pooled log odds (classes 0..6, 0
+    "not a die"), so that it corrects the classifier where this table's dice differ from
+    the photos it was trained on and otherwise leaves it be."""
+
+    weights: NDArray[np.float64]
+    biases: NDArray[np.float64]
+    mean: NDArray[np.float64]
+    scale: NDArray[np.float64]
+    #: the layer's odds of a value that make a die the general reader doubted sure
+    min_odds: float
+    #: the classifier networks the features came from (``vision.learned.classifier_files_hash``):
+    #: other networks' features mean nothing to it
+    networks: str
+
+    def odds(self, looks: NDArray[np.float32]) -> NDArray[np.float64]:
+        """(n, 7) odds of "not a die" and faces 1..6 for (n, ``vision.looks.LENGTH``) looks."""
+        x = (np.asarray(looks[:, lk.FEATURES], np.float64) - self.mean) / self.scale
+        logits = x @ self.weights + self.biases + prior_logits(looks)
+        logits -= logits.max(axis=1, keepdims=True)
+        odds = np.exp(logits)
+        return np.asarray(odds / odds.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
+def prior_logits(looks: NDArray[np.float32]) -> NDArray[np.float64]:
+    """The classifier's pooled log odds (n, 7), which a feature layer corrects."""
+    return np.log(np.maximum(np.asarray(looks[:, lk.POOLED], np.float64), FLOOR))
+
+
+def has_features(looks: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Which dice the networks read apart, with their features kept (not all zeros)."""
+    return np.asarray(np.abs(looks[:, lk.FEATURES]).sum(axis=1) > 0)
 
 
 @dataclass(frozen=True)
@@ -72,6 +125,9 @@ class TableHead:
     #: labelled photos and dice it was fitted on
     photos: int
     dice: int
+    #: this table's dice learned from the networks' features (``None``: not learned, or
+    #: learned from other networks than the reader's)
+    features: FeatureLayer | None = None
 
     def value_odds(self, looks: NDArray[np.float32]) -> NDArray[np.float64]:
         """(n, 6) odds of faces 1..6 for (n, ``vision.looks.LENGTH``) looks."""
@@ -103,26 +159,61 @@ class TableHead:
         favoured = np.stack([looks[:, s].argmax(axis=1) for s in LOOKS], axis=1)
         consistent = (favoured == value[:, None]).any(axis=1)
         agreed = general_sure & (value + 1 == general_value)
+        passes = ((looks[:, lk.KIND] == lk.STRONG) & (looks[:, lk.SCORE] >= self.min_score)
+                  & (balance >= self.min_balance))
         sure = (consistent & trusted(looks, value + 1, best, general_sure)
-                & ((best >= self.min_value_odds) | agreed)
-                & (looks[:, lk.KIND] == lk.STRONG) & (looks[:, lk.SCORE] >= self.min_score)
-                & (balance >= self.min_balance))
-        return value + 1, best, sure
+                & ((best >= self.min_value_odds) | agreed) & passes)
+        values, odds_of = value + 1, best
+        if self.features is not None:
+            values, odds_of, sure = featured(self.features.odds(looks), self.features.min_odds,
+                                             looks, passes, values, odds_of, sure)
+        return values, odds_of, sure
 
     def to_arrays(self) -> dict[str, NDArray[Any]]:
-        return {
+        arrays = {
             "version": np.array(VERSION), "weights": self.weights, "biases": self.biases,
             "min_value_odds": np.array(self.min_value_odds),
             "min_score": np.array(self.min_score), "min_balance": np.array(self.min_balance),
             "die_px": np.array(self.die_px),
             "photos": np.array(self.photos), "dice": np.array(self.dice),
         }
+        if self.features is not None:
+            f = self.features
+            arrays |= {"feature_weights": f.weights, "feature_biases": f.biases,
+                       "feature_mean": f.mean, "feature_scale": f.scale,
+                       "min_feature_odds": np.array(f.min_odds),
+                       "feature_networks": np.array(f.networks)}
+        return arrays
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the head as plain arrays (``numpy.savez``: no pickled objects)."""
         arrays: dict[str, Any] = self.to_arrays()
         with open(path, "wb") as fh:
             np.savez(fh, allow_pickle=False, **arrays)
+
+
+def featured(layer_odds: NDArray[np.float64], min_odds: float, looks: NDArray[np.float32],
+             passes: NDArray[np.bool_], values: NDArray[np.int64], odds: NDArray[np.float64],
+             sure: NDArray[np.bool_],
+             ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
+    """``values`` (1..6), ``odds`` and ``sure`` with the dice a feature layer makes sure,
+    given its ``layer_odds`` (n, 7): those not sure yet that pass the other bars
+    (``passes``), whose features were kept, where the layer names a face with ``min_odds``
+    or more and the looks allow it (``LAYER_NET_ODDS``). A die sure already stays as it
+    is."""
+    rows = np.arange(len(layer_odds))
+    face = layer_odds.argmax(axis=1)
+    best = layer_odds[rows, face]
+    each_network = np.ones(len(face), bool)
+    for net in (lk.NET_A, lk.NET_B):
+        each_network &= np.asarray(looks[:, net])[rows, face] >= LAYER_NET_ODDS
+    detector = np.asarray(looks[:, lk.DETECTOR], np.float64)
+    detector = detector / np.maximum(detector.sum(axis=1, keepdims=True), 1e-12)
+    vetoed = (detector.argmax(axis=1) + 1 != face) & (detector.max(axis=1) >= LAYER_DETECTOR_VETO)
+    lifted = (~sure & passes & has_features(looks) & (face >= 1) & (best >= min_odds)
+              & each_network & ~vetoed & (looks[:, lk.POOLED.start] <= LAYER_NOT_A_DIE))
+    return (np.where(lifted, face, values), np.where(lifted, best, odds),
+            np.asarray(sure | lifted))
 
 
 def trusted(looks: NDArray[np.float32], value: NDArray[np.int64], odds: NDArray[np.float64],
@@ -165,23 +256,41 @@ def _load(path: str, stamp: int) -> TableHead:
         raise TableHeadError(f"{path}: not a table head file ({exc})") from exc
     try:
         version = int(arrays["version"])
-        if version != VERSION:
+        if version not in (1, VERSION):
             raise TableHeadError(f"{path}: table head version {version}, this reader reads "
-                                 f"{VERSION} (run bluffcam adapt again)")
+                                 f"up to {VERSION} (run bluffcam adapt again)")
+        layer = _feature_layer(arrays) if "feature_weights" in arrays else None
         head = TableHead(
             weights=np.asarray(arrays["weights"], np.float64).reshape(len(LOOKS)),
             biases=np.asarray(arrays["biases"], np.float64).reshape(6),
             min_value_odds=float(arrays["min_value_odds"]),
             min_score=float(arrays["min_score"]), min_balance=float(arrays["min_balance"]),
             die_px=float(arrays["die_px"]), photos=int(arrays["photos"]),
-            dice=int(arrays["dice"]))
+            dice=int(arrays["dice"]), features=layer)
     except (KeyError, ValueError, TypeError, IndexError) as exc:
         raise TableHeadError(f"{path}: not a table head file (missing or bad {exc})") from exc
     numbers = [*head.weights, *head.biases, head.min_value_odds, head.min_score,
                head.min_balance, head.die_px]
-    if not all(np.isfinite(numbers)):
+    if layer is not None:
+        numbers += [*layer.weights.ravel(), *layer.biases, *layer.mean, *layer.scale,
+                    layer.min_odds]
+    if not all(np.isfinite(numbers)) or (layer is not None and (layer.scale <= 0).any()):
         raise TableHeadError(f"{path}: not a table head file (a number is not finite)")
+    if layer is not None and layer.networks != classifier_files_hash():
+        # learned from other networks' features: the rest of the head still holds
+        head = replace(head, features=None)
     return head
+
+
+def _feature_layer(arrays: dict[str, NDArray[Any]]) -> FeatureLayer:
+    width = lk.FEATURES.stop - lk.FEATURES.start
+    return FeatureLayer(
+        weights=np.asarray(arrays["feature_weights"], np.float64).reshape(width, 7),
+        biases=np.asarray(arrays["feature_biases"], np.float64).reshape(7),
+        mean=np.asarray(arrays["feature_mean"], np.float64).reshape(width),
+        scale=np.asarray(arrays["feature_scale"], np.float64).reshape(width),
+        min_odds=float(arrays["min_feature_odds"]),
+        networks=str(arrays["feature_networks"]))
 
 
 def balances(image: NDArray[np.uint8], dice: tuple[Die, ...]) -> NDArray[np.float64]:

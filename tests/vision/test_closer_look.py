@@ -56,18 +56,18 @@ def test_the_closer_look_reads_its_crops_in_the_photos_up(monkeypatch: pytest.Mo
     image, _ = rendered("sizes/tiny_board")
     first_ups: list[int | None] = []
     closer_ups: list[int | None] = []
-    real_first, real_closer = detected.classify_crops_and_up, detected.classify_crops
+    real_first, real_closer = detected.read_crops, detected.classify_crops
 
     def first(frame: np.ndarray, boxes: list[Any], up: int | None = None, **kw: Any) -> Any:
         out = real_first(frame, boxes, up, **kw)
-        first_ups.append(out[1])
+        first_ups.append(out.up)
         return out
 
     def closer(frame: np.ndarray, boxes: list[Any], up: int | None = None, **kw: Any) -> Any:
         closer_ups.append(up)
         return real_closer(frame, boxes, up, **kw)
 
-    monkeypatch.setattr(detected, "classify_crops_and_up", first)
+    monkeypatch.setattr(detected, "read_crops", first)
     monkeypatch.setattr(detected, "classify_crops", closer)
     read_dice(image, ReaderParams())
     assert first_ups and first_ups[0] is not None

@@ -16,6 +16,7 @@ from vision import onnx_net
 from vision.cover_check import MODEL_PATH as COVER_CHECK
 from vision.detector import MODEL_PATH as DETECTOR
 from vision.detector import WIDE_MODEL_PATH as WIDE_DETECTOR
+from vision.learned import FEATURES, FEATURES_OUTPUT
 from vision.learned import MODEL_PATH as CLASSIFIER
 from vision.verifier import MODEL_PATH as VERIFIER
 
@@ -28,10 +29,23 @@ NETWORKS = [(DETECTOR, (1, 3, 160, 224)), (WIDE_DETECTOR, (1, 3, 160, 224)),
             (COVER_CHECK, (5, 3, 40, 40))]
 
 
+def outputs(path: Path) -> tuple[str, ...] | None:
+    """The outputs the reader reads from the network in ``path`` (the classifier's two)."""
+    return ("logits", FEATURES_OUTPUT) if path == CLASSIFIER else None
+
+
 def default_engine_output(path: Path, blob: np.ndarray) -> np.ndarray:
     net = cv2.dnn.readNetFromONNX(str(path))
     net.setInput(blob)
-    return np.asarray(net.forward())
+    names = outputs(path)
+    found = [net.forward()] if names is None else net.forward(list(names))
+    return np.concatenate([np.asarray(out).reshape(len(blob), -1) for out in found], axis=1)
+
+
+def ours_output(path: Path, blob: np.ndarray) -> np.ndarray:
+    """Every output the reader reads, side by side."""
+    net = onnx_net.LazyNet(path, "network", "x", outputs(path))
+    return np.concatenate([out.reshape(len(blob), -1) for out in net.run_outputs(blob)], axis=1)
 
 
 @needs_onnxruntime
@@ -43,8 +57,7 @@ def test_onnxruntime_runs_the_networks_where_it_is_installed() -> None:
 @pytest.mark.parametrize(("path", "shape"), NETWORKS)
 def test_onnxruntime_gives_opencvs_outputs(path: Path, shape: tuple[int, ...]) -> None:
     blob = np.random.default_rng(0).normal(size=shape).astype(np.float32)
-    ours = onnx_net.LazyNet(path, "network", "x").run(blob)
-    assert np.allclose(ours, default_engine_output(path, blob), atol=1e-4)
+    assert np.allclose(ours_output(path, blob), default_engine_output(path, blob), atol=1e-4)
 
 
 def use_runtime(runtime: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,8 +134,7 @@ def test_the_classic_engine_gives_the_default_engines_outputs(
         path: Path, shape: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(onnx_net, "RUNTIME", "opencv")
     blob = np.random.default_rng(0).normal(size=shape).astype(np.float32)
-    ours = onnx_net.LazyNet(path, "network", "x").run(blob)
-    assert np.allclose(ours, default_engine_output(path, blob), atol=1e-4)
+    assert np.allclose(ours_output(path, blob), default_engine_output(path, blob), atol=1e-4)
 
 
 def test_a_net_keeps_one_copy_per_input_size(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -288,3 +300,20 @@ def test_a_session_runs_on_the_threads_asked_for(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv(onnx_net.THREADS_VARIABLE, "1")
     session = onnx_net.open_session(CLASSIFIER, "die classifier", "x")
     assert session.get_session_options().intra_op_num_threads == 1
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
+def test_a_classifier_gives_its_logits_then_its_features_in_either_runtime(
+        runtime: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenCV's classic engine lists a file's outputs in no fixed order: the reader names
+    them, and reading a file of several outputs without names is refused by name."""
+    use_runtime(runtime, monkeypatch)
+    blob = np.random.default_rng(2).normal(size=(3, 1, 48, 48)).astype(np.float32)
+    logits, features = onnx_net.LazyNet(CLASSIFIER, "c", "x", outputs(CLASSIFIER)).run_outputs(blob)
+    assert logits.shape == (3, 7) and features.shape == (3, FEATURES)
+    unnamed = onnx_net.LazyNet(CLASSIFIER, "c", "x")
+    if runtime == "opencv":
+        with pytest.raises(ValueError, match="dice_value.onnx has outputs"):
+            unnamed.run(blob)
+    else:
+        assert np.allclose(unnamed.run(blob), logits)

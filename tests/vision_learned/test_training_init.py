@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.learned import CROP_PX, MODEL_PATH
-from vision.onnx_net import LazyNet
+from vision.learned import CROP_PX, MODEL_PATH, classifier_net
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
@@ -33,7 +32,7 @@ def test_the_network_built_from_the_shipped_file_computes_what_the_file_does() -
     crops = _crops(1)
     with torch.no_grad():
         ours = net(torch.from_numpy(crops)).numpy()
-    shipped = LazyNet(MODEL_PATH, "die classifier", "tools/train/train_dice_classifier.py")
+    shipped = classifier_net(MODEL_PATH)
     theirs = np.asarray(shipped.run(crops))
     assert ours.shape == theirs.shape == (6, 7)
     assert np.allclose(ours, theirs, atol=1e-3), np.abs(ours - theirs).max()

@@ -19,7 +19,6 @@ from pathlib import Path
 
 from bluffcam.cli import main as bluffcam_main
 from vision import learned
-from vision.onnx_net import LazyNet
 
 
 def use_classifier(path: Path, which: int = 0) -> None:
@@ -27,8 +26,7 @@ def use_classifier(path: Path, which: int = 0) -> None:
     network) the one in ``path`` (from its next read)."""
     if not path.is_file():
         raise FileNotFoundError(f"no classifier network at {path}")
-    learned.NETS[which] = LazyNet(path, "die classifier (candidate)",
-                                  "tools/train/train_dice_classifier.py")
+    learned.NETS[which] = learned.classifier_net(path, "die classifier (candidate)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -38,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tools.render.dice import pip_layout
+from tools.train.features_output import give_output
 from tools.train.half_weights import store_half
 from vision.bench import Entry, load_manifest, matched_pairs
 from vision.detector import find_candidates
@@ -396,9 +397,10 @@ def build_net(widths: tuple[int, ...] = WIDTHS) -> Any:
 
 
 #: the operations of a classifier file as ``torch.onnx.export`` writes ``build_net`` in eval
-#: mode (each batch norm folded into its convolution) and ``store_half`` stores it
+#: mode (each batch norm folded into its convolution), ``store_half`` stores it and
+#: ``tools.train.features_output`` gives it its features (an Identity)
 FOLDED_OPS = frozenset({"Cast", "Conv", "Relu", "MaxPool", "GlobalAveragePool", "Flatten",
-                        "Gemm"})
+                        "Gemm", "Identity"})
 
 
 def init_from_onnx(net: Any, path: Path) -> None:
@@ -658,6 +660,7 @@ def main() -> None:
                       input_names=["crop"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
     store_half(args.out)
+    give_output(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
     if args.out == MODEL_PATH:
         HOLDOUT_PATH.write_text(json.dumps(sorted(held), indent=0) + "\n")

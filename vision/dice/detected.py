@@ -39,7 +39,7 @@ from vision.detector import (
     working_side,
 )
 from vision.dice.top_face import with_top_faces
-from vision.learned import NOT_A_DIE, classify_crops, classify_crops_and_up, face_size, pool
+from vision.learned import NOT_A_DIE, classify_crops, face_size, pool, read_crops
 from vision.looks import FAINT, STRONG, WHOLE, looks_vector
 from vision.params import ReaderParams
 from vision.smear import doubt_smeared
@@ -228,12 +228,14 @@ def _read(image: NDArray[np.uint8], params: ReaderParams, crop_sized: bool = Fal
     verified = [(c, float(p)) for c, p in zip(faint, odds, strict=True)
                 if p >= params.verifier_min_odds]
     looked_at = strong + [c for c, _ in verified]
-    by_net, up = classify_crops_and_up(image, [(c.x, c.y, c.size) for c in looked_at],
-                                       params.camera_up, int8=params.int8_networks)
+    views = read_crops(image, [(c.x, c.y, c.size) for c in looked_at], params.camera_up,
+                       int8=params.int8_networks)
+    by_net, up = views.probs, views.up
     second = pool(by_net)
     read = _without_unlikely_dice(image, [
         (c, die) for k, c in enumerate(strong)
-        if (die := _die(c, second[k], params, by_net[:, k])) is not None], params)
+        if (die := _die(c, second[k], params, by_net[:, k], views.features[:, k])) is not None],
+        params)
     read += [(c, die) for (c, v), p in zip(verified, second[len(strong):], strict=True)
              if (die := _faint_die(c, p, v, params)) is not None]
     dice = [die for _, die in read]
@@ -330,12 +332,14 @@ def _whole_frame_die(image: NDArray[np.uint8]) -> Die | None:
 
 
 def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
-         by_net: NDArray[np.float32] | None = None) -> Die | None:
+         by_net: NDArray[np.float32] | None = None,
+         features: NDArray[np.float32] | None = None) -> Die | None:
     """One proposal as a die, or ``None`` where it is weak and the classifier sees no die.
 
     ``second`` is the classifier's pooled (7,) probabilities, ``by_net`` its networks' own
-    (networks, 7). Where the detector's and the classifier's favourite values differ, the
-    die is reported below the reading's threshold (:func:`value_verdict`) unless each of
+    (networks, 7), ``features`` what their last layers weighed (kept in the die's looks).
+    Where the detector's and the classifier's favourite values differ, the die is reported
+    below the reading's threshold (:func:`value_verdict`) unless each of
     the classifier's networks names the classifier's value on its own
     (:func:`classifiers_overrule`): two looks must agree before a die is adjudicated on,
     and their pooled odds for the value must reach ``params.min_value_odds``, the
@@ -356,7 +360,7 @@ def _die(c: Candidate, second: NDArray[np.float32], params: ReaderParams,
     return Die(value=value, x=c.x, y=c.y, confidence=confidence,
                outline=square_outline(c.x, c.y, c.size),
                looks=looks_vector(c.values, second, by_net, c.score, STRONG, 1.0, c.size,
-                                  confidence))
+                                  confidence, features))
 
 
 def _faint_die(c: Candidate, second: NDArray[np.float32], verifier_odds: float,
