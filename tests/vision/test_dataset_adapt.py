@@ -9,7 +9,7 @@ Three kinds of check:
 
 - adaptation (a head, and the die size where the taught dice measure one size) never adds a
   silent misread (a photo applied unasked and wrong) on any source, nor a die read sure and
-  wrong, but the ones looked at and named;
+  wrong but the ones looked at and named;
 - floors a little below what adaptation reached (BENCHMARKS.md, "Adapted to the table"), so
   that a regression fails;
 - the issue's targets (die accuracy 0.99, auto share 0.90, no silent misread): where a
@@ -37,7 +37,7 @@ FLOORS = {
     "matteo": {"accuracy": 0.97, "auto_share": 0.92},
     "epanemu": {"accuracy": 0.88, "auto_share": 0.40},
     "aws": {"accuracy": 0.95, "auto_share": 0.4},
-    "kaggle_d6": {"accuracy": 0.97, "auto_share": 0.5},
+    "kaggle_d6": {"accuracy": 0.97, "auto_share": 0.47},
     "rune55": {"accuracy": 0.85, "auto_share": 0.68},
 }
 #: the sources that reach the issue's targets today (matteo's held-out photos: auto 0.952,
@@ -60,14 +60,9 @@ def adapted(shared_datasets: Path) -> dict[str, SourceResult]:
 #: dice read sure and wrong that adaptation may add on a source, each one looked at: on
 #: kaggle_d6 the table's die size (its dice measure one size, so the adapted profile reads at
 #: it) lifts a speck on the white board to a sure one-pip die, an extra die on a photo that
-#: goes to review (no silent misread); with the head, the same size applies 0.267 -> 0.533 of
+#: goes to review (no silent misread); with the head, the same size applies 0.267 -> 0.5 of
 #: its photos
 SURE_WRONG_ADDED = {"kaggle_d6": 1}
-#: photos applied unasked and wrong that adaptation may add on a source, each one looked at:
-#: aws's IMG_20191112_111345.jpg, wrong by its label only (the die labelled 5 at (361, 183)
-#: shows six pips, top-down and plain, and every look reads a sure 6); the head makes its
-#: other doubted dice sure, all right, and the photo applies
-SILENT_ADDED = {"aws": 1}
 
 
 @pytest.mark.parametrize("source", SOURCES)
@@ -75,7 +70,7 @@ def test_adaptation_never_adds_a_silent_misread_nor_a_sure_wrong_die_unlooked_at
         adapted: dict[str, SourceResult], source: str) -> None:
     result = adapted[source]
     assert result.head is not None, result.skipped
-    assert result.after.silent <= result.before.silent + SILENT_ADDED.get(source, 0)
+    assert result.after.silent <= result.before.silent
     assert result.after.sure_wrong <= result.before.sure_wrong + SURE_WRONG_ADDED.get(source, 0)
 
 
