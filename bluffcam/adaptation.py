@@ -54,10 +54,12 @@ class Adapted:
         size = f"; {self.size.note}" if self.size is not None else ""
         found = ("" if self.found_whole is None else
                  f"; every die found on {self.found_whole} of {h.photos}")
+        layer = ("no feature layer" if h.feature_layer is None
+                 else f"feature layer {h.feature_layer.min_odds:g}")
         return (f"adapted {self.profile} from {h.photos} photo{'s' * (h.photos != 1)} "
                 f"({h.dice} dice) in {self.seconds:.1f} s: die {h.die_px:.0f} px; sure from "
                 f"value odds {h.min_value_odds:g}, detector score {h.min_score:g}, smear "
-                f"balance {h.min_balance:g}{found}; head {self.head_file.name}{size}")
+                f"balance {h.min_balance:g}, {layer}{found}; head {self.head_file.name}{size}")
 
 
 def head_path(profile: Path) -> Path:

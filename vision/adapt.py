@@ -39,9 +39,10 @@ from vision.table_head import (
     FeatureLayer,
     TableHead,
     balances,
-    featured,
     features,
     has_features,
+    liftable,
+    lifted_by,
     prior_logits,
     trusted,
 )
@@ -219,7 +220,7 @@ def fit_head(photos: Sequence[ReadPhoto]) -> TableHead:
     value_bar, score_bar, balance_bar, feature_bar = _bars(dice, crossfit_odds(dice),
                                                            layer_odds)
     return replace(head, min_value_odds=value_bar, min_score=score_bar, min_balance=balance_bar,
-                   features=(replace(layer, min_odds=feature_bar)
+                   feature_layer=(replace(layer, min_odds=feature_bar)
                              if layer is not None and feature_bar is not None else None))
 
 
@@ -279,7 +280,8 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64],
     was sure of, whose value the head names too, needs no more value odds: only the score
     and smear bars (``TableHead.sure_mask``). With ``layer_odds`` (the feature layer's,
     cross-fitted) each of ``FEATURE_BARS`` is tried too, the layer making dice sure as
-    ``vision.table_head.featured`` does."""
+    ``vision.table_head.featured`` does (its :func:`~vision.table_head.liftable` worked out
+    once per bar)."""
     value = odds.argmax(axis=1) + 1
     best = odds.max(axis=1)
     favoured = np.stack([dice.looks[:, s].argmax(axis=1) + 1 for s in LOOKS], axis=1)
@@ -291,6 +293,8 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64],
     n_photos = len(dice.labelled)
     counted = np.bincount(dice.photo[considered], minlength=n_photos)
     feature_bars = FEATURE_BARS if layer_odds is not None else (None,)
+    lift = {f: liftable(layer_odds, f, dice.looks) for f in feature_bars
+            if f is not None and layer_odds is not None}
     best_key: tuple[float, int, int] | None = None
     chosen: tuple[float, float, float, float | None] = (
         VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1], None)
@@ -299,8 +303,8 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64],
             & (dice.balance >= g)
         sure = base & ((best >= v) | agreed) & passes
         values = value
-        if f is not None and layer_odds is not None:
-            values, _, sure = featured(layer_odds, f, dice.looks, passes, value, best, sure)
+        if f is not None:
+            values, _, sure = lifted_by(*lift[f], passes, value, best, sure)
         right = considered & (dice.labels == values)
         doubtful = np.bincount(dice.photo[considered & ~sure], minlength=n_photos)
         bad = np.bincount(dice.photo[considered & ~right], minlength=n_photos)

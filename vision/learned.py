@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.looks import FEATURE_WIDTH
 from vision.onnx_net import LazyNet, softmax
 from vision.types import Die, Reading
 
@@ -41,10 +42,9 @@ HOLDOUT_PATH = MODEL_PATH.with_name("dice_value_holdout.json")
 #: side in pixels of the grey crop the network sees
 CROP_PX = 48
 #: the networks' second output (``tools/train/features_output.py``): what each one's last
-#: layer weighs, ``FEATURES`` numbers a crop, from which a table's own head learns this
+#: layer weighs, ``FEATURE_WIDTH`` numbers a crop, from which a table's own head learns this
 #: table's dice (``vision.table_head``)
 FEATURES_OUTPUT = "features"
-FEATURES = 96
 #: class index of "not a die"; classes 1..6 are the face values
 NOT_A_DIE = 0
 #: a crop spans this many times the die's extent (training uses the same scale)
@@ -85,14 +85,19 @@ TRAINED_SOURCES = frozenset({"matteo", "epanemu", "chase"})
 CLASSIFIER_ONLY_SOURCES = frozenset({"aws", "kaggle_d6", "rune55", "tomitomi3"})
 
 
-@functools.cache
 def classifier_files_hash() -> str:
-    """A short SHA-256 of the classifier's float files (``MODEL_PATHS``): which networks a
-    table head's feature layer learned from (their 8-bit copies give nearly the same
-    features); "" where a file is missing."""
+    """The first 16 hex digits of one SHA-256 over the float files of the classifier's
+    networks as the reader runs them (``NETS``): which networks a table head's feature layer
+    learned from (their 8-bit copies give nearly the same features); "" where a file is
+    missing."""
+    return _files_hash(tuple(net.path for net in NETS))
+
+
+@functools.lru_cache(maxsize=4)
+def _files_hash(paths: tuple[Path, ...]) -> str:
     digest = hashlib.sha256()
     try:
-        for path in MODEL_PATHS:
+        for path in paths:
             digest.update(path.read_bytes())
     except OSError:
         return ""
@@ -157,7 +162,7 @@ class ViewsRead(NamedTuple):
 
     #: each network's class probabilities (networks, n, 7), as is and mirrored pooled
     probs: NDArray[np.float32]
-    #: each network's features (networks, n, ``FEATURES``), as is and mirrored averaged
+    #: each network's features (networks, n, ``FEATURE_WIDTH``), as is and mirrored averaged
     features: NDArray[np.float32]
     #: the quarter turn read in (``None``: no crops)
     up: int | None
@@ -171,7 +176,7 @@ def _probs_by_net(crops: NDArray[np.uint8], int8: bool = False) -> NDArray[np.fl
 
 def _outputs_by_net(crops: NDArray[np.uint8], int8: bool = False
                     ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """:func:`_probs_by_net`, and each network's features (networks, n, ``FEATURES``):
+    """:func:`_probs_by_net`, and each network's features (networks, n, ``FEATURE_WIDTH``):
     zeros from a file without that output or with features of another width (a candidate
     network of other widths: ``tools.bench.with_classifier``), which no table head reads."""
     blob = normalise(crops)
@@ -179,9 +184,9 @@ def _outputs_by_net(crops: NDArray[np.uint8], int8: bool = False
     outputs = [net.run_outputs(blob) for net in nets]
     n = len(crops)
     probs = np.stack([softmax(out[0].reshape(n, -1), axis=1) for out in outputs])
-    features = np.stack([out[1].reshape(n, FEATURES)
-                         if len(out) > 1 and out[1].size == n * FEATURES
-                         else np.zeros((n, FEATURES), np.float32) for out in outputs])
+    features = np.stack([out[1].reshape(n, FEATURE_WIDTH)
+                         if len(out) > 1 and out[1].size == n * FEATURE_WIDTH
+                         else np.zeros((n, FEATURE_WIDTH), np.float32) for out in outputs])
     return probs.astype(np.float32), features.astype(np.float32)
 
 
@@ -265,7 +270,7 @@ def read_views(crops: NDArray[np.uint8], turns: int = TURNS, up: int | None = No
     n = len(crops)
     if n == 0:
         return ViewsRead(np.zeros((len(NETS), 0, 7), dtype=np.float32),
-                         np.zeros((len(NETS), 0, FEATURES), dtype=np.float32), up)
+                         np.zeros((len(NETS), 0, FEATURE_WIDTH), dtype=np.float32), up)
     if up is None:
         turns = max(turns, 1)
         turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(turns)]
@@ -273,7 +278,7 @@ def read_views(crops: NDArray[np.uint8], turns: int = TURNS, up: int | None = No
         by_turn = np.moveaxis(by_net.reshape(len(NETS), turns, n, -1), 1, 0)
         up = photo_up(by_turn)
         upright, first = turned[up], by_turn[up]
-        first_features = feats.reshape(len(NETS), turns, n, FEATURES)[:, up]
+        first_features = feats.reshape(len(NETS), turns, n, FEATURE_WIDTH)[:, up]
     else:
         if up not in range(4):
             raise ValueError(f"up must be a quarter turn 0..3, got {up}")

@@ -4,7 +4,7 @@
 A die's ``looks`` is a float32 vector laid out as below: the detector's value odds, the
 crop classifier's pooled odds and each of its networks' odds (class 0: "not a die"), the
 proposal's score and size, how it was proposed, the verifier's odds where it asked, and what
-each network's last layer weighed (``vision.learned.FEATURES`` numbers: zeros where the die
+each network's last layer weighed (``FEATURE_WIDTH`` numbers: zeros where the die
 was not read by both networks apart), from which a table's head learns this table's dice.
 """
 
@@ -15,8 +15,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.learned import FEATURES as FEATURE_WIDTH
-
 #: how a die was proposed: a strong proposal, a faint one the verifier (or the closer look)
 #: let through, or the whole frame read as one die
 STRONG, FAINT, WHOLE = 0, 1, 2
@@ -26,7 +24,10 @@ POOLED = slice(6, 13)
 NET_A = slice(13, 20)
 NET_B = slice(20, 27)
 SCORE, KIND, VERIFIER, SIZE, CONFIDENCE = 27, 28, 29, 30, 31
-#: each network's features (``vision.learned.FEATURES`` wide), the photos network's first
+#: what each classifier network's last layer weighs, numbers a crop (the width of the shipped
+#: networks' ``features`` output: ``vision.learned``)
+FEATURE_WIDTH = 96
+#: each network's features, the photos network's first
 FEATURES = slice(32, 32 + 2 * FEATURE_WIDTH)
 LENGTH = FEATURES.stop
 

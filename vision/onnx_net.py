@@ -185,8 +185,7 @@ class LazyNet:
             # a graph exported for one image at a time takes a batch image by image
             self._input, self._one_at_a_time = graph_input.name, graph_input.shape[0] == 1
             names = [o.name for o in self._session.get_outputs()]
-            self._names = ([n for n in self.outputs if n in names] if self.outputs
-                           else names[:1])
+            self._names = self._present(names)
 
     def _run_session(self, blob: NDArray[np.float32]) -> list[NDArray[np.float32]]:
         self._open_session()
@@ -207,15 +206,25 @@ class LazyNet:
                 del self._nets[next(iter(self._nets))]
         self._nets[shape] = net  # most recently used last
         net.setInput(blob)
-        present = net.getUnconnectedOutLayersNames()
+        present = list(net.getUnconnectedOutLayersNames())
         if not self.outputs:
             # OpenCV's classic engine keeps no file's order of several outputs
             if len(present) > 1:
                 raise ValueError(f"{self.path.name} has outputs {', '.join(present)}: name "
                                  "those to read (LazyNet's outputs)")
             return [np.asarray(net.forward(), dtype=np.float32)]
-        names = [n for n in self.outputs if n in present]
-        return [np.asarray(out, dtype=np.float32) for out in net.forward(names)]
+        return [np.asarray(out, dtype=np.float32) for out in net.forward(self._present(present))]
+
+    def _present(self, names: list[str]) -> list[str]:
+        """Of the file's outputs ``names``, those to read, in ``outputs``' order (without
+        ``outputs``: the first); ValueError where the file has none of ``outputs``."""
+        if not self.outputs:
+            return names[:1]
+        chosen = [n for n in self.outputs if n in names]
+        if not chosen:
+            raise ValueError(f"{self.path.name} has none of the outputs {', '.join(self.outputs)} "
+                             f"(it has {', '.join(names)})")
+        return chosen
 
 
 def softmax(logits: NDArray[np.float32], axis: int) -> NDArray[np.float32]:

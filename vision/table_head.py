@@ -78,7 +78,8 @@ class FeatureLayer:
     biases: NDArray[np.float64]
     mean: NDArray[np.float64]
     scale: NDArray[np.float64]
-    #: the layer's odds of a value that make a die the general reader doubted sure
+    #: the layer's odds of a value that make a die the rest of the head did not make sure
+    #: sure (:func:`featured`)
     min_odds: float
     #: the classifier networks the features came from (``vision.learned.classifier_files_hash``):
     #: other networks' features mean nothing to it
@@ -125,7 +126,7 @@ class TableHead:
     dice: int
     #: this table's dice learned from the networks' features (``None``: not learned, or
     #: learned from other networks than the reader's)
-    features: FeatureLayer | None = None
+    feature_layer: FeatureLayer | None = None
 
     def value_odds(self, looks: NDArray[np.float32]) -> NDArray[np.float64]:
         """(n, 6) odds of faces 1..6 for (n, ``vision.looks.LENGTH``) looks."""
@@ -162,8 +163,9 @@ class TableHead:
         sure = (consistent & trusted(looks, value + 1, best, general_sure)
                 & ((best >= self.min_value_odds) | agreed) & passes)
         values, odds_of = value + 1, best
-        if self.features is not None:
-            values, odds_of, sure = featured(self.features.odds(looks), self.features.min_odds,
+        if self.feature_layer is not None:
+            values, odds_of, sure = featured(self.feature_layer.odds(looks),
+                                             self.feature_layer.min_odds,
                                              looks, passes, values, odds_of, sure)
         return values, odds_of, sure
 
@@ -175,8 +177,8 @@ class TableHead:
             "die_px": np.array(self.die_px),
             "photos": np.array(self.photos), "dice": np.array(self.dice),
         }
-        if self.features is not None:
-            f = self.features
+        if self.feature_layer is not None:
+            f = self.feature_layer
             arrays |= {"feature_weights": f.weights, "feature_biases": f.biases,
                        "feature_mean": f.mean, "feature_scale": f.scale,
                        "min_feature_odds": np.array(f.min_odds),
@@ -196,9 +198,18 @@ def featured(layer_odds: NDArray[np.float64], min_odds: float, looks: NDArray[np
              ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
     """``values`` (1..6), ``odds`` and ``sure`` with the dice a feature layer makes sure,
     given its ``layer_odds`` (n, 7): those not sure yet that pass the other bars
-    (``passes``), whose features were kept, where the layer names a face with ``min_odds``
-    or more, the detector disputes it and the looks allow it (``LAYER_DETECTOR_VETO``). A
-    die sure already stays as it is."""
+    (``passes``) and that the layer may lift (:func:`liftable`). A die sure already stays
+    as it is."""
+    face, best, allowed = liftable(layer_odds, min_odds, looks)
+    return lifted_by(face, best, allowed, passes, values, odds, sure)
+
+
+def liftable(layer_odds: NDArray[np.float64], min_odds: float, looks: NDArray[np.float32],
+             ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
+    """The layer's face (0..6) for each die, its odds, and whether the layer may make the die
+    sure: its features were kept, the layer names a face with ``min_odds`` or more, the
+    detector disputes that face and the looks allow it (``LAYER_DETECTOR_VETO``). Apart from
+    the head's other bars, so that fitting works it out once per bar tried."""
     rows = np.arange(len(layer_odds))
     face = layer_odds.argmax(axis=1)
     best = layer_odds[rows, face]
@@ -209,8 +220,17 @@ def featured(layer_odds: NDArray[np.float64], min_odds: float, looks: NDArray[np
     detector = detector / np.maximum(detector.sum(axis=1, keepdims=True), 1e-12)
     disputed = ((detector.argmax(axis=1) + 1 != face)
                 & (detector.max(axis=1) < LAYER_DETECTOR_VETO))
-    lifted = (~sure & passes & has_features(looks) & (face >= 1) & (best >= min_odds)
-              & each_network & disputed & (looks[:, lk.POOLED.start] <= LAYER_NOT_A_DIE))
+    allowed = (has_features(looks) & (face >= 1) & (best >= min_odds) & each_network
+               & disputed & (looks[:, lk.POOLED.start] <= LAYER_NOT_A_DIE))
+    return face, best, np.asarray(allowed)
+
+
+def lifted_by(face: NDArray[np.int64], best: NDArray[np.float64], allowed: NDArray[np.bool_],
+              passes: NDArray[np.bool_], values: NDArray[np.int64], odds: NDArray[np.float64],
+              sure: NDArray[np.bool_],
+              ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.bool_]]:
+    """:func:`featured` from what :func:`liftable` found."""
+    lifted = ~sure & passes & allowed
     return (np.where(lifted, face, values), np.where(lifted, best, odds),
             np.asarray(sure | lifted))
 
@@ -265,7 +285,7 @@ def _load(path: str, stamp: int) -> TableHead:
             min_value_odds=float(arrays["min_value_odds"]),
             min_score=float(arrays["min_score"]), min_balance=float(arrays["min_balance"]),
             die_px=float(arrays["die_px"]), photos=int(arrays["photos"]),
-            dice=int(arrays["dice"]), features=layer)
+            dice=int(arrays["dice"]), feature_layer=layer)
     except (KeyError, ValueError, TypeError, IndexError) as exc:
         raise TableHeadError(f"{path}: not a table head file (missing or bad {exc})") from exc
     numbers = [*head.weights, *head.biases, head.min_value_odds, head.min_score,
@@ -277,7 +297,7 @@ def _load(path: str, stamp: int) -> TableHead:
         raise TableHeadError(f"{path}: not a table head file (a number is not finite)")
     if layer is not None and layer.networks != classifier_files_hash():
         # learned from other networks' features: the rest of the head still holds
-        head = replace(head, features=None)
+        head = replace(head, feature_layer=None)
     return head
 
 

@@ -74,14 +74,17 @@ def test_adaptation_never_adds_a_silent_misread_nor_a_sure_wrong_die_unlooked_at
     assert result.after.sure_wrong <= result.before.sure_wrong + SURE_WRONG_ADDED.get(source, 0)
 
 
+#: the reach (photos whose labelled dice were all found, none extra: the most a head can
+#: apply) after adaptation, a little below what it was (BENCHMARKS.md, "Adapted to the
+#: table"): the detector's part, which no head changes
+REACH_FLOORS = {"matteo": 0.97, "epanemu": 0.75, "aws": 0.8, "kaggle_d6": 0.86,
+                "rune55": 0.87}
+
+
 @pytest.mark.parametrize("source", SOURCES)
-def test_a_source_applies_no_more_photos_than_its_reader_found_whole(
-        adapted: dict[str, SourceResult], source: str) -> None:
-    """The reach (every labelled die found, none extra) bounds what a head can apply: the
-    targets' auto share needs the reach first."""
-    for tally in (adapted[source].before, adapted[source].after):
-        figures = tally.to_json()
-        assert figures["auto_share"] <= figures["reach"] <= 1.0
+def test_the_reader_finds_the_dice_a_head_needs(adapted: dict[str, SourceResult],
+                                                source: str) -> None:
+    assert adapted[source].after.to_json()["reach"] >= REACH_FLOORS[source]
 
 
 @pytest.mark.parametrize("source", SOURCES)

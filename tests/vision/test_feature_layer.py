@@ -12,11 +12,12 @@ import pytest
 
 from vision import looks as lk
 from vision.adapt import FEATURE_MIN_DICE, fit_feature_layer
-from vision.learned import FEATURES, classifier_files_hash
+from vision.learned import classifier_files_hash
+from vision.looks import FEATURE_WIDTH
 from vision.table_head import FeatureLayer, TableHead, decide, featured, load_head
 from vision.types import Die, Reading
 
-WIDTH = 2 * FEATURES
+WIDTH = 2 * FEATURE_WIDTH
 
 
 def table_features(value: int, rng: np.random.Generator) -> np.ndarray:
@@ -41,7 +42,7 @@ def looks(value: int, leaning: int, rng: np.random.Generator, odds: float = 0.6,
     detector[leaning % 6] = 0.3
     return lk.looks_vector(detector, pooled, np.stack([pooled, pooled]), 0.9, kind, 1.0,
                            40.0, confidence,
-                           table_features(value, rng).reshape(2, FEATURES)
+                           table_features(value, rng).reshape(2, FEATURE_WIDTH)
                            if with_features else None)
 
 
@@ -56,7 +57,7 @@ def taught_layer(rng: np.random.Generator, dice: int = 120) -> FeatureLayer:
 
 def head(layer: FeatureLayer | None) -> TableHead:
     return TableHead(np.array([0.3, 0.5, 0.5]), np.zeros(6), 0.8, 0.5, 0.2, 40.0, photos=20,
-                     dice=120, features=layer)
+                     dice=120, feature_layer=layer)
 
 
 def reading_of(*rows: np.ndarray) -> Reading:
@@ -141,17 +142,6 @@ def test_what_the_layer_may_make_sure(case: Case, why: str) -> None:
     assert (int(values[0]), float(given[0])) == ((5, 0.99) if lifted else (2, 0.4)), why
 
 
-def test_a_die_sure_already_keeps_its_value() -> None:
-    rng = np.random.default_rng(2)
-    layer = taught_layer(rng)
-    # the reader was sure of a 3 (0.95, every look on 3); the layer, from features of a 4,
-    # does not change it: it only makes doubted dice sure
-    row = looks(4, 3, rng, odds=0.97, confidence=0.95)
-    row[lk.DETECTOR] = row[lk.POOLED][1:] / row[lk.POOLED][1:].sum()
-    adapted = decide(reading_of(row), head(layer), np.array([0.9]), 60)
-    assert [(d.value, d.confidence >= 0.6) for d in adapted.dice] == [(3, True)]
-
-
 def test_too_few_dice_teach_no_layer() -> None:
     rng = np.random.default_rng(3)
     rows = np.stack([looks(2, 2, rng) for _ in range(FEATURE_MIN_DICE - 1)])
@@ -168,15 +158,15 @@ def test_the_file_keeps_the_layer_and_a_first_version_file_still_loads(tmp_path:
     path = tmp_path / "t.adapt.npz"
     head(layer).save(path)
     loaded = load_head(path)
-    assert loaded.features is not None and loaded.features.min_odds == 0.98
+    assert loaded.feature_layer is not None and loaded.feature_layer.min_odds == 0.98
     probe = np.stack([looks(v, v, rng) for v in range(1, 7)])
-    np.testing.assert_allclose(loaded.features.odds(probe), layer.odds(probe))
+    np.testing.assert_allclose(loaded.feature_layer.odds(probe), layer.odds(probe))
     # a head written before the layer existed (version 1) is a head without one
     first = tmp_path / "v1.adapt.npz"
     arrays = head(None).to_arrays()
     arrays["version"] = np.array(1)
     np.savez(first, **arrays)
-    assert load_head(first).features is None
+    assert load_head(first).feature_layer is None
 
 
 def test_a_layer_learned_from_other_networks_is_left_out(tmp_path: Path) -> None:
@@ -186,4 +176,4 @@ def test_a_layer_learned_from_other_networks_is_left_out(tmp_path: Path) -> None
     path = tmp_path / "other.adapt.npz"
     head(replace(layer, networks="0123456789abcdef")).save(path)
     loaded = load_head(path)
-    assert loaded.features is None and loaded.min_value_odds == 0.8
+    assert loaded.feature_layer is None and loaded.min_value_odds == 0.8

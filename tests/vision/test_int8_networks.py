@@ -92,13 +92,13 @@ def test_the_reader_reads_the_same_dice_with_the_copies() -> None:
 @needs_onnxruntime
 def test_the_copies_are_read_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     ran: list[str] = []
-    original = LazyNet.run
+    original = LazyNet.run_outputs  # every run goes through it
 
-    def noting(net: LazyNet, blob: np.ndarray) -> np.ndarray:
+    def noting(net: LazyNet, blob: np.ndarray) -> list[np.ndarray]:
         ran.append(net.path.name)
         return original(net, blob)
 
-    monkeypatch.setattr(LazyNet, "run", noting)
+    monkeypatch.setattr(LazyNet, "run_outputs", noting)
     image = _frame()
     read_dice(image, ReaderParams())
     assert ran and not any("_int8" in name for name in ran)

@@ -16,8 +16,9 @@ from vision import onnx_net
 from vision.cover_check import MODEL_PATH as COVER_CHECK
 from vision.detector import MODEL_PATH as DETECTOR
 from vision.detector import WIDE_MODEL_PATH as WIDE_DETECTOR
-from vision.learned import FEATURES, FEATURES_OUTPUT
+from vision.learned import FEATURES_OUTPUT
 from vision.learned import MODEL_PATH as CLASSIFIER
+from vision.looks import FEATURE_WIDTH
 from vision.verifier import MODEL_PATH as VERIFIER
 
 needs_engines = pytest.mark.skipif(onnx_net.CLASSIC_ENGINE is None,
@@ -310,10 +311,12 @@ def test_a_classifier_gives_its_logits_then_its_features_in_either_runtime(
     use_runtime(runtime, monkeypatch)
     blob = np.random.default_rng(2).normal(size=(3, 1, 48, 48)).astype(np.float32)
     logits, features = onnx_net.LazyNet(CLASSIFIER, "c", "x", outputs(CLASSIFIER)).run_outputs(blob)
-    assert logits.shape == (3, 7) and features.shape == (3, FEATURES)
+    assert logits.shape == (3, 7) and features.shape == (3, FEATURE_WIDTH)
     unnamed = onnx_net.LazyNet(CLASSIFIER, "c", "x")
     if runtime == "opencv":
         with pytest.raises(ValueError, match="dice_value.onnx has outputs"):
             unnamed.run(blob)
     else:
         assert np.allclose(unnamed.run(blob), logits)
+    with pytest.raises(ValueError, match="dice_value.onnx has none of the outputs nothing"):
+        onnx_net.LazyNet(CLASSIFIER, "c", "x", ("nothing",)).run(blob)

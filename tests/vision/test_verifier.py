@@ -17,6 +17,8 @@ import pytest
 
 import vision.dice.detected as detected
 from vision.detector import Candidate, find_candidates
+from vision.learned import ViewsRead
+from vision.looks import FEATURE_WIDTH
 from vision.params import ReaderParams
 from vision.verifier import die_odds
 
@@ -107,12 +109,13 @@ def one_faint_proposal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         return [faint] if faint_score is not None and faint_score <= 0.3 else []
 
     def classify_by_net(image: np.ndarray, boxes: list[Any],
-                        up: int | None = None, **kw: Any) -> tuple[np.ndarray, int]:
+                        up: int | None = None, **kw: Any) -> ViewsRead:
         p = np.concatenate([[state["not_a_die"]], odds6(5, 0.97) * (1 - state["not_a_die"])])
-        return np.tile(p.astype(np.float32), (2, len(boxes), 1)), 0
+        return ViewsRead(np.tile(p.astype(np.float32), (2, len(boxes), 1)),
+                         np.zeros((2, len(boxes), FEATURE_WIDTH), np.float32), 0)
 
     monkeypatch.setattr(detected, "find_candidates", find)
-    monkeypatch.setattr(detected, "classify_crops_and_up", classify_by_net)
+    monkeypatch.setattr(detected, "read_crops", classify_by_net)
     monkeypatch.setattr(detected, "die_odds",
                         lambda image, boxes: np.full(len(boxes), state["verified"], np.float32))
     return state

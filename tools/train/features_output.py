@@ -1,5 +1,5 @@
 """Give a crop classifier file a second output, ``features``: what its last layer weighs
-(the global average of its last convolution, ``vision.learned.FEATURES`` wide in the
+(the global average of its last convolution, ``vision.looks.FEATURE_WIDTH`` wide in the
 shipped networks), for a table's own head
 (``vision.table_head``) to learn this table's dice from. The weights and the ``logits``
 output stay as they were.
@@ -25,7 +25,7 @@ def add_features_output(model: Any) -> bool:
     """Add ``features`` to an ONNX ``model`` (in place) as the input of its final ``Gemm``;
     False where it has that output already. ValueError where the graph has no ``Gemm``.
     (A network of other widths gets features of its own width, which the reader leaves
-    unread: ``vision.learned.FEATURES``.)"""
+    unread: ``vision.looks.FEATURE_WIDTH``.)"""
     import onnx
 
     graph = model.graph
@@ -87,6 +87,7 @@ def give_output(path: Path, source_hash: str | None = None) -> bool:
 
 
 def main() -> None:
+    """Give the shipped classifiers and their 8-bit copies the output."""
     for path in MODEL_PATHS:
         changed = give_output(path)
         copy = int8_path(path)

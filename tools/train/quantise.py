@@ -67,13 +67,14 @@ def record_inputs(photos: list[Path]) -> dict[Path, list[np.ndarray]]:
     from vision.onnx_net import LazyNet
 
     seen: dict[Path, list[np.ndarray]] = defaultdict(list)
-    original = LazyNet.run
+    original = LazyNet.run_outputs
 
     def recording_run(net: LazyNet, blob: Any) -> Any:
         seen[net.path].append(np.array(blob, dtype=np.float32))
         return original(net, blob)
 
-    LazyNet.run = recording_run  # type: ignore[method-assign,assignment]
+    # every run goes through run_outputs (LazyNet.run too)
+    LazyNet.run_outputs = recording_run  # type: ignore[method-assign,assignment]
     try:
         plain = ReaderParams()
         for photo in photos:
@@ -89,7 +90,7 @@ def record_inputs(photos: list[Path]) -> dict[Path, list[np.ndarray]]:
                 for frame_file in list_frame_files(reveal.folder)[-3:]:
                     read_dice(np.asarray(cv2.imread(str(frame_file))), profiled)
     finally:
-        LazyNet.run = original  # type: ignore[method-assign]
+        LazyNet.run_outputs = original  # type: ignore[method-assign]
     return seen
 
 
