@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -186,11 +186,7 @@ def crossfit_odds(dice: TrainingDice) -> NDArray[np.float64]:
     """Each die's (6,) value odds from a model fitted without its photo's fold."""
     feats = features(dice.looks)
     odds = np.zeros((len(dice.labels), 6))
-    folds = dice.photo % FOLDS
-    for fold in range(FOLDS):
-        held = folds == fold
-        if not held.any():
-            continue
+    for held in held_folds(dice.photo):
         train = ~held & (dice.labels >= 1)
         if not train.any():
             train = dice.labels >= 1
@@ -260,14 +256,21 @@ def crossfit_feature_odds(dice: TrainingDice) -> NDArray[np.float64]:
     classifier's own pooled odds where a fold leaves too few dice to fit one)."""
     odds = np.exp(prior_logits(dice.looks))
     odds /= odds.sum(axis=1, keepdims=True)
-    folds = dice.photo % FOLDS
-    for fold in range(FOLDS):
-        held = folds == fold
-        train = ~held
-        layer = fit_feature_layer(dice.looks[train], dice.labels[train])
-        if held.any() and layer is not None:
+    for held in held_folds(dice.photo):
+        layer = fit_feature_layer(dice.looks[~held], dice.labels[~held])
+        if layer is not None:
             odds[held] = layer.odds(dice.looks[held])
     return odds
+
+
+def held_folds(photo: NDArray[np.int64]) -> Iterator[NDArray[np.bool_]]:
+    """For each of ``FOLDS`` folds of the photos that holds a die, which dice it holds out
+    (``photo``: each die's photo): the cross-fitted odds' folds."""
+    folds = photo % FOLDS
+    for fold in range(FOLDS):
+        held = folds == fold
+        if held.any():
+            yield held
 
 
 def _bars(dice: TrainingDice, odds: NDArray[np.float64],
