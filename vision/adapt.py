@@ -43,6 +43,7 @@ from vision.table_head import (
     has_features,
     liftable,
     lifted_by,
+    passing,
     prior_logits,
     trusted,
 )
@@ -301,9 +302,10 @@ def _bars(dice: TrainingDice, odds: NDArray[np.float64],
     best_key: tuple[float, int, int] | None = None
     chosen: tuple[float, float, float, float | None] = (
         VALUE_BARS[-1], SCORE_BARS[-1], BALANCE_BARS[-1], None)
+    passes_at = {(s, g): passing(dice.looks, dice.balance, s, g)
+                 for s, g in itertools.product(SCORE_BARS, BALANCE_BARS)}
     for v, s, g, f in itertools.product(VALUE_BARS, SCORE_BARS, BALANCE_BARS, feature_bars):
-        passes = (dice.looks[:, lk.KIND] == lk.STRONG) & (dice.looks[:, lk.SCORE] >= s) \
-            & (dice.balance >= g)
+        passes = passes_at[s, g]
         sure = base & ((best >= v) | agreed) & passes
         values = value
         if f is not None:

@@ -158,8 +158,7 @@ class TableHead:
         favoured = np.stack([looks[:, s].argmax(axis=1) for s in LOOKS], axis=1)
         consistent = (favoured == value[:, None]).any(axis=1)
         agreed = general_sure & (value + 1 == general_value)
-        passes = ((looks[:, lk.KIND] == lk.STRONG) & (looks[:, lk.SCORE] >= self.min_score)
-                  & (balance >= self.min_balance))
+        passes = passing(looks, balance, self.min_score, self.min_balance)
         sure = (consistent & trusted(looks, value + 1, best, general_sure)
                 & ((best >= self.min_value_odds) | agreed) & passes)
         values, odds_of = value + 1, best
@@ -190,6 +189,14 @@ class TableHead:
         arrays: dict[str, Any] = self.to_arrays()
         with open(path, "wb") as fh:
             np.savez(fh, allow_pickle=False, **arrays)
+
+
+def passing(looks: NDArray[np.float32], balance: NDArray[np.float64], min_score: float,
+            min_balance: float) -> NDArray[np.bool_]:
+    """Which dice pass a head's bars other than the value's: a strong proposal, the
+    detector's score at least ``min_score``, the smear balance at least ``min_balance``."""
+    return np.asarray((looks[:, lk.KIND] == lk.STRONG) & (looks[:, lk.SCORE] >= min_score)
+                      & (balance >= min_balance))
 
 
 def featured(layer_odds: NDArray[np.float64], min_odds: float, looks: NDArray[np.float32],
